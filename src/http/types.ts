@@ -1,0 +1,65 @@
+import type { Dispatcher } from 'undici';
+import type { Reporter } from '../model/events.js';
+
+/**
+ * The one HTTP layer. Per origin: an undici Pool, a pacer at the published rate limit, a shared
+ * Retry-After gate (one 429 pauses the whole host), and p-retry with undici's policy (429, 5xx and
+ * socket errors; idempotent requests only; capped exponential backoff with jitter).
+ */
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path relative to the client's base URL, e.g. `/v1/acl/auth-methods`. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  /** Serialised as JSON unless already a string. */
+  body?: unknown;
+  /** Defaults: GET/PUT/DELETE idempotent, POST/PATCH not. Non-idempotent requests are never retried. */
+  idempotent?: boolean;
+  /** For messages and events: what this request is about, e.g. `NomadAuthMethod/okta`. */
+  subject?: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Raw body text ('' when empty). */
+  text: string;
+}
+
+export interface HttpClient {
+  readonly baseUrl: string;
+  /** Resolves with the final response for any HTTP status (after retries); rejects on network failure after retries. */
+  request(req: HttpRequest): Promise<HttpResponse>;
+  stats(): HttpStats;
+  close(): Promise<void>;
+}
+
+export interface HttpStats {
+  requests: number;
+  retries: number;
+  status429: number;
+}
+
+export interface TlsOptions {
+  caCertFile?: string;
+  clientCertFile?: string;
+  clientKeyFile?: string;
+  skipVerify?: boolean;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  /** Auth and fixed headers (e.g. `X-Nomad-Token`); registered with the redactor by the caller. */
+  headers?: Record<string, string>;
+  tls?: TlsOptions;
+  /** Requests per second this client keeps to (HCP Terraform: 30). Unset: no pacing. */
+  rateLimitPerSecond?: number;
+  /** Max concurrent connections per origin. */
+  connections?: number;
+  retry?: { retries?: number; minTimeoutMs?: number; maxTimeoutMs?: number };
+  timeoutMs?: number;
+  /** For tests: inject a dispatcher instead of a Pool. */
+  dispatcher?: Dispatcher;
+  reporter?: Reporter;
+}

@@ -1,0 +1,34 @@
+import type { SourceRange } from '../diagnostics/types.js';
+import type { Kind } from './kinds.js';
+import type { SettingsSpec, SpecByKind } from './specs.js';
+
+/** One manifest document after validation: what the user wants to exist. */
+export interface DesiredObject<K extends Kind = Kind> {
+  kind: K;
+  name: string;
+  /** `protect: true` — converge refuses to delete this object. */
+  protect: boolean;
+  spec: SpecByKind[K];
+  /** Range of the whole document. */
+  range: SourceRange;
+  /**
+   * Ranges of spec nodes keyed by JSON pointer relative to the document (`/spec/config/oidcClientId`),
+   * so remote errors (a 422 `source.pointer`) can be mapped back to a file:line.
+   */
+  positions: Record<string, SourceRange>;
+  /** Directory of the manifest file: `fromFile` secret references resolve against it. */
+  baseDir: string;
+}
+
+export type AnyDesired = { [K in Kind]: DesiredObject<K> }[Kind];
+
+export interface Settings {
+  spec: SettingsSpec;
+  range?: SourceRange;
+}
+
+/** Everything loaded from the manifests of one run. */
+export interface DesiredSet {
+  objects: AnyDesired[];
+  settings: Settings;
+}

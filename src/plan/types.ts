@@ -1,0 +1,104 @@
+import type { Action } from '../model/action.js';
+import type { Kind } from '../model/kinds.js';
+import type { JsonValue } from '../model/json.js';
+import type { Diagnostic } from '../diagnostics/types.js';
+
+export const PLAN_FORMAT_VERSION = '1.0';
+
+/** Shown instead of any sensitive value, in every view and in saved plans. */
+export const SENSITIVE_PLACEHOLDER = '(sensitive)';
+
+export interface FieldChange {
+  /** Manifest-style path, e.g. `config.oidcClientId`, `variables[region].value`. */
+  path: string;
+  /** JSON-safe; `null` when absent. Sensitive values are always SENSITIVE_PLACEHOLDER. */
+  before: JsonValue;
+  after: JsonValue;
+  sensitive: boolean;
+}
+
+export interface Change {
+  kind: Kind;
+  name: string;
+  action: Action;
+  /** Remote id when known (auth methods use the name, binding rules a UUID, TFE `nocode-…`/`ws-…`). */
+  id?: string;
+  /** People-facing explanation of why; never steers apply. */
+  reason?: string;
+  fields: FieldChange[];
+  /** Notes a reviewer must see: adopted objects, hidden secrets, deletion policy, warnings. */
+  notes: string[];
+  /** For `upgrade`: module version from → to. */
+  upgrade?: { from: string | null; to: string | null };
+  /** For `delete` of a workspace: which policy applies. */
+  deletion?: 'safe' | 'destroy' | 'orphan';
+}
+
+export type DriftCause = 'outside' | 'pending' | 'missing' | 'hidden';
+
+export interface DriftItem {
+  kind: Kind;
+  name: string;
+  /**
+   * outside: live differs from what converge last applied (changed outside converge);
+   * pending: the manifest changed, live did not;
+   * missing: an owned object is gone from the live service;
+   * hidden: a field converge cannot read (a secret) may have changed (the server's hash moved).
+   */
+  cause: DriftCause;
+  fields: FieldChange[];
+  message: string;
+}
+
+/** A digest of what one object looked like when it was read for this plan (staleness check on apply). */
+export interface ReadFingerprint {
+  kind: Kind;
+  name: string;
+  /** `null` when the object did not exist. */
+  digest: string | null;
+  /** Field values read (non-sensitive), so a stale plan can name the field that moved. */
+  fields: Record<string, JsonValue>;
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  delete: number;
+  upgrade: number;
+}
+
+export interface Plan {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  createdAt: string;
+  changes: Change[];
+  drift: DriftItem[];
+  diagnostics: Diagnostic[];
+  summary: PlanSummary;
+}
+
+/**
+ * What `plan --out FILE` writes: the plan plus what apply needs to check staleness and re-derive
+ * the same changes. Holds references and salted digests, never secret values.
+ */
+export interface SavedPlan extends Plan {
+  saved: {
+    /** Manifest paths given to plan (resolved, absolute). */
+    paths: string[];
+    targets: string[];
+    reads: ReadFingerprint[];
+    /** Salted digests of each secret as resolved at plan time, keyed by `Kind/name#path`. */
+    secretDigests: Record<string, string>;
+  };
+}
+
+export function summarize(changes: readonly Change[]): PlanSummary {
+  const s: PlanSummary = { create: 0, update: 0, delete: 0, upgrade: 0 };
+  for (const c of changes) {
+    if (c.action !== 'no-op') s[c.action] += 1;
+  }
+  return s;
+}
+
+export function hasChanges(plan: Pick<Plan, 'changes'>): boolean {
+  return plan.changes.some((c) => c.action !== 'no-op');
+}

@@ -1,0 +1,136 @@
+import type { Address, Kind } from '../model/kinds.js';
+import type { AnyDesired } from '../model/desired.js';
+import type { JsonValue } from '../model/json.js';
+import type { Change } from '../plan/types.js';
+import type { Reporter } from '../model/events.js';
+import type { SecretResolver } from '../secrets/types.js';
+import type { StateRecord, InFlightRun } from '../state/types.js';
+import type { ConvergeError } from '../diagnostics/errors.js';
+import type { Diagnostic } from '../diagnostics/types.js';
+
+/**
+ * The engine reaches remote systems only through this interface. A provider owns one remote API
+ * (Nomad, HCP Terraform) and the kinds it serves. It knows HTTP; the engine does not.
+ *
+ * Flow: engine → provider.load (normalise desired, read live, one batch) → engine's generic diff
+ * (plan/diff.ts) → provider.refine (upgrades, replacements, notes) → Plan → provider.apply.
+ */
+
+export interface ProviderContext {
+  reporter: Reporter;
+  secrets: SecretResolver;
+  signal?: AbortSignal;
+}
+
+/** Comparable form of the desired object: normalised, manifest-style paths. */
+export interface DesiredView {
+  object: AnyDesired;
+  /** Non-sensitive fields, normalised exactly like LiveView.fields (same paths, same canonical values). */
+  fields: Record<string, JsonValue>;
+  /** Sensitive fields: path → salted digest of the resolved value (SecretResolver.digest). */
+  secrets: Record<string, string>;
+}
+
+export interface LiveView {
+  /** Remote id (auth method name, binding rule UUID, `nocode-…`, `ws-…`). */
+  id: string;
+  /** Normalised non-sensitive fields. Sensitive fields are absent: the server never returns them. */
+  fields: Record<string, JsonValue>;
+  /** Provider data needed later (hash, module id, var ids, current version). JSON-safe. */
+  extra: Record<string, JsonValue>;
+  /**
+   * Set when a field converge cannot read may have changed outside converge
+   * (e.g. Nomad's Hash moved while every visible field matches). Reported as drift, never as a change.
+   */
+  hiddenChange?: string;
+}
+
+/** Everything known about one address. At least one of desired / live / record is present. */
+export interface ObjectView {
+  kind: Kind;
+  name: string;
+  desired?: DesiredView;
+  live?: LiveView;
+  record?: StateRecord;
+  /** Notes the provider wants shown (e.g. "adopted: matched by name"). */
+  notes?: string[];
+}
+
+export interface LoadInput {
+  /** Desired objects of this provider's kinds. */
+  desired: AnyDesired[];
+  /** State records of this provider's kinds. */
+  records: StateRecord[];
+  /** For `drift --region`-style reads from a non-authoritative copy. */
+  readRegion?: string;
+}
+
+export interface LoadResult {
+  views: ObjectView[];
+  /** Plan-time problems found against live data (e.g. a rule's auth method neither in manifests nor live). */
+  diagnostics: Diagnostic[];
+}
+
+export interface PlannedChange {
+  change: Change;
+  view: ObjectView;
+}
+
+export interface ApplyOptions {
+  /** Max time to follow one run (upgrade, first run, destroy) before failing it. */
+  runTimeoutMs: number;
+  /** First poll interval; polls back off up to 10× this. */
+  pollIntervalMs: number;
+  /** Parallel upgrades after the canary. */
+  concurrency: number;
+}
+
+export interface ApplyContext extends ProviderContext {
+  options: ApplyOptions;
+  /** Current state record of an address (reflects saves made earlier in this apply). */
+  record(address: Address): StateRecord | undefined;
+  /** Persist a record after each successful remote change: atomic, so a killed apply loses nothing. */
+  save(record: StateRecord): Promise<void>;
+  /** Drop an address from state (deleted or orphaned). */
+  forget(address: Address): Promise<void>;
+  /** Record or clear a long-running run so a rerun resumes it instead of starting another. */
+  setInFlight(address: Address, run: InFlightRun | undefined): Promise<void>;
+}
+
+export type OutcomeStatus = 'succeeded' | 'failed' | 'skipped' | 'awaiting-confirmation';
+
+export interface ApplyOutcome {
+  kind: Kind;
+  name: string;
+  action: Change['action'];
+  status: OutcomeStatus;
+  /** One line for people: what happened, or why it failed / was skipped. */
+  message?: string;
+  error?: ConvergeError;
+  /** A run to look at (manual confirm, errored upgrade). */
+  runUrl?: string;
+}
+
+export interface ApplyBatch {
+  /** Engine phase: deletes run first (dependents before dependencies), then creates/updates/upgrades. */
+  phase: 'delete' | 'write';
+  kind: Kind;
+  changes: PlannedChange[];
+  /** Views of every address, for cross-kind lookups (a workspace needs its module). */
+  all: ReadonlyMap<string, ObjectView>;
+}
+
+export interface Provider {
+  readonly id: 'nomad' | 'tfe';
+  readonly kinds: readonly Kind[];
+  /** Checks before any write (token kind, reachability). Returns problems, never throws for them. */
+  preflight?(ctx: ProviderContext, kinds: readonly Kind[]): Promise<Diagnostic[]>;
+  load(input: LoadInput, ctx: ProviderContext): Promise<LoadResult>;
+  /**
+   * Adjust the engine's generic change for one address: turn it into an upgrade, split it into
+   * delete + create, add notes. Pure: no I/O. `all` holds every view keyed by `Kind/name`.
+   */
+  refine?(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>): Change[];
+  apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]>;
+  close(): Promise<void>;
+}

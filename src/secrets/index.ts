@@ -1,0 +1,3 @@
+export * from './types.js';
+export * from './redactor.js';
+export * from './resolver.js';

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { ConvergeError } from '../diagnostics/errors.js';
+import type { SecretInput } from '../model/secret-ref.js';
+import type { Redactor } from './redactor.js';
+import type { SecretResolver } from './types.js';
+
+export function saltedDigest(salt: string, value: string): string {
+  return 'sha256:' + createHash('sha256').update(salt).update('\0').update(value).digest('hex');
+}
+
+export interface ResolverOptions {
+  env: NodeJS.ProcessEnv;
+  redactor: Redactor;
+  salt: string;
+}
+
+/** Resolves `{ fromEnv }` / `{ fromFile }` references; literals pass through. Registers every value. */
+export function createSecretResolver(opts: ResolverOptions): SecretResolver {
+  const cache = new Map<string, Promise<string>>();
+  return {
+    async resolve(input: SecretInput, baseDir: string): Promise<string> {
+      if (typeof input === 'string') {
+        opts.redactor.add(input);
+        return input;
+      }
+      if ('fromEnv' in input) {
+        const v = opts.env[input.fromEnv];
+        if (v === undefined || v === '') {
+          throw new ConvergeError('secret.unresolved', `environment variable ${input.fromEnv} is not set`, {
+            source: 'user',
+            hint: `export ${input.fromEnv}=… before running converge, or reference the secret with { fromFile: PATH }`,
+          });
+        }
+        opts.redactor.add(v);
+        return v;
+      }
+      const path = isAbsolute(input.fromFile) ? input.fromFile : resolvePath(baseDir, input.fromFile);
+      let p = cache.get(path);
+      if (p === undefined) {
+        p = readFile(path, 'utf8').then(
+          // A trailing newline from `echo secret > file` is not part of the secret.
+          (text) => text.replace(/\r?\n$/, ''),
+          (e: NodeJS.ErrnoException) => {
+            throw new ConvergeError('secret.unresolved', `cannot read secret file ${path}: ${e.code ?? e.message}`, {
+              source: 'user',
+              hint: 'fromFile paths are relative to the manifest that names them; check the path and its permissions',
+            });
+          },
+        );
+        cache.set(path, p);
+      }
+      const v = await p;
+      opts.redactor.add(v);
+      return v;
+    },
+    digest(value: string): string {
+      return saltedDigest(opts.salt, value);
+    },
+  };
+}

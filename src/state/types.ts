@@ -1,0 +1,67 @@
+import type { Kind } from '../model/kinds.js';
+import type { JsonValue } from '../model/json.js';
+
+export const STATE_FORMAT_VERSION = 1;
+
+/** An upgrade (or first run / destroy run) converge started and has not seen finish. */
+export interface InFlightRun {
+  /** What the run is for. */
+  purpose: 'provision' | 'upgrade' | 'destroy';
+  runId: string;
+  /** Last phase converge saw: initiated → planned → confirmed → done. */
+  phase: 'initiated' | 'planned' | 'confirmed';
+  startedAt: string;
+  /** Module version targeted, when known. */
+  toVersion?: string | null;
+}
+
+/** What converge knows about one object it owns. Never holds a secret value. */
+export interface StateRecord {
+  kind: Kind;
+  name: string;
+  /** Remote id (auth method name, binding rule UUID, `nocode-…`, `ws-…`). */
+  id: string;
+  /** Non-sensitive field values as last applied (normalised), so drift can name fields. */
+  applied: Record<string, JsonValue>;
+  /** Salted digests of sensitive values as last applied, keyed by field path. */
+  secretDigests: Record<string, string>;
+  /** Opaque provider data, e.g. the Nomad `Hash` seen after the last write, the workspace's module id. */
+  extra: Record<string, JsonValue>;
+  protect: boolean;
+  updatedAt: string;
+  inFlight?: InFlightRun;
+}
+
+export interface StateDocument {
+  version: typeof STATE_FORMAT_VERSION;
+  /** Random per-state salt for secret digests (not secret by itself; prevents dictionary matching across states). */
+  salt: string;
+  /** Incremented on every write; lets backends detect lost updates. */
+  serial: number;
+  records: StateRecord[];
+}
+
+export interface LockInfo {
+  id: string;
+  owner: string;
+  host: string;
+  pid: number;
+  operation: string;
+  createdAt: string;
+}
+
+export interface StateLock {
+  info: LockInfo;
+  release(): Promise<void>;
+}
+
+/** A place to keep state. Local file and Nomad Variables implement it; one conformance suite tests both. */
+export interface StateBackend {
+  readonly description: string;
+  read(): Promise<StateDocument>;
+  /** Atomic replace; rejects with code `state.conflict` if someone else wrote since our read. */
+  write(doc: StateDocument): Promise<void>;
+  lock(operation: string, options: { timeoutMs: number }): Promise<StateLock>;
+  /** Removes a lock left by a dead process; `id` must match the lock's id. */
+  forceUnlock(id: string): Promise<void>;
+}
