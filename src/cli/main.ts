@@ -1,3 +1,171 @@
 #!/usr/bin/env node
-// Placeholder entry; the real CLI lands with the commands.
-process.stdout.write('converge 0.1.0\n');
+import { Command, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { Host } from './host.js';
+
+/*
+ * Entry point. Command modules are imported lazily inside their actions so `converge --version`
+ * loads nothing but commander (start-up budget: 150 ms, see bench/).
+ */
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+interface GlobalFlags {
+  quiet?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+function makeHost(program: Command): Host {
+  const g = program.opts<GlobalFlags>();
+  const env = process.env;
+  const color = g.color !== false && !env.NO_COLOR && process.stdout.isTTY === true && env.TERM !== 'dumb';
+  return new Host({
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env,
+    cwd: process.cwd(),
+    verbosity: g.quiet ? 'quiet' : g.verbose ? 'verbose' : 'normal',
+    color,
+  });
+}
+
+async function run(program: Command, action: (host: Host) => Promise<number>): Promise<void> {
+  const host = makeHost(program);
+  const { runCommand } = await import('./run-command.js');
+  process.exitCode = await runCommand(host, action);
+}
+
+const program = new Command();
+program
+  .name('converge')
+  .description('Declarative reconciler for Nomad ACL auth methods and HCP Terraform no-code modules')
+  .version(pkg.version, '-V, --version')
+  .option('-q, --quiet', 'only results and errors')
+  .option('-v, --verbose', 'also debug events (HTTP retries, skipped reads)')
+  .option('--no-color', 'no ANSI colours (NO_COLOR is honoured too)')
+  .showHelpAfterError();
+
+program
+  .command('validate')
+  .description('check manifests offline: schema and semantic rules, with file:line:col for every problem')
+  .argument('[paths...]', 'manifest files or directories', ['.'])
+  .option('--json', 'machine-readable diagnostics on stdout')
+  .action(async (paths: string[], opts: { json?: boolean }) => {
+    await run(program, async (host) => (await import('./commands/validate.js')).validateCommand(host, paths, opts));
+  });
+
+program
+  .command('plan')
+  .description('read live state and show what apply would change')
+  .argument('[paths...]', 'manifest files or directories', ['.'])
+  .option('--json', 'versioned JSON plan on stdout')
+  .option('--markdown', 'Markdown plan for a pull-request comment')
+  .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
+  .option('--out <file>', 'save the plan for `apply --plan`')
+  .option('--target <kind/name>', 'limit to this object (repeatable)', collect, [])
+  .option('--region <region>', 'also read this Nomad region and report its replication lag')
+  .action(async (paths: string[], opts) => {
+    await run(program, async (host) => (await import('./commands/plan.js')).planCommand(host, paths, opts));
+  });
+
+program
+  .command('apply')
+  .description('make live state match the manifests (asks first on a TTY)')
+  .argument('[paths...]', 'manifest files or directories', ['.'])
+  .option('--auto-approve', 'do not ask for confirmation')
+  .option('--plan <file>', 'apply a plan saved by `plan --out` (refused if live state moved since)')
+  .option('--target <kind/name>', 'limit to this object (repeatable)', collect, [])
+  .option('--parallelism <n>', 'workspace upgrades at once after the canary', '4')
+  .option('--run-timeout <duration>', 'how long to follow one HCP Terraform run', '30m')
+  .option('--lock-timeout <duration>', 'wait this long for a held state lock', '0s')
+  .option('--poll-interval <duration>', 'first interval between run status reads (backs off to 10x)', '1s')
+  .option('--json', 'JSON apply result on stdout')
+  .action(async (paths: string[], opts) => {
+    await run(program, async (host) => (await import('./commands/apply.js')).applyCommand(host, paths, opts));
+  });
+
+program
+  .command('drift')
+  .description('read-only check: exit 0 in sync, 2 drift, 1 error')
+  .argument('[paths...]', 'manifest files or directories', ['.'])
+  .option('--json', 'JSON drift report on stdout')
+  .option('--markdown', 'Markdown drift report')
+  .option('--region <region>', 'read this Nomad region instead of the authoritative one')
+  .action(async (paths: string[], opts) => {
+    await run(program, async (host) => (await import('./commands/drift.js')).driftCommand(host, paths, opts));
+  });
+
+const state = program.command('state').description('inspect and repair the state (what converge owns)');
+state
+  .command('list')
+  .description('list owned objects')
+  .argument('[paths...]', 'manifests (for the Settings document that names the state)', ['.'])
+  .action(async (paths: string[]) => {
+    await run(program, async (host) => (await import('./commands/state.js')).stateList(host, paths));
+  });
+state
+  .command('show')
+  .description('show one owned object as JSON (secrets only as digests)')
+  .argument('<address>', 'Kind/name')
+  .argument('[paths...]', 'manifests', ['.'])
+  .action(async (address: string, paths: string[]) => {
+    await run(program, async (host) => (await import('./commands/state.js')).stateShow(host, address, paths));
+  });
+state
+  .command('rm')
+  .description('forget an object without touching it')
+  .argument('<address>', 'Kind/name')
+  .argument('[paths...]', 'manifests', ['.'])
+  .action(async (address: string, paths: string[]) => {
+    await run(program, async (host) => (await import('./commands/state.js')).stateRm(host, address, paths));
+  });
+state
+  .command('unlock')
+  .description('remove a lock left by a dead run')
+  .argument('<lock-id>', 'the id printed in the lock error')
+  .argument('[paths...]', 'manifests', ['.'])
+  .action(async (id: string, paths: string[]) => {
+    await run(program, async (host) => (await import('./commands/state.js')).stateUnlock(host, id, paths));
+  });
+
+program
+  .command('sandbox')
+  .description('serve simulators of the Nomad and HCP Terraform APIs on loopback')
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--port <n>', 'Nomad simulator port (HCP Terraform uses the next one); 0 = any free', '4646')
+  .option('--seed <file>', 'HCP Terraform seed JSON (organizations, registry modules, projects)')
+  .option('--latency <ms>', 'added latency per request', '0')
+  .option('--fault-rate <rate>', 'share of requests answered 429/500/503/reset (0..1)', '0')
+  .option('--step-delay <ms>', 'time between HCP Terraform run states', '500')
+  .option('--replication-lag <ms>', 'lag of the Nomad replica region', '1000')
+  .option('--random-seed <n>', 'seed for fault dice', '1')
+  .addOption(new Option('--no-rate-limit', 'switch off the 30 req/s HCP Terraform limit'))
+  .action(async (opts) => {
+    await run(program, async (host) => (await import('./commands/sandbox.js')).sandboxCommand(host, opts));
+  });
+
+program
+  .command('demo')
+  .description('the tour behind `npm start`: sandbox + examples through validate, plan, apply, drift, upgrade')
+  .option('--examples <dir>', 'manifests to use', '')
+  .action(async (opts: { examples: string }) => {
+    await run(program, async (host) => (await import('./commands/demo.js')).demoCommand(host, opts));
+  });
+
+program
+  .command('doctor')
+  .description('check reachability, tokens and privileges for the kinds in the manifests; sends no writes')
+  .argument('[paths...]', 'manifest files or directories', ['.'])
+  .action(async (paths: string[]) => {
+    await run(program, async (host) => (await import('./commands/doctor.js')).doctorCommand(host, paths));
+  });
+
+program.parseAsync(process.argv).catch((e: unknown) => {
+  process.stderr.write(`converge: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});

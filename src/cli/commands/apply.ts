@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { ConvergeError } from '../../diagnostics/errors.js';
+import { applyPlan, findStaleness } from '../../engine/index.js';
+import { hasChanges } from '../../plan/types.js';
+import type { SavedPlan } from '../../plan/types.js';
+import { parseSavedPlan } from '../../plan/serialize.js';
+import type { Diagnostic } from '../../diagnostics/types.js';
+import { loadManifests } from '../../manifest/index.js';
+import { openStateStore } from '../../state/state-store.js';
+import { renderApplyResultText } from '../../views/apply-result.js';
+import { renderPlanText } from '../../views/plan-text.js';
+import { parseFlagDuration } from '../durations.js';
+import { EXIT, type Host } from '../host.js';
+import { reportDiagnostics, stateBackendFor } from '../session.js';
+import { appendStepSummary, openPlanSession } from './plan.js';
+import { renderPlanMarkdown } from '../../views/plan-markdown.js';
+
+export interface ApplyFlags {
+  autoApprove?: boolean;
+  plan?: string;
+  target?: string[];
+  parallelism?: string;
+  runTimeout?: string;
+  lockTimeout?: string;
+  pollInterval?: string;
+  json?: boolean;
+}
+
+export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFlags): Promise<number> {
+  let saved: SavedPlan | undefined;
+  let paths = argPaths;
+  let targets = opts.target ?? [];
+  if (opts.plan) {
+    const file = resolve(host.cwd, opts.plan);
+    saved = parseSavedPlan(await readFile(file, 'utf8'), file);
+    paths = saved.saved.paths;
+    targets = saved.saved.targets;
+  } else if (!opts.autoApprove && !(process.stdin.isTTY && process.stderr.isTTY)) {
+    throw new ConvergeError('apply.needs-approval', 'refusing to apply without confirmation: no terminal to ask on', {
+      source: 'user',
+      hint: 'pass --auto-approve, or apply a reviewed plan with `converge plan --out plan.json` then `converge apply --plan plan.json`',
+    });
+  }
+  const runTimeoutMs = parseFlagDuration(opts.runTimeout ?? '30m', '--run-timeout');
+  const lockTimeoutMs = parseFlagDuration(opts.lockTimeout ?? '0s', '--lock-timeout');
+  const concurrency = Math.max(1, Number.parseInt(opts.parallelism ?? '4', 10) || 4);
+
+  // The lock is taken before live state is read, so two applies never plan from the same state.
+  const manifests = await loadManifests(paths, { cwd: host.cwd });
+  if (!reportDiagnostics(host, manifests.diagnostics, manifests.sources)) return EXIT.error;
+  const store = await openStateStore(stateBackendFor(host, manifests.desired.settings), {
+    lock: true,
+    operation: 'apply',
+    lockTimeoutMs,
+  });
+  try {
+    const session = await openPlanSession(host, paths, { target: targets, state: store.doc });
+    if (!session) return EXIT.error;
+    try {
+      const { run } = session;
+      if (saved) {
+        const stale = findStaleness(saved, run);
+        if (stale.length > 0) {
+          const lines = stale.map((s) => `  - ${s.kind}/${s.name}${s.field ? ` (${s.field})` : ''}: ${s.message}`);
+          throw new ConvergeError('apply.stale-plan', `the saved plan is stale: live state or the manifests changed since it was made\n${lines.join('\n')}`, {
+            source: 'user',
+            hint: 'run `converge plan --out FILE` again, review it, and apply the new plan',
+          });
+        }
+      }
+      if (!hasChanges(run.plan)) {
+        host.out('No changes. Live state matches the manifests.\n');
+        return EXIT.ok;
+      }
+      if (!saved) {
+        host.err(renderPlanText(run.plan, { color: host.color }));
+        if (!opts.autoApprove && !(await confirm(host))) {
+          host.err('Apply cancelled.\n');
+          return EXIT.error;
+        }
+      }
+      const preflight: Diagnostic[] = [];
+      const kindsWithChanges = new Set(run.plan.changes.filter((c) => c.action !== 'no-op').map((c) => c.kind));
+      for (const p of session.providers) {
+        const kinds = p.kinds.filter((k) => kindsWithChanges.has(k));
+        if (kinds.length > 0 && p.preflight) preflight.push(...(await p.preflight(session.ctx, kinds)));
+      }
+      if (!reportDiagnostics(host, preflight, session.sources)) return EXIT.error;
+
+      const result = await applyPlan(run, {
+        providers: session.providers,
+        store,
+        ctx: session.ctx,
+        options: { runTimeoutMs, pollIntervalMs: parseFlagDuration(opts.pollInterval ?? '1s', '--poll-interval'), concurrency },
+      });
+      if (opts.json) host.out(JSON.stringify(result, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as ConvergeError).code, message: v.message } : v), 2) + '\n');
+      else host.out(renderApplyResultText(result));
+      await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));
+      return result.counts.failed > 0 ? EXIT.error : EXIT.ok;
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function confirm(host: Host): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question("\nDo you want to perform these actions? Only 'yes' will be accepted: ");
+    return answer.trim() === 'yes';
+  } finally {
+    rl.close();
+    host.err('\n');
+  }
+}

@@ -1,0 +1,21 @@
+import { hasChanges } from '../../plan/types.js';
+import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../views/drift.js';
+import { EXIT, type Host } from '../host.js';
+import { appendStepSummary, openPlanSession } from './plan.js';
+
+/** Read-only: exit 0 in sync, 2 drift (or pending changes), 1 error. */
+export async function driftCommand(
+  host: Host,
+  paths: string[],
+  opts: { json?: boolean; markdown?: boolean; region?: string },
+): Promise<number> {
+  const session = await openPlanSession(host, paths, opts.region ? { region: opts.region } : {});
+  if (!session) return EXIT.error;
+  await session.close();
+  const { plan } = session.run;
+  if (opts.json) host.out(renderDriftJson(plan) + '\n');
+  else if (opts.markdown) host.out(renderDriftMarkdown(plan) + '\n');
+  else host.out(renderDriftText(plan, { color: host.color }));
+  await appendStepSummary(host, renderDriftMarkdown(plan));
+  return plan.drift.length > 0 || hasChanges(plan) ? EXIT.changes : EXIT.ok;
+}

@@ -1,0 +1,68 @@
+import { startSandbox } from '../../sandbox/index.js';
+import { EXIT, type Host } from '../host.js';
+
+export interface SandboxFlags {
+  host: string;
+  port: string;
+  seed?: string;
+  latency: string;
+  faultRate: string;
+  stepDelay: string;
+  replicationLag: string;
+  randomSeed: string;
+  rateLimit: boolean;
+}
+
+/** Serves both simulators until interrupted, and prints what a person pastes into a shell. */
+export async function sandboxCommand(host: Host, opts: SandboxFlags): Promise<number> {
+  const port = Number(opts.port);
+  const rate = Number(opts.faultRate);
+  const sandbox = await startSandbox({
+    host: opts.host,
+    nomadPort: port,
+    tfePort: port === 0 ? 0 : port + 1,
+    stepDelayMs: Number(opts.stepDelay),
+    replicationLagMs: Number(opts.replicationLag),
+    rateLimit: opts.rateLimit,
+    ...(opts.seed ? { seedFile: opts.seed } : {}),
+    faults: {
+      latencyMs: Number(opts.latency),
+      rate429: rate / 4,
+      rate500: rate / 4,
+      rate503: rate / 4,
+      rateReset: rate / 4,
+      seed: Number(opts.randomSeed),
+    },
+  });
+  const e = sandbox.env;
+  host.out(
+    [
+      'converge sandbox is running (Ctrl-C to stop).',
+      '',
+      `  Nomad          ${sandbox.nomad.url}   regions: ${sandbox.nomad.regions.join(', ')}`,
+      `                 management token: ${sandbox.nomad.managementToken}`,
+      `                 client token:     ${sandbox.nomad.clientToken}`,
+      `  HCP Terraform  ${sandbox.tfe.url}/api/v2   organization: ${sandbox.tfe.organization}`,
+      `                 user token: ${sandbox.tfe.tokens.user}`,
+      `                 team token: ${sandbox.tfe.tokens.team}`,
+      `                 organization token: ${sandbox.tfe.tokens.organization}`,
+      '',
+      'Paste into a shell:',
+      '',
+      `export NOMAD_ADDR=${e.NOMAD_ADDR} NOMAD_TOKEN=${e.NOMAD_TOKEN}`,
+      `export TFE_ADDRESS=${e.TFE_ADDRESS} TFE_TOKEN=${e.TFE_TOKEN} TFE_ORGANIZATION=${e.TFE_ORGANIZATION}`,
+      '',
+      `Fault switches: curl ${sandbox.nomad.url}/__sandbox/faults  (PUT a JSON patch to change them; same on the HCP Terraform port)`,
+      `Request log:    curl ${sandbox.nomad.url}/__sandbox/log`,
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolveStop) => {
+    const stop = () => resolveStop();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await sandbox.stop();
+  host.err('sandbox stopped\n');
+  return EXIT.ok;
+}

@@ -1,0 +1,71 @@
+import { ConvergeError } from '../../diagnostics/errors.js';
+import { addressKey, parseAddress, type Address } from '../../model/kinds.js';
+import { openStateStore } from '../../state/state-store.js';
+import type { StateBackend } from '../../state/types.js';
+import { EXIT, type Host } from '../host.js';
+import { loadValid, stateBackendFor } from '../session.js';
+
+async function backendFor(host: Host, paths: string[]): Promise<StateBackend | undefined> {
+  const manifests = await loadValid(host, paths);
+  return manifests ? stateBackendFor(host, manifests.desired.settings) : undefined;
+}
+
+function address(text: string): Address {
+  const a = parseAddress(text);
+  if (!a) {
+    throw new ConvergeError('cli.bad-address', `${text} is not Kind/name`, { source: 'user', hint: 'see `converge state list`' });
+  }
+  return a;
+}
+
+export async function stateList(host: Host, paths: string[]): Promise<number> {
+  const backend = await backendFor(host, paths);
+  if (!backend) return EXIT.error;
+  const doc = await backend.read();
+  for (const r of doc.records) {
+    const inFlight = r.inFlight ? `  (run ${r.inFlight.runId} ${r.inFlight.phase})` : '';
+    host.out(`${addressKey(r)}\t${r.id}${r.protect ? '\tprotected' : ''}${inFlight}\n`);
+  }
+  if (doc.records.length === 0) host.err(`No objects in ${backend.description}.\n`);
+  return EXIT.ok;
+}
+
+export async function stateShow(host: Host, text: string, paths: string[]): Promise<number> {
+  const a = address(text);
+  const backend = await backendFor(host, paths);
+  if (!backend) return EXIT.error;
+  const doc = await backend.read();
+  const record = doc.records.find((r) => r.kind === a.kind && r.name === a.name);
+  if (!record) {
+    host.err(`Error: ${addressKey(a)} is not in ${backend.description}\n`);
+    return EXIT.error;
+  }
+  host.out(JSON.stringify(record, null, 2) + '\n');
+  return EXIT.ok;
+}
+
+export async function stateRm(host: Host, text: string, paths: string[]): Promise<number> {
+  const a = address(text);
+  const backend = await backendFor(host, paths);
+  if (!backend) return EXIT.error;
+  const store = await openStateStore(backend, { lock: true, operation: 'state rm', lockTimeoutMs: 0 });
+  try {
+    if (!store.get(a)) {
+      host.err(`Error: ${addressKey(a)} is not in ${backend.description}\n`);
+      return EXIT.error;
+    }
+    await store.remove(a);
+    host.out(`Removed ${addressKey(a)} from state. The live object is untouched; converge no longer owns it.\n`);
+    return EXIT.ok;
+  } finally {
+    await store.close();
+  }
+}
+
+export async function stateUnlock(host: Host, id: string, paths: string[]): Promise<number> {
+  const backend = await backendFor(host, paths);
+  if (!backend) return EXIT.error;
+  await backend.forceUnlock(id);
+  host.out(`Lock ${id} removed.\n`);
+  return EXIT.ok;
+}

@@ -1,0 +1,108 @@
+import { isAbsolute, resolve } from 'node:path';
+import { hasErrors } from '../diagnostics/types.js';
+import type { Diagnostic } from '../diagnostics/types.js';
+import { ConvergeError } from '../diagnostics/errors.js';
+import { loadManifests, type ManifestLoadResult } from '../manifest/index.js';
+import { renderDiagnosticsText, renderGithubAnnotations } from '../views/diagnostics.js';
+import type { Kind } from '../model/kinds.js';
+import type { Settings } from '../model/desired.js';
+import type { Provider, ProviderContext } from '../providers/provider.js';
+import { createNomadProvider } from '../providers/nomad/provider.js';
+import { createTfeProvider } from '../providers/tfe/provider.js';
+import { createSecretResolver } from '../secrets/resolver.js';
+import type { StateBackend, StateDocument } from '../state/types.js';
+import { createLocalBackend } from '../state/local-backend.js';
+import { nomadFromEnv, tfeFromEnv } from './credentials.js';
+import type { Host } from './host.js';
+
+const NOMAD_KINDS: readonly Kind[] = ['NomadAuthMethod', 'NomadBindingRule'];
+const TFE_KINDS: readonly Kind[] = ['NoCodeModule', 'NoCodeWorkspace'];
+
+/** Prints diagnostics (stderr; GitHub annotations too under Actions). Returns false when any is an error. */
+export function reportDiagnostics(host: Host, diags: readonly Diagnostic[], sources: Map<string, string>): boolean {
+  if (diags.length > 0) {
+    host.err(renderDiagnosticsText([...diags], { sources, color: host.color }));
+    if (host.env.GITHUB_ACTIONS === 'true') host.err(renderGithubAnnotations([...diags]));
+  }
+  return !hasErrors(diags);
+}
+
+/** Loads and validates manifests; prints problems. Undefined when there are errors (nothing is sent then). */
+export async function loadValid(host: Host, paths: string[]): Promise<ManifestLoadResult | undefined> {
+  const result = await loadManifests(paths, { cwd: host.cwd });
+  return reportDiagnostics(host, result.diagnostics, result.sources) ? result : undefined;
+}
+
+export function stateBackendFor(host: Host, settings: Settings): StateBackend {
+  const spec = settings.spec.state;
+  if (spec === undefined || spec.backend === 'local') {
+    const path = spec?.path ?? '.converge/state.json';
+    return createLocalBackend(isAbsolute(path) ? path : resolve(host.cwd, path));
+  }
+  throw new ConvergeError('state.backend-unsupported', `state backend "${spec.backend}" is not available in this build`, {
+    source: 'user',
+    hint: 'use `state: { backend: local, path: … }` in the Settings document',
+  });
+}
+
+/** Providers for the kinds in play (desired or owned). Tokens are registered with the redactor first. */
+export function providersFor(host: Host, kinds: ReadonlySet<Kind>, settings: Settings): Provider[] {
+  const providers: Provider[] = [];
+  if (NOMAD_KINDS.some((k) => kinds.has(k))) {
+    const nomad = nomadFromEnv(host.env);
+    host.redactor.add(nomad.token);
+    if (!nomad.token) {
+      throw new ConvergeError('config.nomad-token', 'NOMAD_TOKEN is not set', {
+        source: 'user',
+        hint: 'export NOMAD_TOKEN=<a management token>: reading and writing auth methods needs one',
+      });
+    }
+    providers.push(
+      createNomadProvider({
+        address: nomad.address,
+        token: nomad.token,
+        tls: nomad.tls,
+        reporter: host.reporter,
+        ...(nomad.region ?? settings.spec.nomad?.region ? { region: nomad.region ?? settings.spec.nomad?.region } : {}),
+      }),
+    );
+  }
+  if (TFE_KINDS.some((k) => kinds.has(k))) {
+    const tfe = tfeFromEnv(host.env, settings.spec.tfe?.organization);
+    host.redactor.add(tfe.token);
+    if (!tfe.token) {
+      throw new ConvergeError('config.tfe-token', `no HCP Terraform token for ${tfe.hostname}`, {
+        source: 'user',
+        hint: `export TFE_TOKEN=<a user or team token>, or TF_TOKEN_${tfe.hostname.replace(/\./g, '_')}, or run \`terraform login ${tfe.hostname}\``,
+      });
+    }
+    if (!tfe.organization) {
+      throw new ConvergeError('config.tfe-organization', 'no HCP Terraform organization', {
+        source: 'user',
+        hint: 'set spec.tfe.organization in the Settings document, or export TFE_ORGANIZATION',
+      });
+    }
+    providers.push(
+      createTfeProvider({ address: tfe.address, token: tfe.token, organization: tfe.organization, reporter: host.reporter }),
+    );
+  }
+  return providers;
+}
+
+export function kindsInPlay(manifests: ManifestLoadResult, state: StateDocument): Set<Kind> {
+  const kinds = new Set<Kind>();
+  for (const o of manifests.desired.objects) kinds.add(o.kind);
+  for (const r of state.records) kinds.add(r.kind);
+  return kinds;
+}
+
+export function providerContext(host: Host, state: StateDocument): ProviderContext {
+  return {
+    reporter: host.reporter,
+    secrets: createSecretResolver({ env: host.env, redactor: host.redactor, salt: state.salt }),
+  };
+}
+
+export async function closeAll(providers: readonly Provider[]): Promise<void> {
+  await Promise.allSettled(providers.map((p) => p.close()));
+}
