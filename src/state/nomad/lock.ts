@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import { hostname, userInfo } from 'node:os';
+import { ConvergeError } from '../../diagnostics/errors.js';
+import type { Reporter } from '../../model/events.js';
+import type { LockInfo, StateLock } from '../types.js';
+import type { VariablesClient, WireVariable } from './variables-client.js';
+
+/*
+ * State lock on a SEPARATE variable (`<path>-lock`): lock-acquire replaces the variable's Items with
+ * the request's (reference nomad-api.md §9, state `VarLockAcquire` → `varSetTxn`), so locking the
+ * data variable would wipe the state. The lease is renewed every TTL/2 while held; if converge dies,
+ * the lease runs out after TTL, Nomad keeps it for LockDelay, then clears it and the next run gets it.
+ */
+
+/** Who holds the lock; defaults to this process. */
+export interface LockHolder {
+  owner: string;
+  host: string;
+  pid: number;
+}
+
+export interface NomadLockOptions {
+  vars: VariablesClient;
+  lockPath: string;
+  /** Go duration, 10s–24h (§9). */
+  ttl: string;
+  /** Go duration; Nomad's default (15s) when unset. */
+  lockDelay?: string;
+  pollIntervalMs: number;
+  reporter: Reporter;
+  holder: LockHolder;
+  /** For messages: `Nomad Variables converge/state (namespace default)`. */
+  description: string;
+}
+
+/** Item keys on the lock variable. `nomadLockId` is written right after acquire (see recordNomadLockId). */
+const K = { id: 'id', owner: 'owner', host: 'host', pid: 'pid', operation: 'operation', createdAt: 'createdAt', nomadLockId: 'nomadLockId' } as const;
+
+export function defaultHolder(): LockHolder {
+  let owner = 'unknown';
+  try {
+    owner = userInfo().username;
+  } catch {
+    // No passwd entry (some containers): keep "unknown".
+  }
+  return { owner, host: hostname(), pid: process.pid };
+}
+
+export interface HeldNomadLock extends StateLock {
+  /** True once a renewal found the lease gone (expired or taken over). */
+  readonly lost: boolean;
+}
+
+export async function acquireNomadLock(opts: NomadLockOptions, operation: string, timeoutMs: number): Promise<HeldNomadLock> {
+  const ttlMs = parseGoDuration(opts.ttl);
+  const info: LockInfo = {
+    id: randomUUID(),
+    owner: opts.holder.owner,
+    host: opts.holder.host,
+    pid: opts.holder.pid,
+    operation,
+    createdAt: new Date().toISOString(),
+  };
+  const items = lockItems(info);
+  const deadline = Date.now() + Math.max(0, timeoutMs);
+  let waited = false;
+  for (;;) {
+    const res = await opts.vars.lockAcquire(opts.lockPath, items, {
+      ttl: opts.ttl,
+      ...(opts.lockDelay !== undefined ? { lockDelay: opts.lockDelay } : {}),
+    });
+    if (res.ok) {
+      await recordNomadLockId(opts, items, res.lockId);
+      opts.reporter.emit({
+        code: 'state.lock.acquired',
+        level: 'debug',
+        message: `Locked ${opts.description} (lock ${info.id}, lease ${opts.ttl}, renewed every ${Math.round(ttlMs / 2000)}s)`,
+        data: { lockId: info.id, path: opts.lockPath },
+      });
+      return startHeldLock(opts, info, res.lockId, ttlMs);
+    }
+    // 409: held under another ID. The conflict body is zero-valued, so read the holder from the variable.
+    const holder = await readHolder(opts.vars, opts.lockPath);
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw lockedError(opts, holder);
+    if (!waited) {
+      waited = true;
+      opts.reporter.emit({
+        code: 'state.lock.wait',
+        level: 'info',
+        message: `Waiting up to ${Math.ceil(remaining / 1000)}s for the state lock: ${describeHolder(holder)}`,
+        data: { path: opts.lockPath, ...(holder ? { holderId: holder.id } : {}) },
+      });
+    }
+    await sleep(Math.min(opts.pollIntervalMs, remaining));
+  }
+}
+
+/**
+ * Nomad generates the lock ID only in the acquire reply, after our Items were stored. We write it
+ * into the Items (a plain PUT carrying the matching Lock.ID is allowed on a locked variable, §9)
+ * so `forceUnlock` can release the lock even with a token that cannot see `Lock` (only management
+ * tokens can, §9). Best effort: without it, a dead holder's lock still clears after TTL + LockDelay.
+ */
+async function recordNomadLockId(opts: NomadLockOptions, items: Record<string, string>, nomadLockId: string): Promise<void> {
+  try {
+    const r = await opts.vars.put(opts.lockPath, { ...items, [K.nomadLockId]: nomadLockId }, { lockId: nomadLockId });
+    if (!r.ok) throw new Error('conflict');
+  } catch (e) {
+    opts.reporter.emit({
+      code: 'state.lock.record-failed',
+      level: 'warn',
+      message: `Could not record the Nomad lock ID on ${opts.lockPath}; if this run dies, the lock clears after its lease (${opts.ttl}) ends`,
+      data: { path: opts.lockPath, error: e instanceof Error ? e.message : String(e) },
+    });
+  }
+}
+
+function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: string, ttlMs: number): HeldNomadLock {
+  let lost = false;
+  let released = false;
+  let renewing = false;
+  const renew = async () => {
+    if (renewing || released) return;
+    renewing = true;
+    try {
+      const r = await opts.vars.lockRenew(opts.lockPath, nomadLockId);
+      if (r === 'lost' && !released) {
+        lost = true;
+        clearInterval(timer);
+        opts.reporter.emit({
+          code: 'state.lock.lost',
+          level: 'error',
+          message: `The state lock on ${opts.description} was lost (lease expired or taken over); further state writes from this run are refused`,
+          data: { lockId: info.id, path: opts.lockPath },
+        });
+      }
+    } catch (e) {
+      // A failed renewal is retried at the next tick; the lease (TTL) leaves room for one miss.
+      opts.reporter.emit({
+        code: 'state.lock.renew-failed',
+        level: 'warn',
+        message: `Could not renew the state lock on ${opts.lockPath}: ${e instanceof Error ? e.message : String(e)}`,
+        data: { lockId: info.id },
+      });
+    } finally {
+      renewing = false;
+    }
+  };
+  // unref: a held lock must never keep the process alive on its own.
+  const timer = setInterval(() => void renew(), Math.max(1000, Math.floor(ttlMs / 2)));
+  timer.unref();
+  return {
+    info,
+    get lost() {
+      return lost;
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      const r = await opts.vars.lockRelease(opts.lockPath, nomadLockId);
+      if (r !== 'released') {
+        opts.reporter.emit({
+          code: 'state.lock.release-lost',
+          level: 'warn',
+          message: `The state lock on ${opts.lockPath} was no longer ours at release (its lease had ended)`,
+          data: { lockId: info.id },
+        });
+      } else {
+        opts.reporter.emit({ code: 'state.lock.released', level: 'debug', message: `Unlocked ${opts.description}`, data: { lockId: info.id } });
+      }
+    },
+  };
+}
+
+/**
+ * Removes a lock left by a dead run. `id` is converge's lock id (printed in the `state.locked`
+ * error); Nomad's own lock ID also works. Release needs Nomad's ID: from `Lock` (management tokens
+ * only) or from the `nomadLockId` item recorded after acquire.
+ */
+export async function forceUnlockNomad(opts: NomadLockOptions, id: string): Promise<void> {
+  const v = await opts.vars.get(opts.lockPath);
+  const holder = v ? holderFromVariable(v) : undefined;
+  const nomadLockId = v?.Lock?.ID ?? v?.Items?.[K.nomadLockId];
+  if (!v || (!v.Lock && !nomadLockId)) {
+    throw new ConvergeError('state.not-locked', `${opts.description} is not locked`, {
+      source: 'user',
+      hint: 'nothing to unlock; a lock whose lease ended clears by itself',
+    });
+  }
+  if (holder?.id !== id && nomadLockId !== id) {
+    throw new ConvergeError('state.lock-id-mismatch', `The lock on ${opts.description} has id ${holder?.id ?? '(unknown)'}, not ${id}: ${describeHolder(holder)}`, {
+      source: 'user',
+      hint: 'pass the id printed in the "state is locked" message; check that its holder is really gone first',
+    });
+  }
+  if (!nomadLockId) {
+    throw unlockRefused(opts, holder, 'the holder died before recording Nomad\'s lock ID, and this token cannot read it (only management tokens see Lock)');
+  }
+  const r = await opts.vars.lockRelease(opts.lockPath, nomadLockId);
+  if (r === 'released') {
+    opts.reporter.emit({ code: 'state.lock.force-released', level: 'info', message: `Removed the lock ${id} on ${opts.description}`, data: { lockId: id } });
+    return;
+  }
+  if (r === 'not-held') {
+    throw new ConvergeError('state.not-locked', `${opts.description} is not locked (the lease of ${id} has already ended)`, {
+      source: 'user',
+      hint: 'nothing to unlock',
+    });
+  }
+  throw unlockRefused(opts, holder, `Nomad refused to release it (409): the lease behind ${id} has ended or the lock changed hands`);
+}
+
+function unlockRefused(opts: NomadLockOptions, holder: LockInfo | undefined, why: string): ConvergeError {
+  return new ConvergeError('state.unlock-refused', `Could not remove the lock on ${opts.description}: ${why}`, {
+    source: 'remote',
+    hint: `a lock whose holder died clears by itself once its lease (${opts.ttl}) and Nomad's lock delay have passed; ` +
+      `or a Nomad operator can run: nomad var lock -release … / delete ${opts.lockPath}. Holder: ${describeHolder(holder)}`,
+  });
+}
+
+function lockItems(info: LockInfo): Record<string, string> {
+  return {
+    [K.id]: info.id,
+    [K.owner]: info.owner,
+    [K.host]: info.host,
+    [K.pid]: String(info.pid),
+    [K.operation]: info.operation,
+    [K.createdAt]: info.createdAt,
+  };
+}
+
+async function readHolder(vars: VariablesClient, lockPath: string): Promise<LockInfo | undefined> {
+  try {
+    const v = await vars.get(lockPath);
+    return v ? holderFromVariable(v) : undefined;
+  } catch {
+    // The holder is only for the message; the lock outcome does not depend on it.
+    return undefined;
+  }
+}
+
+function holderFromVariable(v: WireVariable): LockInfo | undefined {
+  const it = v.Items;
+  if (!it?.[K.id]) return undefined;
+  return {
+    id: it[K.id] ?? '',
+    owner: it[K.owner] ?? 'unknown',
+    host: it[K.host] ?? 'unknown',
+    pid: Number(it[K.pid] ?? 0),
+    operation: it[K.operation] ?? 'unknown',
+    createdAt: it[K.createdAt] ?? 'unknown',
+  };
+}
+
+export function describeHolder(h: LockInfo | undefined): string {
+  if (!h) return 'held by an unknown holder';
+  return `held by ${h.owner}@${h.host} (pid ${h.pid}) for "${h.operation}" since ${h.createdAt}, lock id ${h.id}`;
+}
+
+function lockedError(opts: NomadLockOptions, holder: LockInfo | undefined): ConvergeError {
+  return new ConvergeError('state.locked', `The state in ${opts.description} is locked: ${describeHolder(holder)}`, {
+    source: 'user',
+    hint:
+      `wait for that run to finish (or pass a longer --lock-timeout). If it died, its lease (${opts.ttl}) expires by itself ` +
+      `and the next run gets the lock; to remove it now: converge state unlock ${holder?.id ?? '<lock id>'}`,
+  });
+}
+
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Go `time.ParseDuration` subset (what Nomad accepts for Lock.TTL), to milliseconds. */
+export function parseGoDuration(text: string): number {
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
+  let total = 0;
+  let matched = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    total += Number(m[1]) * (UNITS[m[2] ?? ''] ?? 0);
+    matched = re.lastIndex;
+  }
+  if (text === '' || matched !== text.length) {
+    throw new ConvergeError('state.nomad.bad-lock-ttl', `"${text}" is not a duration`, { source: 'user', hint: 'write it like 30s, 1m or 1m30s' });
+  }
+  return total;
+}
+
+/** Lock TTL bounds enforced by Nomad: 10s to 24h (400 otherwise, §9). Checked before any request. */
+export function validateLockTtl(ttl: string): void {
+  const ms = parseGoDuration(ttl);
+  if (ms < 10_000 || ms > 86_400_000) {
+    throw new ConvergeError('state.nomad.bad-lock-ttl', `The state lock TTL ${ttl} is outside Nomad's range of 10s to 24h`, {
+      source: 'user',
+      hint: 'use a TTL such as 30s: converge renews the lease every TTL/2 while it runs',
+    });
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
