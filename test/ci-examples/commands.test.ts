@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { CI_DIR, nomadJobCommands, REPO, workflowCommands } from './extract.js';
+
+/*
+ * Runs every `converge …` line of the CI examples, in the order CI would (plan on the PR, apply on
+ * merge, drift on schedule, then the Nomad job's drift), with the built CLI against the sandbox in
+ * a temp copy of examples/. A line that is wrong for the CLI (a flag that does not exist, a
+ * missing file) exits 1; the examples are right only if every line exits 0 or 2.
+ * Needs `npm run build` first (npm test does it).
+ */
+
+const CLI = join(REPO, 'dist', 'cli', 'main.js');
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('every converge command in examples/ci runs against the sandbox', () => {
+  let sandbox: Sandbox;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests`);
+    dir = await mkdtemp(join(tmpdir(), 'converge-ci-examples-'));
+    const ciPrefix = CI_DIR + sep;
+    await cp(join(REPO, 'examples'), dir, { recursive: true, filter: (p) => p !== CI_DIR && !p.startsWith(ciPrefix) });
+    sandbox = await startSandbox({ stepDelayMs: 5 });
+    const { GITHUB_ACTIONS: _ga, GITHUB_STEP_SUMMARY: _gs, ...base } = process.env;
+    env = {
+      ...base,
+      ...sandbox.env,
+      // Demo values for the secrets the example manifests reference (what CI maps from its secrets).
+      OKTA_CLIENT_SECRET: 'ci-examples-okta-secret-7Hq2',
+      VPC_DB_PASSWORD: 'ci-examples-vpc-password-7Hq2',
+      NO_COLOR: '1',
+    };
+  });
+
+  afterAll(async () => {
+    await sandbox?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const commands = [
+    ...workflowCommands().map((c) => ({ where: `${c.file}: ${c.step}`, args: c.args })),
+    ...nomadJobCommands().map((args) => ({ where: 'nomad/drift.nomad.hcl', args })),
+  ];
+
+  it('found the commands to run', () => {
+    expect(commands.length).toBeGreaterThanOrEqual(5);
+  });
+
+  // Sequential on purpose: apply --plan needs the plan.json the plan line wrote.
+  for (const { where, args } of commands) {
+    it(`${where}: converge ${args.join(' ')}`, { timeout: 120_000 }, async () => {
+      const r = await runCli(args, dir, env);
+      const context = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+      expect([0, 2], context).toContain(r.code);
+      expect(r.stderr + r.stdout).not.toContain('ci-examples-okta-secret-7Hq2');
+      expect(r.stderr + r.stdout).not.toContain('ci-examples-vpc-password-7Hq2');
+      expect(r.stderr + r.stdout).not.toContain(sandbox.env.NOMAD_TOKEN);
+      if (args.includes('--markdown')) {
+        // What CI redirects to plan.md / drift.md and posts: Markdown, not empty.
+        expect(r.stdout.trim().length, context).toBeGreaterThan(0);
+        expect(r.stdout, context).toMatch(/^#|\n#|\|/);
+      }
+      const out = args[args.indexOf('--out') + 1];
+      if (args.includes('--out') && out) {
+        const saved = JSON.parse(await readFile(join(dir, out), 'utf8')) as Record<string, unknown>;
+        expect(saved).toHaveProperty('formatVersion');
+      }
+    });
+  }
+});
