@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isConvergeError } from '../../src/diagnostics/errors.js';
+import { createHttpClient } from '../../src/http/client.js';
+import type { HttpClient } from '../../src/http/types.js';
+import { RequestLog } from '../../src/sandbox/common/request-log.js';
+import { startNomadSimulator } from '../../src/sandbox/nomad/index.js';
+import { createNomadVariablesBackend } from '../../src/state/nomad/index.js';
+
+/*
+ * Lease behaviour of the Nomad state lock with real time: Nomad's minimum lock TTL is 10s
+ * (reference nomad-api.md §9, enforced by the simulator), so these take ~25s and live in
+ * `npm run test:slow` (which builds dist/ first: the crashing holder is a separate node process).
+ */
+
+const DIST_BACKEND = fileURLToPath(new URL('../../dist/state/nomad/index.js', import.meta.url));
+
+type Sim = Awaited<ReturnType<typeof startNomadSimulator>>;
+let sim: Sim;
+let http: HttpClient;
+const log = new RequestLog();
+
+beforeAll(async () => {
+  sim = await startNomadSimulator({ host: '127.0.0.1', port: 0, log });
+  http = createHttpClient({ baseUrl: sim.url });
+});
+
+afterAll(async () => {
+  await http?.close();
+  await sim?.stop();
+});
+
+const newPath = () => `converge/slow-${randomBytes(4).toString('hex')}`;
+
+async function lockError(p: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await p;
+  } catch (e) {
+    if (isConvergeError(e)) return { code: e.code, message: e.message };
+    throw e;
+  }
+  throw new Error('expected the lock to be refused');
+}
+
+/** A converge process that takes the lock, says so on stdout, and waits to be killed. */
+function startHolder(path: string): Promise<{ child: ChildProcess; id: string }> {
+  const code = `
+    const { createNomadVariablesBackend } = await import(process.env.DIST_BACKEND);
+    const b = createNomadVariablesBackend({
+      address: process.env.SIM_URL, token: process.env.SIM_TOKEN, path: process.env.STATE_PATH,
+      lockTtl: '10s', lockDelay: '1s', holder: { owner: 'doomed', host: 'child', pid: process.pid },
+    });
+    const lock = await b.lock('apply', { timeoutMs: 0 });
+    process.stdout.write(JSON.stringify(lock.info) + '\\n');
+    setInterval(() => {}, 1000); // stay alive: the renewal timer is unref'd on purpose
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    env: { ...process.env, DIST_BACKEND, SIM_URL: sim.url, SIM_TOKEN: sim.managementToken, STATE_PATH: path },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) resolve({ child, id: (JSON.parse(line) as { id: string }).id });
+    });
+    child.on('exit', (c) => reject(new Error(`holder exited early with ${c}`)));
+    child.on('error', reject);
+  });
+}
+
+describe('Nomad state lock leases', () => {
+  it('a holder that is SIGKILLed between write and unlock: the next run gets the lock after the TTL, no human needed', async () => {
+    expect(existsSync(DIST_BACKEND), 'run `npm run build` first').toBe(true);
+    const path = newPath();
+    const { child, id } = await startHolder(path);
+    const b = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http, lockPollMs: 250 });
+    // Between write and unlock: the holder wrote nothing we depend on, and it dies holding the lock.
+    child.kill('SIGKILL');
+    const killedAt = Date.now();
+
+    const refused = await lockError(b.lock('apply', { timeoutMs: 0 }));
+    expect(refused.code).toBe('state.locked');
+    expect(refused.message).toContain('doomed@child');
+    expect(refused.message).toContain(id);
+
+    const lock = await b.lock('apply', { timeoutMs: 40_000 });
+    const waited = Date.now() - killedAt;
+    // Lease 10s from acquire (+ LockDelay 1s); the child was killed right after acquiring.
+    expect(waited).toBeGreaterThan(7_000);
+    expect(waited).toBeLessThan(30_000);
+    await lock.release();
+  }, 60_000);
+
+  it('a live holder keeps the lock past its TTL by renewing every TTL/2', async () => {
+    const path = newPath();
+    const holder = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http, lockTtl: '10s', lockDelay: '1s' });
+    const lock = await holder.lock('apply', { timeoutMs: 0 });
+    await new Promise((r) => setTimeout(r, 13_000));
+    const other = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http });
+    expect((await lockError(other.lock('apply', { timeoutMs: 0 }))).code).toBe('state.locked');
+    const renewals = log.entries({ method: 'PUT' }).filter((e) => e.path.endsWith(`${path}-lock`) && e.query.includes('lock-renew'));
+    expect(renewals.length).toBeGreaterThanOrEqual(2);
+    expect(renewals.every((e) => e.status === 200)).toBe(true);
+    await lock.release();
+    const mine = await other.lock('apply', { timeoutMs: 0 });
+    await mine.release();
+  }, 60_000);
+});
