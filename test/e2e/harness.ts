@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI = join(REPO, 'dist', 'cli', 'main.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A temp working directory with manifests, a sandbox, and a way to run the built CLI against it. */
+export interface Workspace {
+  dir: string;
+  sandbox: Sandbox;
+  env: Record<string, string>;
+  write(file: string, text: string): Promise<void>;
+  cli(args: string[], extraEnv?: Record<string, string>, input?: string): Promise<CliResult>;
+  close(): Promise<void>;
+}
+
+export async function openWorkspace(opts: { sandbox?: SandboxOptions; copyExamples?: boolean; env?: Record<string, string> } = {}): Promise<Workspace> {
+  const dir = await mkdtemp(join(tmpdir(), 'converge-e2e-'));
+  if (opts.copyExamples) {
+    await cp(join(REPO, 'examples'), dir, { recursive: true, filter: (p) => !p.includes(join(REPO, 'examples', 'ci')) });
+  }
+  const sandbox = await startSandbox({ stepDelayMs: 5, ...opts.sandbox });
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    ...sandbox.env,
+    OKTA_CLIENT_SECRET: 'e2e-okta-secret-Zq81',
+    VPC_DB_PASSWORD: 'e2e-vpc-password-Zq81',
+    ...opts.env,
+  };
+  return {
+    dir,
+    sandbox,
+    env,
+    async write(file, text) {
+      await mkdir(dirname(join(dir, file)), { recursive: true });
+      await writeFile(join(dir, file), text);
+    },
+    cli: (args, extraEnv, input) => runCli(args, { cwd: dir, env: { ...env, ...extraEnv } }, input),
+    async close() {
+      await sandbox.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function runCli(args: string[], opts: { cwd: string; env: Record<string, string> }, input?: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    if (input !== undefined) child.stdin.end(input);
+    else child.stdin.end();
+  });
+}

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWorkspace, type Workspace } from './harness.js';
+
+const SETTINGS = `kind: Settings
+name: default
+spec:
+  state: { backend: local, path: .converge/state.json }
+`;
+
+function authMethods(opts: { defaultOn?: 'okta' | 'gh'; ttl?: string; claim?: string } = {}): string {
+  const d = opts.defaultOn ?? 'okta';
+  return `kind: NomadAuthMethod
+name: okta
+spec:
+  type: OIDC
+  tokenLocality: global
+  maxTokenTtl: ${opts.ttl ?? '1h'}
+  default: ${d === 'okta'}
+  config:
+    oidcDiscoveryUrl: https://acme.okta.example
+    oidcClientId: 0oa1
+    oidcClientSecret: { fromEnv: OKTA_CLIENT_SECRET }
+    boundAudiences: [0oa1]
+    allowedRedirectUris: [https://nomad.example.com/ui/settings/tokens, http://localhost:4649/oidc/callback]
+    claimMappings: { ${opts.claim ?? 'email'}: email }
+    listClaimMappings: { groups: groups }
+---
+kind: NomadAuthMethod
+name: gh
+spec:
+  type: JWT
+  tokenLocality: local
+  maxTokenTtl: 30m
+  default: ${d === 'gh'}
+  config:
+    jwksUrl: https://token.actions.example/.well-known/jwks
+    boundIssuer: [https://token.actions.example]
+    boundAudiences: [nomad]
+    claimMappings: { repository: repo }
+`;
+}
+
+describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await openWorkspace();
+    await ws.write('settings.yaml', SETTINGS);
+    await ws.write('auth.yaml', authMethods());
+  });
+  afterAll(async () => ws?.close());
+
+  it('plans creates without sending a single write', async () => {
+    const r = await ws.cli(['plan', '--detailed-exitcode']);
+    expect(r.stderr).not.toContain('Error');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('NomadAuthMethod/okta');
+    expect(r.stdout).toMatch(/2 to create/);
+    expect(ws.sandbox.log.writes()).toEqual([]);
+  });
+
+  it('refuses to apply without a terminal or --auto-approve', async () => {
+    const r = await ws.cli(['apply']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--auto-approve');
+    expect(ws.sandbox.log.writes()).toEqual([]);
+  });
+
+  it('applies, then a re-plan shows no changes', async () => {
+    const a = await ws.cli(['apply', '--auto-approve']);
+    expect(a.stderr + a.stdout).not.toContain('failed');
+    expect(a.code).toBe(0);
+    const p = await ws.cli(['plan', '--detailed-exitcode']);
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain('No changes');
+  });
+
+  it('never prints the client secret', async () => {
+    const p = await ws.cli(['plan', '--json']);
+    const all = p.stdout + p.stderr;
+    expect(all).not.toContain(ws.env.OKTA_CLIENT_SECRET);
+  });
+
+  it('treats 1h and 60m as the same duration', async () => {
+    await ws.write('auth.yaml', authMethods({ ttl: '60m' }));
+    const p = await ws.cli(['plan', '--detailed-exitcode']);
+    expect(p.code).toBe(0);
+    await ws.write('auth.yaml', authMethods());
+  });
+
+  it('shows a secret change as an update without the value', async () => {
+    const p = await ws.cli(['plan', '--json'], { OKTA_CLIENT_SECRET: 'rotated-secret-Qm42' });
+    expect(p.code).toBe(0);
+    const plan = JSON.parse(p.stdout) as { changes: { name: string; action: string; fields: { path: string; sensitive: boolean; after: unknown }[] }[] };
+    const okta = plan.changes.find((c) => c.name === 'okta');
+    expect(okta?.action).toBe('update');
+    const secret = okta?.fields.find((f) => f.path.includes('oidcClientSecret'));
+    expect(secret?.sensitive).toBe(true);
+    expect(secret?.after).toBe('(sensitive)');
+    expect(p.stdout).not.toContain('rotated-secret-Qm42');
+  });
+
+  it('detects a change made outside converge as drift and names the field', async () => {
+    const url = `${ws.sandbox.nomad.url}/v1/acl/auth-method/gh`;
+    const headers = { 'X-Nomad-Token': ws.sandbox.nomad.managementToken };
+    const live = (await (await fetch(url, { headers })).json()) as Record<string, unknown>;
+    live.TokenLocality = 'global';
+    const w = await fetch(url, { method: 'POST', headers, body: JSON.stringify(live) });
+    expect(w.status).toBe(200);
+    const d = await ws.cli(['drift', '--json']);
+    expect(d.code).toBe(2);
+    const report = JSON.parse(d.stdout) as { drift: { name: string; cause: string; fields: { path: string }[] }[] };
+    const gh = report.drift.find((x) => x.name === 'gh');
+    expect(gh?.cause).toBe('outside');
+    expect(gh?.fields.map((f) => f.path)).toContain('tokenLocality');
+  });
+
+  it('refuses a saved plan once live state moved, naming object and field', async () => {
+    const saved = await ws.cli(['plan', '--out', 'plan.json']);
+    expect(saved.code).toBe(0);
+    const url = `${ws.sandbox.nomad.url}/v1/acl/auth-method/gh`;
+    const headers = { 'X-Nomad-Token': ws.sandbox.nomad.managementToken };
+    const live = (await (await fetch(url, { headers })).json()) as Record<string, unknown>;
+    live.MaxTokenTTL = '2h';
+    await fetch(url, { method: 'POST', headers, body: JSON.stringify(live) });
+    const a = await ws.cli(['apply', '--plan', 'plan.json']);
+    expect(a.code).toBe(1);
+    expect(a.stderr).toContain('stale');
+    expect(a.stderr).toContain('NomadAuthMethod/gh');
+    expect(a.stderr).toContain('maxTokenTtl');
+  });
+
+  it('moves the default from one method to another (unsets the old one first)', async () => {
+    await ws.write('auth.yaml', authMethods({ defaultOn: 'gh' }));
+    const a = await ws.cli(['apply', '--auto-approve']);
+    expect(a.stderr).not.toContain('default method already exists');
+    expect(a.code).toBe(0);
+    const p = await ws.cli(['plan', '--detailed-exitcode']);
+    expect(p.code).toBe(0);
+  });
+
+  it('converges through injected 429/500/503 faults', async () => {
+    ws.sandbox.nomad.faults.set({ rate429: 0.1, rate500: 0.1, rate503: 0.1, seed: 7 });
+    try {
+      await ws.write('auth.yaml', authMethods({ defaultOn: 'gh', claim: 'mail' }));
+      const a = await ws.cli(['apply', '--auto-approve']);
+      expect(a.code).toBe(0);
+    } finally {
+      ws.sandbox.nomad.faults.reset();
+    }
+    const p = await ws.cli(['plan', '--detailed-exitcode']);
+    expect(p.code).toBe(0);
+  });
+
+  it('refuses a non-management token before any write', async () => {
+    await ws.write('auth.yaml', authMethods({ defaultOn: 'gh', claim: 'email' }));
+    ws.sandbox.log.clear();
+    const a = await ws.cli(['apply', '--auto-approve'], { NOMAD_TOKEN: ws.sandbox.nomad.clientToken });
+    expect(a.code).toBe(1);
+    expect(a.stderr).toMatch(/management/i);
+    expect(ws.sandbox.log.writes()).toEqual([]);
+  });
+
+  it('deletes an owned method removed from the manifests', async () => {
+    await ws.write('auth.yaml', authMethods({ defaultOn: 'gh' }).split('---')[1] ?? '');
+    const a = await ws.cli(['apply', '--auto-approve']);
+    expect(a.code).toBe(0);
+    const res = await fetch(`${ws.sandbox.nomad.url}/v1/acl/auth-methods`);
+    const names = ((await res.json()) as { Name: string }[]).map((m) => m.Name);
+    expect(names).toEqual(['gh']);
+    const p = await ws.cli(['plan', '--detailed-exitcode']);
+    expect(p.code).toBe(0);
+  });
+});
