@@ -133,6 +133,16 @@ state
     await run(program, async (host) => (await import('./commands/state.js')).stateUnlock(host, id, paths));
   });
 
+state
+  .command('migrate')
+  .description('copy the state to another backend (local file or Nomad Variables)')
+  .requiredOption('--to <backend>', 'local | nomad')
+  .option('--path <path>', 'file path (local) or variable path (nomad) of the new state')
+  .argument('[paths...]', 'manifests (their Settings name the current state)', ['.'])
+  .action(async (paths: string[], opts: { to: string; path?: string }) => {
+    await run(program, async (host) => (await import('./commands/state.js')).stateMigrate(host, opts, paths));
+  });
+
 program
   .command('sandbox')
   .description('serve simulators of the Nomad and HCP Terraform APIs on loopback')

@@ -12,6 +12,7 @@ import { createTfeProvider } from '../providers/tfe/provider.js';
 import { createSecretResolver } from '../secrets/resolver.js';
 import type { StateBackend, StateDocument } from '../state/types.js';
 import { createLocalBackend } from '../state/local-backend.js';
+import { createNomadVariablesBackend } from '../state/nomad/index.js';
 import { nomadFromEnv, tfeFromEnv } from './credentials.js';
 import type { Host } from './host.js';
 
@@ -39,9 +40,22 @@ export function stateBackendFor(host: Host, settings: Settings): StateBackend {
     const path = spec?.path ?? '.converge/state.json';
     return createLocalBackend(isAbsolute(path) ? path : resolve(host.cwd, path));
   }
-  throw new ConvergeError('state.backend-unsupported', `state backend "${spec.backend}" is not available in this build`, {
-    source: 'user',
-    hint: 'use `state: { backend: local, path: … }` in the Settings document',
+  const nomad = nomadFromEnv(host.env);
+  host.redactor.add(nomad.token);
+  if (!nomad.token) {
+    throw new ConvergeError('config.nomad-token', 'NOMAD_TOKEN is not set: the nomad state backend needs it', {
+      source: 'user',
+      hint: 'export NOMAD_TOKEN=<a token that may read and write the state variable path>',
+    });
+  }
+  return createNomadVariablesBackend({
+    address: nomad.address,
+    token: nomad.token,
+    path: spec.path ?? 'converge/state',
+    tls: nomad.tls,
+    reporter: host.reporter,
+    ...(spec.namespace ? { namespace: spec.namespace } : {}),
+    ...(spec.lockPath ? { lockPath: spec.lockPath } : {}),
   });
 }
 

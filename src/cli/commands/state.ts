@@ -69,3 +69,39 @@ export async function stateUnlock(host: Host, id: string, paths: string[]): Prom
   host.out(`Lock ${id} removed.\n`);
   return EXIT.ok;
 }
+
+/**
+ * Copies the state to another backend, under both locks. The source is left as it was, so a
+ * team can switch Settings over once the copy is checked (`converge state list` against the new one).
+ */
+export async function stateMigrate(host: Host, opts: { to: string; path?: string }, paths: string[]): Promise<number> {
+  const manifests = await loadValid(host, paths);
+  if (!manifests) return EXIT.error;
+  const from = stateBackendFor(host, manifests.desired.settings);
+  if (opts.to !== 'local' && opts.to !== 'nomad') {
+    throw new ConvergeError('cli.bad-backend', `--to ${opts.to}: unknown backend`, { source: 'user', hint: 'use --to local or --to nomad' });
+  }
+  const target =
+    opts.to === 'local'
+      ? stateBackendFor(host, { spec: { state: { backend: 'local', path: opts.path ?? '.converge/state.json' } } })
+      : stateBackendFor(host, { spec: { state: { backend: 'nomad', path: opts.path ?? 'converge/state' } } });
+  const source = await openStateStore(from, { lock: true, operation: 'state migrate', lockTimeoutMs: 0 });
+  try {
+    const dest = await openStateStore(target, { lock: true, operation: 'state migrate', lockTimeoutMs: 0 });
+    try {
+      if (dest.doc.records.length > 0) {
+        throw new ConvergeError('state.migrate-target-not-empty', `${target.description} already holds ${dest.doc.records.length} records`, {
+          source: 'user',
+          hint: 'migrate into an empty location, or remove the target state first',
+        });
+      }
+      await target.write({ ...source.doc, serial: dest.doc.serial + 1 });
+    } finally {
+      await dest.close();
+    }
+  } finally {
+    await source.close();
+  }
+  host.out(`Copied ${source.doc.records.length} records from ${from.description} to ${target.description}.\nNow point the Settings document at the new backend.\n`);
+  return EXIT.ok;
+}
