@@ -1,0 +1,116 @@
+import { requireAclEnabled, requireManagement } from './auth.js';
+import { canonicalize, hashAuthMethod, merge, validate } from './auth-method-rules.js';
+import { authMethodJson, authMethodStubJson, decodeAuthMethod } from './auth-method-wire.js';
+import type { Reply, RequestContext } from './context.js';
+import { HttpError, badRequest, invalidMethod, multierror } from './errors.js';
+import { decodeBody } from './json-decode.js';
+import { blockingQuery, parseQueryOptions, readHeaders, writeHeaders } from './query.js';
+import { nowNs } from './times.js';
+import type { AuthMethod } from './types.js';
+
+/*
+ * ACL auth methods (reference nomad-api.md §1–§8). HTTP-layer checks (method, path name, body decoding, query
+ * parsing) come first, then what the RPC does: ACLs enabled?, token, then the model.
+ */
+
+const TABLE = 'acl_auth_methods';
+
+/** `GET /v1/acl/auth-methods`: stubs, no ACL check at all (reference §2). */
+export async function listAuthMethods(ctx: RequestContext): Promise<Reply> {
+  if (ctx.method !== 'GET') throw invalidMethod();
+  const opts = parseQueryOptions(ctx.query);
+  requireAclEnabled(ctx);
+  const region = ctx.cluster.region(ctx.query.get('region'));
+  const r = await blockingQuery(region, opts, ctx.signal, ctx.settings.random, () => ({
+    // The list index is the table index, never below 1 (reference §2).
+    index: Math.max(1, region.tableIndex(TABLE)),
+    value: [...region.authMethods.values()].sort((a, b) => (a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0)).map(authMethodStubJson),
+  }));
+  return { status: 200, headers: readHeaders(r.index), json: r.value };
+}
+
+/** `PUT|POST /v1/acl/auth-method`. */
+export function createAuthMethod(ctx: RequestContext): Reply {
+  if (ctx.method !== 'PUT' && ctx.method !== 'POST') throw invalidMethod();
+  return upsert(ctx, undefined);
+}
+
+/** `/v1/acl/auth-method/:name` (the name may contain `/`). */
+export async function authMethodByName(ctx: RequestContext, name: string): Promise<Reply> {
+  if (name === '') throw badRequest('missing ACL auth-method name');
+  switch (ctx.method) {
+    case 'GET':
+      return read(ctx, name);
+    case 'DELETE':
+      return remove(ctx, name);
+    case 'PUT':
+    case 'POST':
+      return upsert(ctx, name);
+    default:
+      throw invalidMethod();
+  }
+}
+
+async function read(ctx: RequestContext, name: string): Promise<Reply> {
+  const opts = parseQueryOptions(ctx.query);
+  requireAclEnabled(ctx);
+  const region = ctx.cluster.region(ctx.query.get('region'));
+  requireManagement(ctx);
+  const r = await blockingQuery(region, opts, ctx.signal, ctx.settings.random, () => {
+    const m = region.authMethods.get(name);
+    // One method: its ModifyIndex; a missing one: the raw table index, which may be 0 (reference §7).
+    return { index: m ? m.ModifyIndex : region.tableIndex(TABLE), value: m };
+  });
+  if (!r.value) throw new HttpError(404, 'ACL auth-method not found', readHeaders(r.index));
+  return { status: 200, headers: readHeaders(r.index), json: authMethodJson(r.value), htmlEscape: true };
+}
+
+/** The upsert of reference §3.1: merge, canonicalize, validate, default check, hash, apply. */
+function upsert(ctx: RequestContext, pathName: string | undefined): Reply {
+  const input = decodeAuthMethod(decodeBody(ctx.body));
+  if (pathName !== undefined && pathName !== input.Name) throw badRequest('ACL auth-method name does not match request path');
+  requireAclEnabled(ctx);
+  requireManagement(ctx);
+  // Writes always go to the authoritative region, whatever ?region says (the RPC overwrites it, reference §3.1).
+  const region = ctx.cluster.authoritative;
+  const existing = region.authMethods.get(input.Name);
+  const m = canonicalize(merge(input, existing));
+  const errs = validate(m, ctx.settings.minTokenTtl, ctx.settings.maxTokenTtl);
+  if (errs.length > 0) throw badRequest(`auth method 0 invalid: ${multierror(errs)}`);
+  if (m.Default) {
+    const current = [...region.authMethods.values()].find((x) => x.Default);
+    if (current && current.Name !== m.Name) throw badRequest(`default method already exists: ${current.Name}`);
+  }
+  const hash = hashAuthMethod(m);
+  const index = region.nextIndex();
+  if (existing && existing.Hash === hash) {
+    // No-op: nothing written; the old object (old ModifyIndex/ModifyTime) with the new raft index (reference §3.1).
+    return { status: 200, headers: writeHeaders(index), json: authMethodJson(existing), htmlEscape: true };
+  }
+  const now = nowNs();
+  const stored: AuthMethod = {
+    ...m,
+    Hash: hash,
+    CreateTime: existing?.CreateTime ?? now,
+    ModifyTime: now,
+    CreateIndex: existing?.CreateIndex ?? index,
+    ModifyIndex: index,
+  };
+  region.authMethods.set(stored.Name, stored);
+  region.touch(TABLE, index);
+  ctx.cluster.replicate();
+  return { status: 200, headers: writeHeaders(index), json: authMethodJson(stored), htmlEscape: true };
+}
+
+/** Delete: 200 with no body; a missing method is the FSM's unhyphenated 500 (reference §8). Rules stay orphaned. */
+function remove(ctx: RequestContext, name: string): Reply {
+  requireAclEnabled(ctx);
+  requireManagement(ctx);
+  const region = ctx.cluster.authoritative;
+  const index = region.nextIndex();
+  if (!region.authMethods.has(name)) throw new HttpError(500, 'ACL auth method not found');
+  region.authMethods.delete(name);
+  region.touch(TABLE, index);
+  ctx.cluster.replicate();
+  return { status: 200, headers: writeHeaders(index), empty: true };
+}

@@ -1,0 +1,39 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { HttpError } from './errors.js';
+import type { JsonOut } from './json-encode.js';
+import type { Cluster } from './regions.js';
+
+/** Agent settings the model needs. */
+export interface ModelSettings {
+  managementToken: string;
+  clientToken: string;
+  aclEnabled: boolean;
+  /** acl.token_min_expiration_ttl / token_max_expiration_ttl, ns (reference nomad-api.md §3.2). */
+  minTokenTtl: number;
+  maxTokenTtl: number;
+  /** Jitter source for blocking queries (seeded, so runs replay). */
+  random: () => number;
+}
+
+export interface RequestContext {
+  method: string;
+  /** Decoded path, no query. */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** Aborted when the client goes away, so blocking queries stop waiting. */
+  signal: AbortSignal;
+  cluster: Cluster;
+  settings: ModelSettings;
+}
+
+/** What a handler answers; the server turns it into bytes (pretty printing, slow bodies). */
+export type Reply =
+  | { status: number; headers?: Record<string, string>; json: JsonOut; htmlEscape?: boolean }
+  | { status: number; headers?: Record<string, string>; text: string }
+  | { status: number; headers?: Record<string, string>; empty: true };
+
+export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
+
+export type { HttpError };

@@ -1,0 +1,82 @@
+import type { AddressInfo } from 'node:net';
+import { Faults, seededRandom } from '../common/faults.js';
+import { RequestLog } from '../common/request-log.js';
+import type { SimulatorHandle, SimulatorOptions } from '../common/types.js';
+import type { ModelSettings } from './context.js';
+import { parseGoDuration } from './durations.js';
+import { Cluster } from './regions.js';
+import { createNomadServer } from './server.js';
+
+export interface NomadSimOptions extends SimulatorOptions {
+  /** Default `sandbox-nomad-management-token`. */
+  managementToken?: string;
+  /** A valid non-management token (variables only). Default `sandbox-nomad-client-token`. */
+  clientToken?: string;
+  /** Default `['europe']`. */
+  replicaRegions?: string[];
+  /** Default `global`; requests without `?region=` are answered by it. */
+  authoritativeRegion?: string;
+  /** Replica regions see ACL writes only after this delay. Default 0. */
+  replicationLagMs?: number;
+  /** Agent bounds for MaxTokenTTL: a Go duration (`"1m"`) or milliseconds. Default 1m. */
+  minTokenTtl?: string | number;
+  /** Default 24h. */
+  maxTokenTtl?: string | number;
+  /** Default true; false makes the ACL endpoints answer `ACL support disabled`. */
+  aclEnabled?: boolean;
+}
+
+export interface NomadSimHandle extends SimulatorHandle {
+  managementToken: string;
+  clientToken: string;
+  /** Authoritative region first. */
+  regions: string[];
+  setReplicationLag(ms: number): void;
+}
+
+const toNs = (v: string | number | undefined, fallback: string): number =>
+  v === undefined ? parseGoDuration(fallback) : typeof v === 'number' ? v * 1e6 : parseGoDuration(v);
+
+/** A loopback simulator of the Nomad HTTP API; see SPEC.md for what it models. */
+export async function startNomadSimulator(opts: NomadSimOptions = {}): Promise<NomadSimHandle> {
+  const faults = new Faults(opts.faults ?? {});
+  const log = opts.log ?? new RequestLog();
+  const cluster = new Cluster(opts.authoritativeRegion ?? 'global', opts.replicaRegions ?? ['europe'], opts.replicationLagMs ?? 0);
+  const settings: ModelSettings = {
+    managementToken: opts.managementToken ?? 'sandbox-nomad-management-token',
+    clientToken: opts.clientToken ?? 'sandbox-nomad-client-token',
+    aclEnabled: opts.aclEnabled ?? true,
+    minTokenTtl: toNs(opts.minTokenTtl, '1m'),
+    maxTokenTtl: toNs(opts.maxTokenTtl, '24h'),
+    // Jitter of blocking queries; its own generator so it never shifts the fault dice.
+    random: seededRandom(faults.current.seed + 1),
+  };
+  const server = createNomadServer({ cluster, settings, faults, log });
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    faults,
+    log,
+    managementToken: settings.managementToken,
+    clientToken: settings.clientToken,
+    regions: cluster.names,
+    setReplicationLag: (ms) => cluster.setLag(ms),
+    async stop() {
+      cluster.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

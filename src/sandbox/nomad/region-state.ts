@@ -1,0 +1,80 @@
+import type { AuthMethod, BindingRule, Variable } from './types.js';
+
+export type Table = 'acl_auth_methods' | 'acl_binding_rules' | 'variables';
+
+/**
+ * One region's state store: its own raft index, its own table indexes (reference nomad-api.md §7:
+ * indexes are region-local), and a way for blocking queries to wait for the next change.
+ */
+export class RegionState {
+  raftIndex: number;
+  closed = false;
+  readonly authMethods = new Map<string, AuthMethod>();
+  readonly bindingRules = new Map<string, BindingRule>();
+  /** Keyed by `namespace\0path`. */
+  readonly variables = new Map<string, Variable>();
+  private readonly tables = new Map<Table, number>();
+  private readonly waiters = new Set<() => void>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    readonly name: string,
+    startIndex: number,
+  ) {
+    this.raftIndex = startIndex;
+  }
+
+  /** Every raft apply takes the next index, even one that changes nothing (reference §3.1 no-op update). */
+  nextIndex(): number {
+    this.raftIndex += 1;
+    return this.raftIndex;
+  }
+
+  tableIndex(table: Table): number {
+    return this.tables.get(table) ?? 0;
+  }
+
+  /** Record a committed change and wake blocking queries. */
+  touch(table: Table, index: number): void {
+    this.tables.set(table, index);
+    this.notify();
+  }
+
+  notify(): void {
+    const ws = [...this.waiters];
+    this.waiters.clear();
+    for (const w of ws) w();
+  }
+
+  waitForChange(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.waiters.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** A timer that dies with the region (lock expiry). */
+  later(ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, Math.max(0, ms));
+    t.unref();
+    this.timers.add(t);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.notify();
+  }
+}

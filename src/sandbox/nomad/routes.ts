@@ -1,0 +1,35 @@
+import { authMethodByName, createAuthMethod, listAuthMethods } from './auth-methods.js';
+import { bindingRuleById, createBindingRule, listBindingRules } from './binding-rules.js';
+import type { Reply, RequestContext } from './context.js';
+import { HttpError } from './errors.js';
+import { listVariables, variableByPath } from './variables.js';
+
+/**
+ * Nomad's mux (HT registerHandlers): exact paths and `/prefix/` paths whose rest is the name, ID or variable
+ * path (which may contain `/`, reference nomad-api.md §1.1). Anything else is Go's 404.
+ */
+const exact: Record<string, (ctx: RequestContext) => Promise<Reply> | Reply> = {
+  '/v1/acl/auth-methods': listAuthMethods,
+  '/v1/acl/auth-method': createAuthMethod,
+  '/v1/acl/binding-rules': listBindingRules,
+  '/v1/acl/binding-rule': createBindingRule,
+  '/v1/vars': listVariables,
+};
+
+const prefixed: Array<[string, (ctx: RequestContext, rest: string) => Promise<Reply>]> = [
+  ['/v1/acl/auth-method/', authMethodByName],
+  ['/v1/acl/binding-rule/', bindingRuleById],
+  ['/v1/var/', variableByPath],
+];
+
+export async function route(ctx: RequestContext): Promise<Reply> {
+  const handler = exact[ctx.path];
+  if (handler) return handler(ctx);
+  for (const [prefix, h] of prefixed) {
+    if (ctx.path.startsWith(prefix)) return h(ctx, ctx.path.slice(prefix.length));
+  }
+  throw new HttpError(404, '404 page not found\n');
+}
+
+/** Writes, for the fail-next-N-writes switch: anything but GET/HEAD. */
+export const isWrite = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
