@@ -67,3 +67,16 @@ export function runCli(args: string[], opts: { cwd: string; env: Record<string, 
     else child.stdin.end();
   });
 }
+
+/** Starts the CLI and hands back the child, for tests that kill it mid-run. */
+export function spawnCli(args: string[], opts: { cwd: string; env: Record<string, string> }) {
+  return spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
