@@ -1,0 +1,185 @@
+import { isUtf8 } from 'node:buffer';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { extname, join, relative, resolve } from 'node:path';
+import type { Diagnostic } from '../diagnostics/types.js';
+
+/** Larger than any real manifest set; reading it whole would only waste memory. */
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+export interface ManifestFile {
+  /** Absolute path. */
+  path: string;
+  /** As shown to the user: relative to cwd. */
+  display: string;
+}
+
+export interface DiscoveredFiles {
+  files: ManifestFile[];
+  diagnostics: Diagnostic[];
+}
+
+const isManifestName = (name: string): boolean => ['.yaml', '.yml'].includes(extname(name).toLowerCase());
+
+export function displayPath(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  return rel === '' ? '.' : rel;
+}
+
+async function walk(dir: string, out: string[]): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  for (const e of entries) {
+    // Hidden folders (.git, .converge with its state) and node_modules are never manifests.
+    if (e.isDirectory()) {
+      if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+      await walk(join(dir, e.name), out);
+    } else if ((e.isFile() || e.isSymbolicLink()) && isManifestName(e.name)) {
+      out.push(join(dir, e.name));
+    }
+  }
+}
+
+/** Files named on the command line are taken whatever their extension; directories are searched for *.yaml/*.yml. */
+export async function discoverFiles(paths: readonly string[], cwd: string): Promise<DiscoveredFiles> {
+  const diagnostics: Diagnostic[] = [];
+  const found = new Set<string>();
+  for (const p of paths.length === 0 ? ['.'] : paths) {
+    const abs = resolve(cwd, p);
+    const range = { file: displayPath(cwd, abs), start: { line: 1, col: 1 }, end: { line: 1, col: 1 } };
+    try {
+      const st = await stat(abs);
+      if (st.isDirectory()) {
+        const inDir: string[] = [];
+        await walk(abs, inDir);
+        if (inDir.length === 0) {
+          diagnostics.push({
+            severity: 'warning',
+            code: 'manifest.no-files',
+            summary: `no manifest files (*.yaml, *.yml) in ${range.file}`,
+            detail: 'Point converge at the directory or files that hold your manifests.',
+          });
+        }
+        for (const f of inDir) found.add(f);
+      } else {
+        found.add(abs);
+      }
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'error';
+      diagnostics.push({
+        severity: 'error',
+        code: 'manifest.path',
+        summary: code === 'ENOENT' ? `no such file or directory: ${range.file}` : `cannot read ${range.file} (${code})`,
+        detail: 'Check the path given on the command line (paths are relative to the current directory).',
+      });
+    }
+  }
+  const files = [...found].sort().map((path) => ({ path, display: displayPath(cwd, path) }));
+  return { files, diagnostics };
+}
+
+export type ReadResult = { ok: true; text: string } | { ok: false; diagnostic: Diagnostic; text?: string };
+
+/**
+ * Reads one file as UTF-8 text. Too large, binary (NUL bytes) and invalid UTF-8 files are
+ * diagnostics pointing at the first offending line and column.
+ */
+export async function readManifestFile(file: ManifestFile): Promise<ReadResult> {
+  const at = (line: number, col: number): Diagnostic['range'] => ({ file: file.display, start: { line, col }, end: { line, col: col + 1 } });
+  try {
+    const st = await stat(file.path);
+    if (st.size > MAX_FILE_BYTES) {
+      return {
+        ok: false,
+        diagnostic: {
+          severity: 'error',
+          code: 'manifest.too-large',
+          summary: `file too large (${(st.size / 1024 / 1024).toFixed(1)} MB; the limit is 5 MB)`,
+          detail: 'Manifests are small; split the file, or keep non-manifest YAML out of the manifest directory.',
+          range: at(1, 1),
+        },
+      };
+    }
+    const buf = await readFile(file.path);
+    const bad = firstInvalidByte(buf);
+    if (bad !== undefined) {
+      const { line, col } = lineColAt(buf, bad.offset);
+      return {
+        ok: false,
+        diagnostic: {
+          severity: 'error',
+          code: bad.nul ? 'manifest.binary' : 'manifest.encoding',
+          summary: bad.nul ? 'this is a binary file, not YAML' : 'the file is not valid UTF-8 text',
+          detail: bad.nul
+            ? 'Only YAML manifests belong here; move binary files out of the manifest directory.'
+            : 'Save the file as UTF-8 (manifests must be UTF-8 text).',
+          range: at(line, col),
+        },
+      };
+    }
+    let text = buf.toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM is not content
+    return { ok: true, text };
+  } catch (e) {
+    return {
+      ok: false,
+      diagnostic: {
+        severity: 'error',
+        code: 'manifest.unreadable',
+        summary: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+        detail: 'Check that the file exists and that you may read it.',
+        range: at(1, 1),
+      },
+    };
+  }
+}
+
+function lineColAt(buf: Buffer, offset: number): { line: number; col: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (buf[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  // Columns count characters, not bytes: count UTF-8 lead bytes between the line start and the offset.
+  let col = 1;
+  for (let i = lineStart; i < offset; i++) if (((buf[i] ?? 0) & 0xc0) !== 0x80) col++;
+  return { line, col };
+}
+
+/** Offset of the first NUL byte or invalid UTF-8 sequence, if any. */
+export function firstInvalidByte(buf: Buffer): { offset: number; nul: boolean } | undefined {
+  // Fast path: almost every file is clean, and these two are native.
+  if (buf.indexOf(0) < 0 && isUtf8(buf)) return undefined;
+  const n = buf.length;
+  let i = 0;
+  while (i < n) {
+    const b = buf[i] ?? 0;
+    if (b === 0) return { offset: i, nul: true };
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return { offset: i, nul: false };
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = buf[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return { offset: i, nul: false };
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return { offset: i, nul: false };
+    i += need + 1;
+  }
+  return undefined;
+}

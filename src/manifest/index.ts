@@ -1,0 +1,203 @@
+import { dirname } from 'node:path';
+import type { Diagnostic } from '../diagnostics/types.js';
+import { sortDiagnostics } from '../diagnostics/types.js';
+import type { AnyDesired, DesiredSet, Settings } from '../model/desired.js';
+import type { SettingsSpec, SpecByKind } from '../model/specs.js';
+import { discoverFiles, readManifestFile } from './files.js';
+import type { ManifestFile } from './files.js';
+import { checkAuthMethod } from './rules/auth-method.js';
+import { checkBindingRule } from './rules/binding-rule.js';
+import { DocDiagnostics } from './rules/context.js';
+import type { LoadedDoc } from './rules/context.js';
+import { checkAcrossDocuments } from './rules/cross-document.js';
+import { checkNoCodeModule, checkNoCodeWorkspace } from './rules/no-code.js';
+import { checkSecrets } from './rules/secrets.js';
+import { checkSettings } from './rules/settings.js';
+import { DOCUMENT_KINDS, isDocumentKind, validators } from './schema.js';
+import { rangeAt, schemaDiagnostics } from './schema-errors.js';
+import { didYouMean } from './suggest.js';
+import { parseYamlFile } from './yaml-tree.js';
+import type { YamlTree } from './yaml-tree.js';
+
+export { parseGoDuration, formatGoDuration, parseGoDurationDetailed } from './duration.js';
+export { checkSelector } from './selector.js';
+export { didYouMean } from './suggest.js';
+
+export interface ManifestLoadResult {
+  desired: DesiredSet;
+  diagnostics: Diagnostic[];
+  /** Display paths (relative to cwd) of every manifest file read, sorted. */
+  files: string[];
+  /** Display path → file text, for rendering source lines under diagnostics. */
+  sources: Map<string, string>;
+}
+
+export interface LoadOptions {
+  cwd?: string;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function lineLengths(text: string): (line: number) => number {
+  let lines: string[] | undefined;
+  return (line) => {
+    lines ??= text.split(/\r?\n/);
+    return (lines[line - 1] ?? '').length;
+  };
+}
+
+/** Checks that a document is a mapping with a known kind; returns the kind or reports why not. */
+function envelope(tree: YamlTree, lineLength: (n: number) => number, out: Diagnostic[]): LoadedDoc['kind'] | undefined {
+  const v = tree.value;
+  const kinds = DOCUMENT_KINDS.join(', ');
+  if (!isPlainObject(v)) {
+    out.push({
+      severity: 'error',
+      code: 'manifest.not-mapping',
+      summary: 'a document must be a mapping with `kind`, `name` and `spec`',
+      detail: `Start the document with \`kind: <one of ${kinds}>\`.`,
+      range: tree.range,
+    });
+    return undefined;
+  }
+  const kind = v.kind;
+  if (kind === undefined || kind === null) {
+    const r = rangeAt(tree, '');
+    out.push({
+      severity: 'error',
+      code: 'manifest.kind-missing',
+      summary: 'the document has no `kind`',
+      detail: `Add \`kind:\` with one of ${kinds}.`,
+      range: { file: r.file, start: r.start, end: { line: r.start.line, col: Math.max(r.start.col + 1, lineLength(r.start.line) + 1) } },
+    });
+    return undefined;
+  }
+  if (typeof kind !== 'string' || !isDocumentKind(kind)) {
+    const guess = typeof kind === 'string' ? didYouMean(kind, DOCUMENT_KINDS) : undefined;
+    out.push({
+      severity: 'error',
+      code: 'manifest.kind-unknown',
+      summary: `unknown kind ${typeof kind === 'string' ? `\`${kind}\`` : `(${JSON.stringify(kind)})`}`,
+      detail: (guess ? `Did you mean \`${guess}\`? ` : '') + `Kinds: ${kinds}.`,
+      range: rangeAt(tree, '/kind'),
+    });
+    return undefined;
+  }
+  return kind;
+}
+
+/** Variable values may be written as numbers or booleans; the API takes text. */
+function normaliseSpec(doc: LoadedDoc): unknown {
+  const spec = doc.value.spec;
+  if (doc.kind !== 'NoCodeWorkspace') return spec;
+  const ws = spec as SpecByKind['NoCodeWorkspace'];
+  if (!ws.variables) return ws;
+  return {
+    ...ws,
+    variables: ws.variables.map((v) =>
+      typeof v.value === 'number' || typeof v.value === 'boolean' ? { ...v, value: String(v.value) } : v,
+    ),
+  };
+}
+
+async function loadFile(file: ManifestFile, diagnostics: Diagnostic[], sources: Map<string, string>): Promise<LoadedDoc[]> {
+  const read = await readManifestFile(file);
+  if (!read.ok) {
+    diagnostics.push(read.diagnostic);
+    return [];
+  }
+  sources.set(file.display, read.text);
+  const parsed = parseYamlFile(read.text, file.display);
+  diagnostics.push(...parsed.diagnostics);
+  if (parsed.docs.length === 0 && parsed.diagnostics.length === 0) {
+    diagnostics.push({
+      severity: 'warning',
+      code: 'manifest.empty',
+      summary: 'no documents in this file',
+      detail: 'The file is empty (or only comments); add documents or remove the file.',
+      range: { file: file.display, start: { line: 1, col: 1 }, end: { line: 1, col: 1 } },
+    });
+  }
+  const lineLength = lineLengths(read.text);
+  const { byKind } = validators();
+  const docs: LoadedDoc[] = [];
+  for (const tree of parsed.docs) {
+    const kind = envelope(tree, lineLength, diagnostics);
+    if (kind === undefined) continue;
+    const value = tree.value as Record<string, unknown>;
+    const validate = byKind[kind];
+    const schemaValid = validate(value);
+    if (!schemaValid) diagnostics.push(...schemaDiagnostics(validate.errors ?? [], { tree, lineLength }));
+    docs.push({
+      kind,
+      name: typeof value.name === 'string' ? value.name : '',
+      file: file.display,
+      baseDir: dirname(file.path),
+      tree,
+      value,
+      schemaValid,
+    });
+  }
+  return docs;
+}
+
+/**
+ * Reads, parses and validates manifests: files, or directories searched recursively for *.yaml/*.yml
+ * (hidden folders and node_modules skipped). Never throws for bad input: every problem in every file
+ * is a diagnostic, sorted. `desired` holds the documents that passed their schema.
+ */
+export async function loadManifests(paths: string[], opts: LoadOptions = {}): Promise<ManifestLoadResult> {
+  const cwd = opts.cwd ?? process.cwd();
+  const diagnostics: Diagnostic[] = [];
+  const sources = new Map<string, string>();
+  const found = await discoverFiles(paths, cwd);
+  diagnostics.push(...found.diagnostics);
+
+  const perFile = await Promise.all(found.files.map((f) => loadFile(f, diagnostics, sources)));
+  const docs = perFile.flat();
+
+  const objects: AnyDesired[] = [];
+  let settings: Settings = { spec: {} };
+  let settingsSeen = false;
+  for (const doc of docs) {
+    if (!doc.schemaValid) continue;
+    const d = new DocDiagnostics(doc, diagnostics);
+    switch (doc.kind) {
+      case 'Settings':
+        checkSettings(d, doc.value.spec as SettingsSpec);
+        if (!settingsSeen) settings = { spec: doc.value.spec as SettingsSpec, range: doc.tree.range };
+        settingsSeen = true;
+        continue;
+      case 'NomadAuthMethod':
+        checkAuthMethod(d, doc.value.spec as SpecByKind['NomadAuthMethod']);
+        break;
+      case 'NomadBindingRule':
+        checkBindingRule(d, doc.value.spec as SpecByKind['NomadBindingRule']);
+        break;
+      case 'NoCodeModule':
+        checkNoCodeModule(d, doc.value.spec as SpecByKind['NoCodeModule']);
+        break;
+      case 'NoCodeWorkspace':
+        checkNoCodeWorkspace(d, doc.value.spec as SpecByKind['NoCodeWorkspace']);
+        break;
+    }
+    await checkSecrets(d);
+    objects.push({
+      kind: doc.kind,
+      name: doc.name,
+      protect: doc.value.protect === true,
+      spec: normaliseSpec(doc),
+      range: doc.tree.range,
+      positions: doc.tree.positions,
+      baseDir: doc.baseDir,
+    } as AnyDesired);
+  }
+  checkAcrossDocuments(docs, diagnostics);
+
+  return {
+    desired: { objects, settings },
+    diagnostics: sortDiagnostics(diagnostics),
+    files: found.files.map((f) => f.display),
+    sources,
+  };
+}

@@ -1,0 +1,45 @@
+import type { NomadBindingRuleSpec } from '../../model/specs.js';
+import type { SourceRange } from '../../diagnostics/types.js';
+import { checkSelector } from '../selector.js';
+import type { DocDiagnostics } from './context.js';
+
+/** Nomad's binding-rule validation (reference nomad-api.md §10), plus a local parse of the selector. */
+export function checkBindingRule(d: DocDiagnostics, spec: NomadBindingRuleSpec): void {
+  const hasName = spec.bindName !== undefined && spec.bindName !== '';
+  if (spec.bindType === 'management') {
+    if (hasName) {
+      d.error('nomad.binding-rule.bind-name', '/spec/bindName', '`spec.bindName` must be empty for bind type management', 'Remove bindName: management rules grant a management token, not a role or policy.');
+    }
+    d.warning(
+      'nomad.binding-rule.management',
+      '/spec/bindType',
+      'bind type management grants everything to whoever matches this rule',
+      'Everyone the selector matches gets a management token. Prefer a role or policy; if you keep it, make the selector narrow.',
+    );
+  } else if (!hasName) {
+    d.error('nomad.binding-rule.bind-name', '/spec/bindType', `bind type ${spec.bindType} needs \`spec.bindName\``, `Add bindName: the ${spec.bindType} to grant (it may use \${value.claim}).`);
+  }
+
+  if (spec.selector !== undefined) {
+    const err = checkSelector(spec.selector);
+    if (err) {
+      d.error(
+        'nomad.binding-rule.selector',
+        selectorColumn(d, err.col),
+        `invalid selector: ${err.message} (column ${err.col} of the selector)`,
+        'Selectors are go-bexpr expressions, e.g. "engineering" in list.groups, value.email == "a@b.c", joined with and/or/not.',
+      );
+    }
+  }
+}
+
+/** Points at the offending character when the selector is a one-line scalar; else at the whole value. */
+function selectorColumn(d: DocDiagnostics, col: number): SourceRange {
+  const r = d.range('/spec/selector');
+  const style = d.doc.tree.scalarStyle['/spec/selector'];
+  if (r.start.line !== r.end.line) return r;
+  const quoted = style === 'QUOTE_DOUBLE' || style === 'QUOTE_SINGLE' ? 1 : 0;
+  if (style !== 'PLAIN' && quoted === 0) return r;
+  const c = r.start.col + quoted + col - 1;
+  return { file: r.file, start: { line: r.start.line, col: c }, end: { line: r.start.line, col: c + 1 } };
+}

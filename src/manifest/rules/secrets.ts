@@ -1,0 +1,68 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import type { SpecByKind } from '../../model/specs.js';
+import type { DocDiagnostics } from './context.js';
+
+interface SecretSite {
+  pointer: string;
+  value: unknown;
+  /** A literal here is a secret written into the file. */
+  sensitive: boolean;
+  what: string;
+}
+
+function sites(d: DocDiagnostics): SecretSite[] {
+  const out: SecretSite[] = [];
+  if (d.doc.kind === 'NomadAuthMethod') {
+    const cfg = (d.doc.value.spec as SpecByKind['NomadAuthMethod']).config;
+    out.push({ pointer: '/spec/config/oidcClientSecret', value: cfg.oidcClientSecret, sensitive: true, what: 'the OIDC client secret' });
+    out.push({
+      pointer: '/spec/config/oidcClientAssertion/privateKey/pemKey',
+      value: cfg.oidcClientAssertion?.privateKey?.pemKey,
+      sensitive: true,
+      what: 'the private key',
+    });
+  } else if (d.doc.kind === 'NoCodeWorkspace') {
+    const spec = d.doc.value.spec as SpecByKind['NoCodeWorkspace'];
+    (spec.variables ?? []).forEach((v, i) => {
+      out.push({ pointer: `/spec/variables/${i}/value`, value: v.value, sensitive: v.sensitive === true, what: `sensitive variable \`${v.key}\`` });
+    });
+  }
+  return out.filter((s) => s.value !== undefined);
+}
+
+/**
+ * Literal secrets are warned about; `fromFile` paths must exist (relative to the manifest's directory).
+ * Environment variables are deliberately not read: validate runs offline, without secrets.
+ */
+export async function checkSecrets(d: DocDiagnostics): Promise<void> {
+  for (const s of sites(d)) {
+    if (typeof s.value === 'string') {
+      if (s.sensitive) {
+        d.warning(
+          'secret.literal',
+          s.pointer,
+          `${s.what} is written in the manifest as plain text`,
+          'Anyone who can read the file (or its git history) can read the secret. Use { fromEnv: NAME } or { fromFile: PATH } instead.',
+        );
+      }
+      continue;
+    }
+    const ref = s.value as { fromFile?: string };
+    if (typeof ref.fromFile === 'string') {
+      const path = isAbsolute(ref.fromFile) ? ref.fromFile : resolve(d.doc.baseDir, ref.fromFile);
+      try {
+        const st = await stat(path);
+        if (!st.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        d.error(
+          'secret.file-missing',
+          `${s.pointer}/fromFile`,
+          code === 'ENOENT' ? `secret file "${ref.fromFile}" does not exist` : `secret file "${ref.fromFile}" cannot be used (${code ?? 'error'})`,
+          'fromFile paths are relative to the directory of this manifest; create the file or fix the path.',
+        );
+      }
+    }
+  }
+}

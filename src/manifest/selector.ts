@@ -1,0 +1,254 @@
+/**
+ * A local syntax check for binding-rule selectors, which Nomad parses with go-bexpr
+ * (reference nomad-api.md §10: "parse-checked"; a bad one is a 400 `selector is invalid`).
+ * Grammar (hashicorp/go-bexpr grammar.peg):
+ *   or    := and ("or" and)*
+ *   and   := not ("and" not)*
+ *   not   := "not" not | "(" or ")" | match
+ *   match := selector ("==" | "!=" | ["not"] "contains" | ["not"] "matches") value
+ *          | selector "is" ["not"] "empty"
+ *          | value ["not"] "in" selector
+ *   selector := ident ("." ident | "[" string "]")*      ident := [a-zA-Z][a-zA-Z0-9_/]*
+ *   value := selector | number | "string" | `raw string`
+ * Columns are 1-based offsets into the selector text.
+ */
+
+export interface SelectorError {
+  message: string;
+  /** 1-based column inside the selector */
+  col: number;
+}
+
+type TokKind = 'ident' | 'string' | 'number' | 'op' | 'lparen' | 'rparen' | 'eof';
+interface Tok {
+  kind: TokKind;
+  text: string;
+  col: number;
+  /** for strings: the decoded value */
+  value?: string;
+}
+
+const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'is', 'empty', 'contains', 'matches']);
+
+class SelectorSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly col: number,
+  ) {
+    super(message);
+  }
+}
+
+function tokenize(src: string): Tok[] {
+  const toks: Tok[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i] ?? '';
+    const col = i + 1;
+    if (/\s/.test(c)) {
+      i++;
+    } else if (c === '(') {
+      toks.push({ kind: 'lparen', text: c, col });
+      i++;
+    } else if (c === ')') {
+      toks.push({ kind: 'rparen', text: c, col });
+      i++;
+    } else if (c === '=' || c === '!') {
+      if (src[i + 1] !== '=') throw new SelectorSyntaxError(`unexpected "${c}" (did you mean "${c === '=' ? '==' : '!='}"?)`, col);
+      toks.push({ kind: 'op', text: c + '=', col });
+      i += 2;
+    } else if (c === '"') {
+      let j = i + 1;
+      let value = '';
+      for (;;) {
+        const d = src[j];
+        if (d === undefined) throw new SelectorSyntaxError('unterminated string (missing closing ")', col);
+        if (d === '"') break;
+        if (d === '\\') {
+          const e = src[j + 1];
+          if (e === undefined) throw new SelectorSyntaxError('unterminated string (missing closing ")', col);
+          value += e === 'n' ? '\n' : e === 't' ? '\t' : e;
+          j += 2;
+          continue;
+        }
+        value += d;
+        j++;
+      }
+      toks.push({ kind: 'string', text: src.slice(i, j + 1), col, value });
+      i = j + 1;
+    } else if (c === '`') {
+      const j = src.indexOf('`', i + 1);
+      if (j < 0) throw new SelectorSyntaxError('unterminated raw string (missing closing `)', col);
+      toks.push({ kind: 'string', text: src.slice(i, j + 1), col, value: src.slice(i + 1, j) });
+      i = j + 1;
+    } else if (/[-0-9]/.test(c)) {
+      const m = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?/.exec(src.slice(i));
+      if (!m) throw new SelectorSyntaxError(`unexpected "${c}"`, col);
+      toks.push({ kind: 'number', text: m[0], col });
+      i += m[0].length;
+    } else if (/[a-zA-Z]/.test(c)) {
+      // A whole selector path is one token: ident(.ident | [ "key" ])*
+      let j = i;
+      const ident = (): void => {
+        const m = /^[a-zA-Z][a-zA-Z0-9_/]*/.exec(src.slice(j));
+        if (!m) throw new SelectorSyntaxError('expected a field name after "."', j + 1);
+        j += m[0].length;
+      };
+      ident();
+      for (;;) {
+        if (src[j] === '.') {
+          j++;
+          ident();
+        } else if (src[j] === '[') {
+          const m = /^\[\s*("(?:[^"\\]|\\.)*"|`[^`]*`)\s*\]/.exec(src.slice(j));
+          if (!m) throw new SelectorSyntaxError('an index must be a quoted string, like ["key"]', j + 1);
+          j += m[0].length;
+        } else break;
+      }
+      toks.push({ kind: 'ident', text: src.slice(i, j), col });
+      i = j;
+    } else {
+      throw new SelectorSyntaxError(`unexpected "${c}"`, col);
+    }
+  }
+  toks.push({ kind: 'eof', text: '', col: src.length + 1 });
+  return toks;
+}
+
+class Parser {
+  private i = 0;
+  constructor(private readonly toks: Tok[]) {}
+
+  private peek(offset = 0): Tok {
+    return this.toks[Math.min(this.i + offset, this.toks.length - 1)] as Tok;
+  }
+  private next(): Tok {
+    const t = this.peek();
+    if (t.kind !== 'eof') this.i++;
+    return t;
+  }
+  private isWord(t: Tok, word: string): boolean {
+    return t.kind === 'ident' && t.text === word;
+  }
+  private describe(t: Tok): string {
+    return t.kind === 'eof' ? 'end of selector' : `"${t.text}"`;
+  }
+
+  parse(): void {
+    if (this.peek().kind === 'eof') throw new SelectorSyntaxError('the selector is empty', 1);
+    this.or();
+    const t = this.peek();
+    if (t.kind === 'rparen') throw new SelectorSyntaxError('unmatched ")"', t.col);
+    if (t.kind !== 'eof') throw new SelectorSyntaxError(`expected "and", "or" or end of selector, found ${this.describe(t)}`, t.col);
+  }
+
+  private or(): void {
+    this.and();
+    while (this.isWord(this.peek(), 'or')) {
+      this.next();
+      this.and();
+    }
+  }
+
+  private and(): void {
+    this.not();
+    while (this.isWord(this.peek(), 'and')) {
+      this.next();
+      this.not();
+    }
+  }
+
+  private not(): void {
+    const t = this.peek();
+    // `not` followed by `in`/`contains`/`matches` belongs to an operator, never here (no left side yet).
+    if (this.isWord(t, 'not')) {
+      this.next();
+      this.not();
+      return;
+    }
+    if (t.kind === 'lparen') {
+      this.next();
+      this.or();
+      const close = this.peek();
+      if (close.kind !== 'rparen') throw new SelectorSyntaxError(`unmatched "(": expected ")", found ${this.describe(close)}`, t.col);
+      this.next();
+      return;
+    }
+    this.match();
+  }
+
+  private operand(what: string): Tok {
+    const t = this.peek();
+    if (t.kind === 'ident' && KEYWORDS.has(t.text)) {
+      throw new SelectorSyntaxError(`expected ${what}, found the keyword "${t.text}"`, t.col);
+    }
+    if (t.kind !== 'ident' && t.kind !== 'string' && t.kind !== 'number') {
+      throw new SelectorSyntaxError(`expected ${what}, found ${this.describe(t)}`, t.col);
+    }
+    return this.next();
+  }
+
+  private match(): void {
+    const left = this.operand('a selector (like value.email) or a value');
+    const op = this.peek();
+    if (op.kind === 'op') {
+      this.requireSelector(left, op.text);
+      this.next();
+      this.operand(`a value after "${op.text}"`);
+      return;
+    }
+    let negated = false;
+    if (this.isWord(op, 'not')) {
+      negated = true;
+      this.next();
+    }
+    const word = this.peek();
+    if (this.isWord(word, 'in')) {
+      this.next();
+      const right = this.operand('a selector after "in" (like list.groups)');
+      if (right.kind !== 'ident') throw new SelectorSyntaxError('the right side of "in" must be a selector (like list.groups)', right.col);
+      return;
+    }
+    if (this.isWord(word, 'contains') || this.isWord(word, 'matches')) {
+      this.requireSelector(left, word.text);
+      this.next();
+      const value = this.operand(`a value after "${word.text}"`);
+      if (word.text === 'matches' && value.kind === 'string') {
+        try {
+          new RegExp(value.value ?? '');
+        } catch {
+          throw new SelectorSyntaxError('the regular expression after "matches" does not compile', value.col);
+        }
+      }
+      return;
+    }
+    if (this.isWord(word, 'is') && !negated) {
+      this.requireSelector(left, 'is empty');
+      this.next();
+      if (this.isWord(this.peek(), 'not')) this.next();
+      const e = this.peek();
+      if (!this.isWord(e, 'empty')) throw new SelectorSyntaxError(`expected "empty" after "is", found ${this.describe(e)}`, e.col);
+      this.next();
+      return;
+    }
+    throw new SelectorSyntaxError(
+      `expected an operator (==, !=, in, not in, contains, matches, is empty), found ${this.describe(word)}`,
+      word.col,
+    );
+  }
+
+  private requireSelector(t: Tok, op: string): void {
+    if (t.kind !== 'ident') throw new SelectorSyntaxError(`the left side of "${op}" must be a selector (like value.email)`, t.col);
+  }
+}
+
+/** Undefined when the selector parses; else the first problem and its column. */
+export function checkSelector(selector: string): SelectorError | undefined {
+  try {
+    new Parser(tokenize(selector)).parse();
+    return undefined;
+  } catch (e) {
+    if (e instanceof SelectorSyntaxError) return { message: e.message, col: e.col };
+    throw e;
+  }
+}

@@ -1,0 +1,36 @@
+/** Levenshtein distance, case-insensitive (so `oidcClientID` is one step from nothing: it matches). */
+export function editDistance(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (x === y) return 0;
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+    }
+    prev = cur;
+  }
+  return prev[y.length] ?? 0;
+}
+
+/**
+ * The closest candidate, when it is close enough to be a plausible typo: at most a third of the
+ * word's length in edits (at least 1, at most 3), or the same word in another case or with `_`/`-`.
+ */
+export function didYouMean(word: string, candidates: readonly string[]): string | undefined {
+  const squash = (s: string): string => s.toLowerCase().replace(/[-_]/g, '');
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const c of candidates) {
+    if (c === word) continue;
+    const d = squash(c) === squash(word) ? 0 : editDistance(word, c);
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
+  }
+  const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
+  return bestD <= limit ? best : undefined;
+}

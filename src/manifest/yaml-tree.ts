@@ -1,0 +1,227 @@
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
+import type { Diagnostic, SourceRange } from '../diagnostics/types.js';
+
+/** Aliases expanded per document before we call it an alias bomb (yaml's own default is 100). */
+export const MAX_ALIAS_EXPANSIONS = 100;
+/** Nesting deeper than any manifest needs; also keeps a hostile file from exhausting the stack. */
+export const MAX_DEPTH = 32;
+
+/** One YAML document: its plain value plus where every node came from. */
+export interface YamlTree {
+  value: unknown;
+  /** JSON pointer → range of the value node (a key's range when the value is empty). */
+  positions: Record<string, SourceRange>;
+  /** JSON pointer of a mapping entry → range of its key (for "unknown field"). */
+  keyRanges: Record<string, SourceRange>;
+  /** JSON pointer → the scalar's source style, to place columns inside strings. */
+  scalarStyle: Record<string, string>;
+  range: SourceRange;
+}
+
+export interface ParsedFile {
+  docs: YamlTree[];
+  diagnostics: Diagnostic[];
+}
+
+export function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+class Converter {
+  aliases = 0;
+  readonly positions: Record<string, SourceRange> = {};
+  readonly keyRanges: Record<string, SourceRange> = {};
+  readonly scalarStyle: Record<string, string> = {};
+  readonly diagnostics: Diagnostic[] = [];
+  private stopped = false;
+
+  constructor(
+    private readonly doc: Document,
+    private readonly file: string,
+    private readonly lc: LineCounter,
+    private readonly text: string,
+  ) {}
+
+  rangeOf(start: number, end: number): SourceRange {
+    // Block collections end after their last newline; stop the range at the last character instead.
+    while (end > start + 1 && /\s/.test(this.text[end - 1] ?? '')) end--;
+    const s = this.lc.linePos(start);
+    const e = this.lc.linePos(Math.max(start, end));
+    return { file: this.file, start: { line: s.line, col: s.col }, end: { line: e.line, col: e.col } };
+  }
+
+  nodeRange(node: YamlNode | null | undefined, fallback: SourceRange): SourceRange {
+    const r = node?.range;
+    if (!r) return fallback;
+    if (r[1] <= r[0]) return fallback;
+    return this.rangeOf(r[0], r[1]);
+  }
+
+  private fail(code: string, summary: string, detail: string, range: SourceRange): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.diagnostics.push({ severity: 'error', code, summary, detail, range });
+  }
+
+  /**
+   * Converts a node, recording positions. Under an alias, every position is the alias's own range:
+   * that is where the user wrote the value in this place.
+   */
+  convert(node: unknown, pointer: string, depth: number, at: SourceRange, underAlias: SourceRange | undefined): unknown {
+    if (this.stopped) return undefined;
+    const here = underAlias ?? this.nodeRange(node as YamlNode, at);
+    this.positions[pointer] = here;
+    if (depth > MAX_DEPTH) {
+      this.fail(
+        'yaml.too-deep',
+        `the document is nested more than ${MAX_DEPTH} levels deep`,
+        'No manifest needs this much nesting; check the indentation or brackets around this line.',
+        here,
+      );
+      return undefined;
+    }
+    if (isAlias(node)) {
+      this.aliases++;
+      if (this.aliases > MAX_ALIAS_EXPANSIONS) {
+        this.fail(
+          'yaml.alias-limit',
+          `too many alias expansions (more than ${MAX_ALIAS_EXPANSIONS} in one document)`,
+          'This looks like an alias bomb (YAML "billion laughs"); write the values out instead of nesting aliases.',
+          here,
+        );
+        return undefined;
+      }
+      const target = node.resolve(this.doc);
+      if (target === undefined) {
+        this.fail('yaml.alias', `unresolved alias *${node.source}`, 'Define the anchor (&name) before using it.', here);
+        return undefined;
+      }
+      return this.convert(target, pointer, depth + 1, here, here);
+    }
+    if (isScalar(node)) {
+      if (typeof node.type === 'string') this.scalarStyle[pointer] = node.type;
+      const v = node.value;
+      if (typeof v === 'bigint') return Number(v);
+      return v;
+    }
+    if (isMap(node)) {
+      const out: Record<string, unknown> = {};
+      for (const pair of node.items) {
+        const keyNode = pair.key as YamlNode | null;
+        if (keyNode !== null && !isScalar(keyNode)) {
+          this.fail('yaml.complex-key', 'a mapping key must be a plain string', 'Write keys as plain words, like `name:`.', this.nodeRange(keyNode, here));
+          return undefined;
+        }
+        const key = keyNode === null ? '' : String(keyNode.value);
+        const child = `${pointer}/${escapePointer(key)}`;
+        const keyRange = underAlias ?? this.nodeRange(keyNode, here);
+        this.keyRanges[child] = keyRange;
+        const valueNode = pair.value as YamlNode | null;
+        // An empty value (`spec:` and nothing) has no width: point at the key instead.
+        out[key] = valueNode === null ? null : this.convert(valueNode, child, depth + 1, keyRange, underAlias);
+        if (valueNode === null || this.positions[child] === undefined) this.positions[child] = keyRange;
+        if (this.stopped) return undefined;
+      }
+      return out;
+    }
+    if (isSeq(node)) {
+      const out: unknown[] = [];
+      node.items.forEach((item, i) => {
+        out.push(item === null ? null : this.convert(item, `${pointer}/${i}`, depth + 1, here, underAlias));
+      });
+      return out;
+    }
+    return node === null || node === undefined ? null : undefined;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+}
+
+/** Parses every document of one file. Never throws for bad input: problems come back as diagnostics. */
+export function parseYamlFile(text: string, file: string): ParsedFile {
+  const lc = new LineCounter();
+  const diagnostics: Diagnostic[] = [];
+  const docs: YamlTree[] = [];
+  let parsed: Document[];
+  try {
+    parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true }) as unknown as Document[];
+  } catch (e) {
+    // The parser itself gave up (e.g. the stack on absurd nesting): report it at the top of the file.
+    diagnostics.push({
+      severity: 'error',
+      code: 'yaml.syntax',
+      summary: 'the YAML parser could not read this file',
+      detail: `${e instanceof Error ? e.message : String(e)}. Check brackets and indentation.`,
+      range: { file, start: { line: 1, col: 1 }, end: { line: 1, col: 1 } },
+    });
+    return { docs, diagnostics };
+  }
+  if (!Array.isArray(parsed)) parsed = [parsed];
+  for (const doc of parsed) {
+    const conv = new Converter(doc, file, lc, text);
+    let hadError = false;
+    for (const err of doc.errors) {
+      hadError = true;
+      if (/call stack/i.test(err.message)) {
+        // yaml recurses per nesting level; a hostile file can exhaust the stack (it reports, not throws).
+        diagnostics.push({
+          severity: 'error',
+          code: 'yaml.too-deep',
+          summary: 'the document is nested too deeply to parse',
+          detail: `No manifest needs more than ${MAX_DEPTH} levels; check the indentation or brackets around this line.`,
+          range: conv.rangeOf(err.pos[0], err.pos[1]),
+        });
+        continue;
+      }
+      diagnostics.push({
+        severity: 'error',
+        code: 'yaml.syntax',
+        summary: `YAML syntax error: ${firstLine(err.message)}`,
+        detail: yamlHint(err.code),
+        range: conv.rangeOf(err.pos[0], err.pos[1]),
+      });
+    }
+    for (const w of doc.warnings) {
+      diagnostics.push({
+        severity: 'warning',
+        code: 'yaml.warning',
+        summary: `YAML: ${firstLine(w.message)}`,
+        range: conv.rangeOf(w.pos[0], w.pos[1]),
+      });
+    }
+    if (hadError) continue;
+    const contents = doc.contents as YamlNode | null;
+    // An empty document (a lone `---`, or only comments) is nothing to check.
+    if (contents === null || (isScalar(contents) && contents.value === null)) continue;
+    const r = contents.range ?? [0, 0, 0];
+    const docRange = conv.rangeOf(r[0], r[1]);
+    const value = conv.convert(contents, '', 0, docRange, undefined);
+    diagnostics.push(...conv.diagnostics);
+    if (conv.isStopped) continue;
+    docs.push({ value, positions: conv.positions, keyRanges: conv.keyRanges, scalarStyle: conv.scalarStyle, range: docRange });
+  }
+  return { docs, diagnostics };
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n')[0] ?? s;
+  return line.replace(/ at line \d+, column \d+:?$/, '').trim();
+}
+
+function yamlHint(code: string): string {
+  switch (code) {
+    case 'DUPLICATE_KEY':
+      return 'Each key may appear once in a mapping; remove or rename the repeated one.';
+    case 'BAD_INDENT':
+    case 'MISSING_CHAR':
+    case 'UNEXPECTED_TOKEN':
+      return 'Check the indentation and punctuation on this line (YAML uses spaces, not tabs, and `key: value`).';
+    case 'TAB_AS_INDENT':
+      return 'YAML indentation must use spaces, not tabs.';
+    default:
+      return 'Fix the YAML syntax at this position.';
+  }
+}
