@@ -88,6 +88,12 @@ export interface SavedPlan extends Plan {
     reads: ReadFingerprint[];
     /** Salted digests of each secret as resolved at plan time, keyed by `Kind/name#path`. */
     secretDigests: Record<string, string>;
+    /**
+     * The state the plan was made against. Secret digests are salted per state, so they can be
+     * compared only under the same salt; a plan made before the state file existed (serial 0) has
+     * no records, so every secret it plans is written regardless of its value.
+     */
+    state?: { serial: number; salt: string };
   };
 }
 

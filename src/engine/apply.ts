@@ -1,0 +1,191 @@
+import { ConvergeError, errorMessage, isConvergeError } from '../diagnostics/errors.js';
+import { hasErrors } from '../diagnostics/types.js';
+import { addressKey, KINDS, type Address, type Kind } from '../model/kinds.js';
+import type { ApplyContext, ApplyOutcome, OutcomeStatus, PlannedChange, Provider } from '../providers/provider.js';
+import { createApplyContext } from './apply-context.js';
+import { dependencyOf } from './dependencies.js';
+import type { ApplyInput, ApplyResult, PlanRun } from './types.js';
+
+type Phase = 'delete' | 'write';
+
+const WRITE_ACTIONS = new Set(['create', 'update', 'upgrade']);
+
+function outcomeOf(p: PlannedChange, status: OutcomeStatus, message: string, error?: ConvergeError): ApplyOutcome {
+  return { kind: p.change.kind, name: p.change.name, action: p.change.action, status, message, ...(error ? { error } : {}) };
+}
+
+function isBad(status: OutcomeStatus | undefined): boolean {
+  return status === 'failed' || status === 'skipped';
+}
+
+/**
+ * Applies a plan: deletes (dependents first: reverse KINDS order), then writes (dependencies first),
+ * one provider batch per kind. A change whose dependency failed or was skipped is skipped with the
+ * reason, never sent. A provider that throws fails its batch's changes; other outcomes are kept.
+ * State is saved by providers through the ApplyContext after each remote change.
+ */
+export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<ApplyResult> {
+  const { providers, store, ctx, options } = input;
+  if (hasErrors(run.plan.diagnostics)) {
+    throw new ConvergeError('apply.plan-has-errors', 'refusing to apply a plan that has errors', {
+      source: 'user',
+      hint: 'fix the errors `converge plan` reports, then plan again',
+    });
+  }
+  const applyCtx = createApplyContext(store, ctx, options);
+  const outcomes: ApplyOutcome[] = [];
+  /** Final status per phase and address (`delete:Kind/name`, `write:Kind/name`). */
+  const status = new Map<string, OutcomeStatus>();
+  const record = (phase: Phase, o: ApplyOutcome) => {
+    outcomes.push(o);
+    const key = `${phase}:${addressKey(o)}`;
+    // With several changes for one address, the worst status wins.
+    if (!isBad(status.get(key))) status.set(key, o.status);
+  };
+
+  const batches: { phase: Phase; kind: Kind }[] = [
+    ...[...KINDS].reverse().map((kind) => ({ phase: 'delete' as const, kind })),
+    ...KINDS.map((kind) => ({ phase: 'write' as const, kind })),
+  ];
+  // Addresses whose deletion must wait: a dependent's delete failed or was skipped.
+  const blockedDeletes = new Map<string, string>();
+
+  for (const { phase, kind } of batches) {
+    const changes = run.planned.filter(
+      (p) => p.change.kind === kind && (phase === 'delete' ? p.change.action === 'delete' : WRITE_ACTIONS.has(p.change.action)),
+    );
+    if (changes.length === 0) continue;
+    const send: PlannedChange[] = [];
+    for (const p of changes) {
+      const reason = skipReason(phase, p, status, blockedDeletes, ctx.signal);
+      if (reason !== undefined) {
+        const o = outcomeOf(p, 'skipped', reason);
+        emitDone(applyCtx, o);
+        record(phase, o);
+      } else {
+        send.push(p);
+      }
+    }
+    if (send.length > 0) {
+      for (const o of await runBatch(providers, phase, kind, send, run, applyCtx)) record(phase, o);
+    }
+    if (phase === 'delete') {
+      for (const p of changes) {
+        if (!isBad(status.get(`delete:${addressKey(p.change)}`))) continue;
+        const dep = dependencyOf(p.view);
+        if (dep) blockedDeletes.set(addressKey(dep), addressKey(p.change));
+      }
+    }
+  }
+
+  await dropGone(run, store, applyCtx);
+  const counts = { succeeded: 0, failed: 0, skipped: 0, awaiting: 0 };
+  for (const o of outcomes) {
+    if (o.status === 'awaiting-confirmation') counts.awaiting += 1;
+    else counts[o.status] += 1;
+  }
+  return { outcomes, counts };
+}
+
+/** The part of a PlanRun apply needs (a PlanRun fits). */
+export type PlanRunLike = Pick<PlanRun, 'plan' | 'planned' | 'views'>;
+
+function skipReason(
+  phase: Phase,
+  p: PlannedChange,
+  status: ReadonlyMap<string, OutcomeStatus>,
+  blockedDeletes: ReadonlyMap<string, string>,
+  signal: AbortSignal | undefined,
+): string | undefined {
+  if (signal?.aborted) return 'cancelled before it started';
+  const self = addressKey(p.change);
+  if (phase === 'delete') {
+    if (p.view.record?.protect) return 'protected: converge does not delete it';
+    const blocker = blockedDeletes.get(self);
+    if (blocker !== undefined) return `${blocker} (which depends on it) was not deleted`;
+    return undefined;
+  }
+  // A replacement's create waits for its delete.
+  if (isBad(status.get(`delete:${self}`))) return `its deletion did not succeed`;
+  const dep: Address | undefined = dependencyOf(p.view);
+  if (dep !== undefined) {
+    const s = status.get(`write:${addressKey(dep)}`);
+    if (s === 'failed') return `${addressKey(dep)} (which it depends on) failed`;
+    if (s === 'skipped') return `${addressKey(dep)} (which it depends on) was skipped`;
+  }
+  return undefined;
+}
+
+function emitDone(ctx: ApplyContext, o: ApplyOutcome): void {
+  ctx.reporter.emit({
+    code: 'apply.change.done',
+    level: o.status === 'failed' ? 'error' : o.status === 'skipped' ? 'warn' : 'info',
+    message: `${addressKey(o)}: ${o.action} ${o.status}${o.message ? ` (${o.message})` : ''}`,
+    data: { kind: o.kind, name: o.name, action: o.action, status: o.status, message: o.message, runUrl: o.runUrl },
+  });
+}
+
+async function runBatch(
+  providers: readonly Provider[],
+  phase: Phase,
+  kind: Kind,
+  send: PlannedChange[],
+  run: PlanRunLike,
+  ctx: ApplyContext,
+): Promise<ApplyOutcome[]> {
+  for (const p of send) {
+    ctx.reporter.emit({
+      code: 'apply.change.start',
+      level: 'info',
+      message: `${addressKey(p.change)}: ${p.change.action}…`,
+      data: { kind: p.change.kind, name: p.change.name, action: p.change.action },
+    });
+  }
+  const provider = providers.find((pr) => pr.kinds.includes(kind));
+  let returned: ApplyOutcome[];
+  if (!provider) {
+    const error = new ConvergeError('apply.no-provider', `no provider serves ${kind}`, { source: 'internal' });
+    returned = send.map((p) => outcomeOf(p, 'failed', error.message, error));
+  } else {
+    try {
+      returned = await provider.apply({ phase, kind, changes: send, all: run.views }, ctx);
+    } catch (e) {
+      const error = isConvergeError(e)
+        ? e
+        : new ConvergeError('apply.provider-error', `the ${provider.id} provider failed: ${errorMessage(e)}`, { source: 'internal', cause: e });
+      returned = send.map((p) => outcomeOf(p, 'failed', error.message, error));
+    }
+  }
+  // Pair outcomes with the changes sent; a change without one failed (never lose an outcome either way).
+  const unused = [...returned];
+  const result: ApplyOutcome[] = [];
+  for (const p of send) {
+    const i = unused.findIndex((o) => o.kind === p.change.kind && o.name === p.change.name && o.action === p.change.action);
+    const j = i >= 0 ? i : unused.findIndex((o) => o.kind === p.change.kind && o.name === p.change.name);
+    if (j >= 0) {
+      result.push(...unused.splice(j, 1));
+    } else {
+      const error = new ConvergeError('apply.no-outcome', `the provider reported no outcome for ${addressKey(p.change)}`, { source: 'internal' });
+      result.push(outcomeOf(p, 'failed', error.message, error));
+    }
+  }
+  result.push(...unused);
+  for (const o of result) emitDone(ctx, o);
+  return result;
+}
+
+/** No-op "already gone" objects (owned, not desired, not live) leave the state once an apply runs. */
+async function dropGone(run: PlanRunLike, store: ApplyInput['store'], ctx: ApplyContext): Promise<void> {
+  for (const p of run.planned) {
+    const v = p.view;
+    if (p.change.action !== 'no-op' || v.desired || v.live || !v.record) continue;
+    if (!store.get(v)) continue;
+    await store.remove(v);
+    ctx.reporter.emit({
+      code: 'apply.state.dropped',
+      level: 'info',
+      message: `${addressKey(v)}: already gone, dropped from state`,
+      data: { kind: v.kind, name: v.name },
+    });
+  }
+}

@@ -1,0 +1,136 @@
+import { addressKey, kindOrder, type Address, type Kind } from '../model/kinds.js';
+import type { AnyDesired } from '../model/desired.js';
+import { sortDiagnostics, type Diagnostic } from '../diagnostics/types.js';
+import type { ObjectView, PlannedChange, Provider } from '../providers/provider.js';
+import { PLAN_FORMAT_VERSION, summarize, type DriftItem, type Plan } from '../plan/types.js';
+import type { StateRecord } from '../state/types.js';
+import { dependencyOf } from './dependencies.js';
+import { classifyDrift } from './drift.js';
+import { fingerprint } from './fingerprint.js';
+import { genericChange } from './generic-change.js';
+import { sortForApply } from './order.js';
+import type { PlanInput, PlanRun } from './types.js';
+
+function byAddress(a: { kind: Kind; name: string }, b: { kind: Kind; name: string }): number {
+  const k = kindOrder(a.kind) - kindOrder(b.kind);
+  if (k !== 0) return k;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/**
+ * Plans: reads live objects through each provider (providers in parallel, one `load` each), diffs,
+ * lets providers refine, classifies drift. Sends no writes. Provider load errors propagate (a plan
+ * cannot be made without the live side); plan-time problems become `plan.diagnostics`.
+ */
+export async function createPlan(input: PlanInput): Promise<PlanRun> {
+  const { desired, providers, state, ctx } = input;
+  const options = input.options ?? {};
+  const diagnostics: Diagnostic[] = [];
+
+  const served = new Set<Kind>(providers.flatMap((p) => p.kinds));
+  for (const o of desired.objects) {
+    if (!served.has(o.kind)) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'plan.no-provider',
+        summary: `no provider serves ${o.kind} (${o.kind}/${o.name})`,
+        detail: 'check the credentials for this kind of object are configured',
+        range: o.range,
+      });
+    }
+  }
+
+  // At most one load per provider (two providers): bounded by construction.
+  const loads = await Promise.all(
+    providers.map(async (provider) => {
+      const mine = (k: Kind) => provider.kinds.includes(k);
+      const objects: AnyDesired[] = desired.objects.filter((o) => mine(o.kind));
+      const records: StateRecord[] = state.records.filter((r) => mine(r.kind));
+      if (objects.length === 0 && records.length === 0) return { provider, views: [] as ObjectView[], diagnostics: [] as Diagnostic[] };
+      const result = await provider.load(
+        { desired: objects, records, ...(options.readRegion !== undefined ? { readRegion: options.readRegion } : {}) },
+        ctx,
+      );
+      return { provider, views: result.views, diagnostics: result.diagnostics };
+    }),
+  );
+
+  const views = new Map<string, ObjectView>();
+  const providerOf = new Map<string, Provider>();
+  for (const load of loads) {
+    diagnostics.push(...load.diagnostics);
+    for (const v of load.views) {
+      views.set(addressKey(v), v);
+      providerOf.set(addressKey(v), load.provider);
+    }
+  }
+
+  const targets = options.targets ?? [];
+  const targetKeys = new Set(targets.map(addressKey));
+  for (const t of targets) {
+    if (!views.has(addressKey(t))) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'plan.unknown-target',
+        summary: `--target ${addressKey(t)} matches nothing in the manifests, the state or the live service`,
+        detail: 'write targets as Kind/name, as shown by `converge plan` or `converge state list`',
+      });
+    }
+  }
+  const inScope = (a: Address) => targetKeys.size === 0 || targetKeys.has(addressKey(a));
+
+  const ordered = [...views.values()].sort(byAddress);
+  const planned: PlannedChange[] = [];
+  const drift: DriftItem[] = [];
+  for (const view of ordered) {
+    if (!inScope(view)) continue;
+    const generic = genericChange(view);
+    diagnostics.push(...generic.diagnostics);
+    const provider = providerOf.get(addressKey(view));
+    const refined = provider?.refine ? provider.refine(view, generic.change, views) : [generic.change];
+    for (const change of refined) planned.push({ change, view });
+    drift.push(...classifyDrift(view));
+  }
+
+  // Exact targets only: warn when a target's dependency has its own pending change left out.
+  if (targetKeys.size > 0) {
+    for (const p of planned) {
+      if (p.change.action === 'no-op') continue;
+      const dep = dependencyOf(p.view);
+      if (!dep || targetKeys.has(addressKey(dep))) continue;
+      const depView = views.get(addressKey(dep));
+      if (depView && genericChange(depView).change.action !== 'no-op') {
+        diagnostics.push({
+          severity: 'warning',
+          code: 'plan.target-dependency',
+          summary: `${addressKey(p.change)} depends on ${addressKey(dep)}, which has changes this targeted plan leaves out`,
+          detail: `add --target ${addressKey(dep)} to include them`,
+        });
+      }
+    }
+  }
+
+  const sorted = sortForApply(planned);
+  const changes = sorted.map((p) => p.change);
+  const secretDigests: Record<string, string> = {};
+  for (const view of ordered) {
+    if (!inScope(view) || !view.desired) continue;
+    for (const [path, digest] of Object.entries(view.desired.secrets)) secretDigests[`${addressKey(view)}#${path}`] = digest;
+  }
+  const plan: Plan = {
+    formatVersion: PLAN_FORMAT_VERSION,
+    createdAt: (options.now?.() ?? new Date()).toISOString(),
+    changes,
+    drift,
+    diagnostics: sortDiagnostics(diagnostics),
+    summary: summarize(changes),
+  };
+  return {
+    plan,
+    planned: sorted,
+    views,
+    reads: ordered.filter(inScope).map(fingerprint),
+    secretDigests,
+    state: { serial: state.serial, salt: state.salt },
+  };
+}

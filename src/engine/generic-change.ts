@@ -1,0 +1,102 @@
+import { addressKey } from '../model/kinds.js';
+import type { Diagnostic } from '../diagnostics/types.js';
+import type { ObjectView } from '../providers/provider.js';
+import { diffFields, diffSecrets, mergeFieldChanges } from '../plan/diff.js';
+import { SENSITIVE_PLACEHOLDER, type Change, type FieldChange } from '../plan/types.js';
+
+export const NOTE_SECRET_INVISIBLE = 'live secret drift cannot be seen: the server never returns secret values';
+export const NOTE_SECRET_UNKNOWN = 'secret value unknown to converge: it will be written';
+export const NOTE_ALREADY_GONE = 'already gone: will be dropped from state';
+
+function describePaths(fields: readonly FieldChange[]): string {
+  const paths = fields.map((f) => f.path);
+  const shown = paths.slice(0, 5).join(', ');
+  return paths.length > 5 ? `${shown} and ${paths.length - 5} more` : shown;
+}
+
+/**
+ * The engine's change for one address before the provider refines it. Pure. Returns the change and
+ * any diagnostic it implies (a refused delete of a protected object is an error: nothing is sent).
+ */
+export function genericChange(view: ObjectView): { change: Change; diagnostics: Diagnostic[] } {
+  const { kind, name, desired, live, record } = view;
+  const address = addressKey(view);
+  const id = live?.id ?? record?.id;
+  const notes = [...(view.notes ?? [])];
+  const diagnostics: Diagnostic[] = [];
+  const base = { kind, name, ...(id !== undefined ? { id } : {}) };
+  const hasSecrets = desired !== undefined && Object.keys(desired.secrets).length > 0;
+
+  if (desired && !live) {
+    const secretFields: FieldChange[] = Object.keys(desired.secrets).map((path) => ({
+      path,
+      before: null,
+      after: SENSITIVE_PLACEHOLDER,
+      sensitive: true,
+    }));
+    if (record) notes.push(`owned by converge but not found live (deleted outside converge?): it will be created again`);
+    if (hasSecrets) notes.push(NOTE_SECRET_INVISIBLE);
+    return {
+      change: {
+        ...base,
+        action: 'create',
+        reason: record ? 'missing from the live service' : 'new in the manifests',
+        fields: mergeFieldChanges(diffFields({}, desired.fields), secretFields),
+        notes,
+      },
+      diagnostics,
+    };
+  }
+
+  if (desired && live) {
+    const plain = diffFields(live.fields, desired.fields);
+    const secrets = diffSecrets(desired.secrets, record?.secretDigests);
+    const fields = mergeFieldChanges(plain, secrets.fields);
+    // `protect` lives only in state; it must reach the record before the manifest is removed,
+    // otherwise removing a protected object's manifest would delete it.
+    if (record && record.protect !== desired.object.protect) {
+      fields.push({ path: 'protect', before: record.protect, after: desired.object.protect, sensitive: false });
+    }
+    const reasons: string[] = [];
+    if (!record) {
+      notes.push(`adopted: ${address} exists and is not in state; converge takes ownership of it`);
+      if (secrets.unknown.length > 0) notes.push(`${NOTE_SECRET_UNKNOWN} (${secrets.unknown.join(', ')})`);
+    }
+    if (hasSecrets) notes.push(NOTE_SECRET_INVISIBLE);
+    if (plain.length > 0) reasons.push(`differs from the manifests: ${describePaths(plain)}`);
+    const changedSecrets = record ? secrets.fields : [];
+    if (changedSecrets.length > 0) reasons.push(`secret changed: ${describePaths(changedSecrets)}`);
+    if (record && record.protect !== desired.object.protect) reasons.push('protect changed (recorded in state)');
+    if (!record) reasons.push('adopt into state');
+    if (fields.length === 0 && record) return { change: { ...base, action: 'no-op', fields: [], notes }, diagnostics };
+    return { change: { ...base, action: 'update', reason: reasons.join('; '), fields, notes }, diagnostics };
+  }
+
+  if (!desired && live && record) {
+    if (record.protect) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'plan.protected-delete',
+        summary: `${address} is protected: converge refuses to delete it`,
+        detail:
+          `protected: remove \`protect: true\` from its manifest and apply that first, then remove the manifest; ` +
+          `or stop managing it without deleting it: \`converge state rm ${address}\``,
+      });
+      return {
+        change: { ...base, action: 'no-op', reason: 'protected: deletion refused', fields: [], notes: [...notes, 'protected: deletion refused'] },
+        diagnostics,
+      };
+    }
+    return {
+      change: { ...base, action: 'delete', reason: 'removed from the manifests', fields: diffFields(live.fields, {}), notes },
+      diagnostics,
+    };
+  }
+
+  if (!desired && !live && record) {
+    return { change: { ...base, action: 'no-op', fields: [], notes: [...notes, NOTE_ALREADY_GONE] }, diagnostics };
+  }
+
+  // Live but neither desired nor owned: not converge's business (providers should not return these).
+  return { change: { ...base, action: 'no-op', fields: [], notes }, diagnostics };
+}

@@ -1,0 +1,11 @@
+export { createPlan } from './create-plan.js';
+export { applyPlan, type PlanRunLike } from './apply.js';
+export { findStaleness } from './staleness.js';
+export { toSavedPlan } from './saved-plan.js';
+export { genericChange, NOTE_ALREADY_GONE, NOTE_SECRET_INVISIBLE, NOTE_SECRET_UNKNOWN } from './generic-change.js';
+export { classifyDrift } from './drift.js';
+export { dependencyOf } from './dependencies.js';
+export { compareApplyOrder, sortForApply } from './order.js';
+export { fingerprint } from './fingerprint.js';
+export { createApplyContext } from './apply-context.js';
+export type { ApplyCounts, ApplyInput, ApplyResult, PlanInput, PlanOptions, PlanRun, StaleFinding } from './types.js';

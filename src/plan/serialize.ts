@@ -1,0 +1,96 @@
+import { ConvergeError } from '../diagnostics/errors.js';
+import { ACTIONS } from '../model/action.js';
+import { isKind } from '../model/kinds.js';
+import type { JsonValue } from '../model/json.js';
+import { PLAN_FORMAT_VERSION, type Plan, type SavedPlan } from './types.js';
+
+/*
+ * Saved plans (`plan --out FILE`) are pretty JSON with a stable key order, so the same plan always
+ * serialises to the same bytes (diffable, hashable). Top-level keys come in a fixed, readable order;
+ * nested object keys are sorted.
+ */
+
+const TOP_LEVEL_ORDER = ['formatVersion', 'createdAt', 'summary', 'changes', 'drift', 'diagnostics', 'saved'];
+
+function sortKeys(value: unknown): JsonValue {
+  if (value === null || typeof value !== 'object') return value as JsonValue;
+  if (Array.isArray(value)) return value.map((v) => sortKeys(v === undefined ? null : v));
+  const obj = value as Record<string, unknown>;
+  const out: Record<string, JsonValue> = {};
+  for (const k of Object.keys(obj).sort()) {
+    if (obj[k] !== undefined) out[k] = sortKeys(obj[k]);
+  }
+  return out;
+}
+
+export function serializePlan(plan: Plan | SavedPlan): string {
+  const src = plan as unknown as Record<string, unknown>;
+  const ordered: Record<string, JsonValue> = {};
+  const keys = [...TOP_LEVEL_ORDER, ...Object.keys(src).filter((k) => !TOP_LEVEL_ORDER.includes(k)).sort()];
+  for (const k of keys) {
+    if (src[k] !== undefined) ordered[k] = sortKeys(src[k]);
+  }
+  return JSON.stringify(ordered, null, 2) + '\n';
+}
+
+function bad(file: string, what: string): ConvergeError {
+  return new ConvergeError('plan.invalid', `${file} is not a converge saved plan: ${what}`, {
+    source: 'user',
+    hint: 'create one with `converge plan --out FILE` (the output of `plan --json` is a report, not a saved plan)',
+  });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** Parses and checks the shape of a saved plan; every problem is a `plan.*` error naming the file. */
+export function parseSavedPlan(text: string, file: string): SavedPlan {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new ConvergeError('plan.invalid', `${file} is not valid JSON: ${(e as Error).message}`, {
+      source: 'user',
+      hint: 'create a saved plan with `converge plan --out FILE`; do not edit it by hand',
+    });
+  }
+  if (!isObject(data)) throw bad(file, 'the top level is not an object');
+  if (data.formatVersion !== PLAN_FORMAT_VERSION) {
+    throw new ConvergeError(
+      'plan.format-version',
+      `${file} has plan format ${JSON.stringify(data.formatVersion ?? null)}; this converge reads format ${PLAN_FORMAT_VERSION}`,
+      { source: 'user', hint: 'make the plan again with this version of converge: `converge plan --out FILE`' },
+    );
+  }
+  if (typeof data.createdAt !== 'string') throw bad(file, '`createdAt` is missing');
+  if (!Array.isArray(data.changes)) throw bad(file, '`changes` is not a list');
+  data.changes.forEach((c: unknown, i) => {
+    const where = `changes[${i}]`;
+    if (!isObject(c)) throw bad(file, `${where} is not an object`);
+    if (typeof c.kind !== 'string' || !isKind(c.kind)) throw bad(file, `${where}.kind ${JSON.stringify(c.kind)} is not a kind`);
+    if (typeof c.name !== 'string') throw bad(file, `${where}.name is missing`);
+    if (typeof c.action !== 'string' || !(ACTIONS as readonly string[]).includes(c.action)) {
+      throw bad(file, `${where}.action ${JSON.stringify(c.action)} is not an action`);
+    }
+    if (!Array.isArray(c.fields) || !c.fields.every((f) => isObject(f) && typeof f.path === 'string' && typeof f.sensitive === 'boolean')) {
+      throw bad(file, `${where}.fields is not a list of field changes`);
+    }
+    if (!isStringArray(c.notes)) throw bad(file, `${where}.notes is not a list of strings`);
+  });
+  if (!Array.isArray(data.drift)) throw bad(file, '`drift` is not a list');
+  if (!Array.isArray(data.diagnostics)) throw bad(file, '`diagnostics` is not a list');
+  if (!isObject(data.summary)) throw bad(file, '`summary` is missing');
+  const saved = data.saved;
+  if (!isObject(saved)) {
+    throw bad(file, 'it has no `saved` section (was it written by `plan --json` instead of `plan --out`?)');
+  }
+  if (!isStringArray(saved.paths)) throw bad(file, '`saved.paths` is not a list of paths');
+  if (!isStringArray(saved.targets)) throw bad(file, '`saved.targets` is not a list');
+  if (!Array.isArray(saved.reads) || !saved.reads.every((r) => isObject(r) && typeof r.kind === 'string' && typeof r.name === 'string' && (r.digest === null || typeof r.digest === 'string') && isObject(r.fields))) {
+    throw bad(file, '`saved.reads` is not a list of read fingerprints');
+  }
+  if (!isObject(saved.secretDigests) || !Object.values(saved.secretDigests).every((d) => typeof d === 'string')) {
+    throw bad(file, '`saved.secretDigests` is not a map of digests');
+  }
+  return data as unknown as SavedPlan;
+}
