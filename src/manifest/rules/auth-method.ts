@@ -50,7 +50,7 @@ export function checkAuthMethod(d: DocDiagnostics, spec: NomadAuthMethodSpec): v
     for (const f of missing) {
       d.error(
         'nomad.auth-method.oidc-required',
-        '/spec/config',
+        d.keyRange('/spec/config'),
         `an OIDC auth method needs \`spec.config.${f}\``,
         f === 'oidcClientSecret'
           ? 'Add oidcClientSecret: { fromEnv: NAME } (keep the secret out of the file).'
@@ -61,7 +61,7 @@ export function checkAuthMethod(d: DocDiagnostics, spec: NomadAuthMethodSpec): v
     // Nomad 1.10.1+ (#25757): "JWT auth method requires either OIDCDiscoveryURL, or JWKS URL, or JWTValidationPubKeys set".
     d.error(
       'nomad.auth-method.jwt-keys',
-      '/spec/config',
+      d.keyRange('/spec/config'),
       'a JWT auth method needs one of `oidcDiscoveryUrl`, `jwksUrl` or `jwtValidationPubKeys`',
       'Nomad must be able to verify tokens: give the issuer discovery URL, a JWKS URL, or PEM public keys.',
     );
@@ -70,18 +70,19 @@ export function checkAuthMethod(d: DocDiagnostics, spec: NomadAuthMethodSpec): v
   const ca = cfg.oidcClientAssertion;
   if (ca) {
     const base = '/spec/config/oidcClientAssertion';
+    const at = d.keyRange(base);
     if (ca.keySource !== 'client_secret' && (ca.audience ?? []).length === 0) {
-      d.error('nomad.auth-method.client-assertion', base, '`spec.config.oidcClientAssertion` needs `audience`', 'Nomad rejects a client assertion without Audience (missing Audience).');
+      d.error('nomad.auth-method.client-assertion', at, '`spec.config.oidcClientAssertion` needs `audience`', 'Nomad rejects a client assertion without Audience (missing Audience).');
     }
     if (ca.keySource === 'private_key') {
       const pk = ca.privateKey;
       if (!pk) {
-        d.error('nomad.auth-method.client-assertion', base, 'key source `private_key` needs `privateKey`', 'Add privateKey with pemKey (or pemKeyFile) and pemCert or keyId.');
+        d.error('nomad.auth-method.client-assertion', at, 'key source `private_key` needs `privateKey`', 'Add privateKey with pemKey (or pemKeyFile) and pemCert or keyId.');
       } else if (pk.pemKey === undefined && pk.pemKeyFile === undefined) {
-        d.error('nomad.auth-method.client-assertion', `${base}/privateKey`, '`privateKey` needs `pemKey` or `pemKeyFile`', 'Give the key itself (pemKey: { fromFile: key.pem }) or its path on the servers (pemKeyFile).');
+        d.error('nomad.auth-method.client-assertion', d.keyRange(`${base}/privateKey`), '`privateKey` needs `pemKey` or `pemKeyFile`', 'Give the key itself (pemKey: { fromFile: key.pem }) or its path on the servers (pemKeyFile).');
       }
     } else if (ca.keySource === 'client_secret' && cfg.oidcClientSecret === undefined) {
-      d.error('nomad.auth-method.client-assertion', base, 'key source `client_secret` needs `spec.config.oidcClientSecret`', 'Add oidcClientSecret: { fromEnv: NAME }.');
+      d.error('nomad.auth-method.client-assertion', at, 'key source `client_secret` needs `spec.config.oidcClientSecret`', 'Add oidcClientSecret: { fromEnv: NAME }.');
     }
   }
 }

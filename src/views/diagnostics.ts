@@ -1,0 +1,97 @@
+import type { Diagnostic } from '../diagnostics/types.js';
+
+export interface DiagnosticsTextOptions {
+  /** Display path → file text, to quote the offending line. */
+  sources: Map<string, string>;
+  color: boolean;
+}
+
+/** Codes whose source line holds a secret the user wrote down: never echo it back. */
+const HIDE_SOURCE = new Set(['secret.literal']);
+
+const paint = (on: boolean, code: string, s: string): string => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
+
+function sourceLine(sources: Map<string, string>, file: string, line: number): string | undefined {
+  const text = sources.get(file);
+  if (text === undefined) return undefined;
+  let start = 0;
+  for (let n = 1; n < line; n++) {
+    const i = text.indexOf('\n', start);
+    if (i < 0) return undefined;
+    start = i + 1;
+  }
+  const end = text.indexOf('\n', start);
+  return text.slice(start, end < 0 ? text.length : end).replace(/\r$/, '');
+}
+
+/**
+ * Terraform-style text (internal/command/format/diagnostic.go):
+ *   Error: <summary>
+ *
+ *     on <file> line N, column M:
+ *     N | <source line>
+ *       |     ^^^^
+ *
+ *   <detail>
+ */
+export function renderDiagnosticsText(diags: Diagnostic[], opts: DiagnosticsTextOptions): string {
+  const blocks: string[] = [];
+  for (const d of diags) {
+    const lines: string[] = [];
+    const head = d.severity === 'error' ? paint(opts.color, '1;31', 'Error:') : paint(opts.color, '1;33', 'Warning:');
+    lines.push(`${head} ${paint(opts.color, '1', d.summary)}`);
+    const r = d.range;
+    if (r) {
+      lines.push('');
+      lines.push(`  on ${r.file} line ${r.start.line}, column ${r.start.col}:`);
+      const src = HIDE_SOURCE.has(d.code) ? undefined : sourceLine(opts.sources, r.file, r.start.line);
+      if (src !== undefined) {
+        const num = String(r.start.line);
+        const pad = ' '.repeat(num.length);
+        // Keep tabs in the padding so the carets line up under tab-indented text.
+        const lead = [...src.slice(0, Math.max(0, r.start.col - 1))].map((c) => (c === '\t' ? '\t' : ' ')).join('');
+        const endCol = r.end.line === r.start.line ? r.end.col : src.length + 1;
+        const width = Math.max(1, Math.min(endCol, src.length + 1) - r.start.col);
+        lines.push(`  ${num} | ${src}`);
+        lines.push(`  ${pad} | ${lead}${paint(opts.color, d.severity === 'error' ? '31' : '33', '^'.repeat(width))}`);
+      }
+    }
+    if (d.detail) {
+      lines.push('');
+      lines.push(d.detail);
+    }
+    blocks.push(lines.join('\n'));
+  }
+  return blocks.length === 0 ? '' : blocks.join('\n\n') + '\n';
+}
+
+/** `{ valid, errorCount, warningCount, diagnostics }`: the same data as the text view, for machines. */
+export function renderDiagnosticsJson(diags: Diagnostic[]): string {
+  const errorCount = diags.filter((d) => d.severity === 'error').length;
+  return JSON.stringify(
+    { valid: errorCount === 0, errorCount, warningCount: diags.length - errorCount, diagnostics: diags },
+    null,
+    2,
+  );
+}
+
+// GitHub workflow commands (actions/toolkit core/src/command.ts): escapeData and escapeProperty.
+const escapeData = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeProperty = (s: string): string => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+/** One `::error …::` / `::warning …::` line per diagnostic, so GitHub annotates the files in a pull request. */
+export function renderGithubAnnotations(diags: Diagnostic[]): string {
+  let out = '';
+  for (const d of diags) {
+    const props: string[] = [];
+    if (d.range) {
+      props.push(`file=${escapeProperty(d.range.file)}`);
+      props.push(`line=${d.range.start.line}`, `col=${d.range.start.col}`);
+      props.push(`endLine=${d.range.end.line}`, `endColumn=${d.range.end.col}`);
+    }
+    props.push(`title=${escapeProperty(d.code)}`);
+    const message = d.detail ? `${d.summary} — ${d.detail}` : d.summary;
+    out += `::${d.severity} ${props.join(',')}::${escapeData(message)}\n`;
+  }
+  return out;
+}
