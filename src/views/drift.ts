@@ -1,0 +1,141 @@
+import { assertNever } from '../model/action.js';
+import { hasChanges, type DriftCause, type DriftItem, type Plan } from '../plan/types.js';
+import { formatFieldChange, painter, plural, type Paint } from './format.js';
+import { mdCode, mdEscape } from './markdown.js';
+
+/*
+ * Drift views. They tell apart what changed outside converge (live ≠ last applied), what is only
+ * pending (the manifests moved, live did not), what converge cannot see (a secret behind a moved
+ * hash) and what is gone, naming object and field.
+ */
+
+export const DRIFT_FORMAT_VERSION = '1.0';
+
+const CAUSE_ORDER: DriftCause[] = ['outside', 'missing', 'hidden', 'pending'];
+
+export function causeTitle(cause: DriftCause): string {
+  switch (cause) {
+    case 'outside':
+      return 'Changed outside converge (last applied → live)';
+    case 'missing':
+      return 'Missing: owned by converge, gone from the live service';
+    case 'hidden':
+      return 'A field converge cannot read may have changed';
+    case 'pending':
+      return 'Pending: the manifests changed, live did not (last applied → manifests)';
+    default:
+      return assertNever(cause, 'drift cause');
+  }
+}
+
+function causeMark(cause: DriftCause): string {
+  switch (cause) {
+    case 'outside':
+      return '!';
+    case 'missing':
+      return '?';
+    case 'hidden':
+      return '*';
+    case 'pending':
+      return '>';
+    default:
+      return assertNever(cause, 'drift cause');
+  }
+}
+
+export interface DriftCounts {
+  outside: number;
+  pending: number;
+  missing: number;
+  hidden: number;
+}
+
+export function countDrift(items: readonly DriftItem[]): DriftCounts {
+  const c: DriftCounts = { outside: 0, pending: 0, missing: 0, hidden: 0 };
+  for (const i of items) c[i.cause] += 1;
+  return c;
+}
+
+/** Drift items as indented text lines, grouped by cause (used by the plan text too). */
+export function renderDriftItemsText(items: readonly DriftItem[], paint: Paint): string[] {
+  const lines: string[] = [];
+  for (const cause of CAUSE_ORDER) {
+    const group = items.filter((i) => i.cause === cause);
+    if (group.length === 0) continue;
+    if (lines.length > 0) lines.push('');
+    lines.push(`  ${causeTitle(cause)}:`);
+    for (const item of group) {
+      lines.push(`  ${paint(cause === 'pending' ? 'yellow' : 'magenta', causeMark(cause))} ${paint('bold', `${item.kind}/${item.name}`)}`);
+      lines.push(`      ${paint('dim', `# ${item.message}`)}`);
+      for (const f of item.fields) lines.push(`      ${formatFieldChange(f)}`);
+    }
+  }
+  return lines;
+}
+
+function countsLine(c: DriftCounts): string {
+  return `Drift: ${c.outside} changed outside converge, ${c.pending} pending, ${c.missing} missing, ${plural(c.hidden, 'hidden field change')}.`;
+}
+
+export function renderDriftText(plan: Plan, opts: { color: boolean }): string {
+  const paint = painter(opts.color);
+  const out: string[] = [];
+  if (plan.drift.length === 0) {
+    out.push('No drift. Live state matches what converge last applied.');
+  } else {
+    out.push(...renderDriftItemsText(plan.drift, paint), '', paint('bold', countsLine(countDrift(plan.drift))));
+  }
+  if (hasChanges(plan)) {
+    const s = plan.summary;
+    out.push(`The manifests also plan ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.upgrade} to upgrade: see \`converge plan\`.`);
+  }
+  return out.join('\n') + '\n';
+}
+
+export interface DriftReport {
+  formatVersion: typeof DRIFT_FORMAT_VERSION;
+  inSync: boolean;
+  counts: DriftCounts;
+  drift: DriftItem[];
+  /** What `converge plan` would do (objects without a state record show here, not as drift). */
+  summary: Plan['summary'];
+}
+
+export function driftReport(plan: Plan): DriftReport {
+  return {
+    formatVersion: DRIFT_FORMAT_VERSION,
+    inSync: plan.drift.length === 0 && !hasChanges(plan),
+    counts: countDrift(plan.drift),
+    drift: plan.drift,
+    summary: plan.summary,
+  };
+}
+
+export function renderDriftJson(plan: Plan): string {
+  return JSON.stringify(driftReport(plan), null, 2);
+}
+
+export function renderDriftMarkdown(plan: Plan, opts: { title?: string } = {}): string {
+  const out: string[] = [`## ${opts.title ?? 'converge drift'}`, ''];
+  if (plan.drift.length === 0) {
+    out.push('No drift. Live state matches what converge last applied.');
+  } else {
+    const c = countDrift(plan.drift);
+    out.push('| Changed outside converge | Pending | Missing | Hidden |', '|---:|---:|---:|---:|', `| ${c.outside} | ${c.pending} | ${c.missing} | ${c.hidden} |`, '');
+    for (const cause of CAUSE_ORDER) {
+      const group = plan.drift.filter((i) => i.cause === cause);
+      if (group.length === 0) continue;
+      out.push(`### ${mdEscape(causeTitle(cause))}`, '');
+      for (const item of group) {
+        out.push(`- ${mdCode(`${item.kind}/${item.name}`)}: ${mdEscape(item.message)}`);
+        for (const f of item.fields) out.push(`  - ${mdCode(formatFieldChange(f))}`);
+      }
+      out.push('');
+    }
+  }
+  if (hasChanges(plan)) {
+    const s = plan.summary;
+    out.push('', `The manifests also plan ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.upgrade} to upgrade.`);
+  }
+  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+}

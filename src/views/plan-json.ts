@@ -1,0 +1,69 @@
+import { ConvergeError } from '../diagnostics/errors.js';
+import type { Change, Plan } from '../plan/types.js';
+import { PLAN_FORMAT_VERSION } from '../plan/types.js';
+
+/*
+ * `plan --json`: a report for machines. Exactly
+ *   { formatVersion, changes: [{ kind, name, action, fields: [{path, before, after, sensitive}],
+ *     id?, reason?, notes?, upgrade?, deletion? }], summary, drift, diagnostics }.
+ * Decision: no-op changes are left out of `changes` (they are not actions; the summary never counts
+ * them); `notes` is omitted when empty. Everything the text view shows is here, so
+ * `renderPlanText(parsePlanJson(renderPlanJson(p)))` equals `renderPlanText(p)`.
+ * A saved plan (`plan --out`, plan/serialize.ts) is a different, complete document.
+ */
+
+interface JsonChange {
+  kind: Change['kind'];
+  name: string;
+  action: Change['action'];
+  id?: string;
+  reason?: string;
+  fields: Change['fields'];
+  notes?: string[];
+  upgrade?: Change['upgrade'];
+  deletion?: Change['deletion'];
+}
+
+function jsonChange(c: Change): JsonChange {
+  return {
+    kind: c.kind,
+    name: c.name,
+    action: c.action,
+    ...(c.id !== undefined ? { id: c.id } : {}),
+    ...(c.reason !== undefined ? { reason: c.reason } : {}),
+    fields: c.fields.map((f) => ({ path: f.path, before: f.before, after: f.after, sensitive: f.sensitive })),
+    ...(c.notes.length > 0 ? { notes: c.notes } : {}),
+    ...(c.upgrade !== undefined ? { upgrade: c.upgrade } : {}),
+    ...(c.deletion !== undefined ? { deletion: c.deletion } : {}),
+  };
+}
+
+export function planJsonObject(plan: Plan): Record<string, unknown> {
+  return {
+    formatVersion: plan.formatVersion,
+    changes: plan.changes.filter((c) => c.action !== 'no-op').map(jsonChange),
+    summary: { create: plan.summary.create, update: plan.summary.update, delete: plan.summary.delete, upgrade: plan.summary.upgrade },
+    drift: plan.drift,
+    diagnostics: plan.diagnostics,
+  };
+}
+
+export function renderPlanJson(plan: Plan): string {
+  return JSON.stringify(planJsonObject(plan), null, 2);
+}
+
+/** Reads `plan --json` output back into a Plan (no `createdAt` there: it is left empty). */
+export function parsePlanJson(text: string): Plan {
+  const data = JSON.parse(text) as Partial<Plan> & { changes?: JsonChange[] };
+  if (data.formatVersion !== PLAN_FORMAT_VERSION || !Array.isArray(data.changes) || data.summary === undefined) {
+    throw new ConvergeError('plan.invalid', 'not a converge plan report (plan --json)', { source: 'user' });
+  }
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    createdAt: '',
+    changes: data.changes.map((c) => ({ ...c, notes: c.notes ?? [] })),
+    drift: data.drift ?? [],
+    diagnostics: data.diagnostics ?? [],
+    summary: data.summary,
+  };
+}

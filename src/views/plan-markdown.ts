@@ -1,0 +1,93 @@
+import type { Change, Plan } from '../plan/types.js';
+import { countDrift } from './drift.js';
+import { actionSymbol, describeDiagnosticCount, formatValue, plural } from './format.js';
+import { htmlEscape, mdCode, mdFence } from './markdown.js';
+import { NO_CHANGES } from './plan-summary.js';
+
+/*
+ * A plan as a PR comment / job summary. GitHub caps a comment at 65 536 characters, so the output
+ * never exceeds `maxLength`: the per-object section is cut (with a note saying how much), the
+ * summary table and the deletion banner are always kept. Secrets are already placeholders in the plan.
+ */
+
+export const DEFAULT_MARKDOWN_MAX = 65_536;
+const BANNER_NAMES = 20;
+
+function diffLines(c: Change): string[] {
+  const lines: string[] = [`${actionSymbol(c.action)} ${c.kind}/${c.name}${c.deletion ? ` (deletion: ${c.deletion})` : ''}`];
+  if (c.reason) lines.push(`# ${c.reason}`);
+  if (c.upgrade) {
+    lines.push(`- version: ${c.upgrade.from ?? '(none)'}`, `+ version: ${c.upgrade.to ?? '(none)'}`);
+  }
+  for (const f of c.fields) {
+    if (f.before !== null) lines.push(`- ${f.path}: ${formatValue(f.before, f.sensitive)}`);
+    if (f.after !== null) lines.push(`+ ${f.path}: ${formatValue(f.after, f.sensitive)}`);
+  }
+  for (const n of c.notes) lines.push(`# note: ${n}`);
+  return lines;
+}
+
+function objectSection(c: Change): string {
+  const what = c.fields.length > 0 ? `${c.action}, ${plural(c.fields.length, 'field')}` : c.action;
+  return [
+    `<details><summary><code>${htmlEscape(`${actionSymbol(c.action)} ${c.kind}/${c.name}`)}</code> ${htmlEscape(what)}</summary>`,
+    '',
+    mdFence('diff', diffLines(c).join('\n')),
+    '',
+    '</details>',
+    '',
+  ].join('\n');
+}
+
+function head(plan: Plan, title: string, deletes: Change[]): string {
+  const s = plan.summary;
+  const out: string[] = [`## ${title}`, ''];
+  if (deletes.length > 0) {
+    const names = deletes.slice(0, BANNER_NAMES).map((c) => mdCode(`${c.kind}/${c.name}`));
+    const more = deletes.length > BANNER_NAMES ? ` and ${deletes.length - BANNER_NAMES} more` : '';
+    out.push('> [!CAUTION]', `> This plan **deletes ${plural(deletes.length, 'object')}**: ${names.join(', ')}${more}.`, '');
+  }
+  out.push('| Create | Update | Delete | Upgrade |', '|---:|---:|---:|---:|', `| ${s.create} | ${s.update} | ${s.delete} | ${s.upgrade} |`, '');
+  const diags = describeDiagnosticCount(plan.diagnostics);
+  if (diags !== undefined) out.push(`> [!WARNING]`, `> The plan reported ${diags}: see the run log.`, '');
+  if (plan.drift.length > 0) {
+    const d = countDrift(plan.drift);
+    out.push(
+      `**Drift since the last apply:** ${d.outside} changed outside converge, ${d.pending} pending, ${d.missing} missing, ${d.hidden} hidden (run \`converge drift\` for details).`,
+      '',
+    );
+  }
+  if (s.create + s.update + s.delete + s.upgrade === 0) out.push(NO_CHANGES, '');
+  return out.join('\n');
+}
+
+function truncationNote(shown: number, total: number, maxLength: number): string {
+  return [
+    '> [!NOTE]',
+    `> Showing ${shown} of ${total} changed objects: the rest was cut to keep this comment under ${maxLength} characters. Run \`converge plan\` for the full plan.`,
+    '',
+  ].join('\n');
+}
+
+export function renderPlanMarkdown(plan: Plan, opts: { title?: string; maxLength?: number } = {}): string {
+  const maxLength = opts.maxLength ?? DEFAULT_MARKDOWN_MAX;
+  const changes = plan.changes.filter((c) => c.action !== 'no-op');
+  const top = head(plan, opts.title ?? 'converge plan', changes.filter((c) => c.action === 'delete'));
+  const sections = changes.map(objectSection);
+  const heading = sections.length > 0 ? '### Changes\n\n' : '';
+  const full = top + heading + sections.join('');
+  if (full.length <= maxLength) return full;
+
+  // Cut the per-object section; reserve room for the note at its longest.
+  const reserve = truncationNote(changes.length, changes.length, maxLength).length;
+  let text = top + heading;
+  let shown = 0;
+  for (const section of sections) {
+    if (text.length + section.length + reserve > maxLength) break;
+    text += section;
+    shown += 1;
+  }
+  text += truncationNote(shown, changes.length, maxLength);
+  // Only an absurdly small limit gets here: keep the beginning (the summary comes first).
+  return text.length <= maxLength ? text : text.slice(0, Math.max(0, maxLength - 1)) + '…';
+}

@@ -1,0 +1,51 @@
+import type { Change, DriftItem, Plan } from '../plan/types.js';
+import { renderDriftItemsText } from './drift.js';
+import { actionColor, actionSymbol, describeDiagnosticCount, formatFieldChange, formatValue, painter, type Paint } from './format.js';
+import { summaryLine } from './plan-summary.js';
+
+/*
+ * Terraform-like text of a Plan. A pure function of the plain Plan data that the JSON view keeps
+ * (changes without no-ops, drift, diagnostics, summary), so the text rendered from a plan parsed back
+ * from `plan --json` is identical. No-op changes are not shown; diagnostics are rendered by
+ * views/diagnostics.ts and only counted here.
+ */
+
+const INDENT = '      ';
+
+function headerNote(c: Change): string {
+  if (c.action === 'delete' && c.deletion !== undefined) return ` (deletion: ${c.deletion})`;
+  return '';
+}
+
+export function renderChangeText(c: Change, paint: Paint): string[] {
+  const lines: string[] = [];
+  const symbol = paint(actionColor(c.action), actionSymbol(c.action));
+  lines.push(`  ${symbol} ${paint('bold', `${c.kind}/${c.name}`)}${headerNote(c)}`);
+  if (c.reason) lines.push(`${INDENT}${paint('dim', `# ${c.reason}`)}`);
+  if (c.upgrade) lines.push(`${INDENT}version: ${c.upgrade.from ?? '(none)'} → ${c.upgrade.to ?? '(none)'}`);
+  if (c.action !== 'delete') {
+    for (const f of c.fields) {
+      lines.push(c.action === 'create' ? `${INDENT}${f.path}: ${formatValue(f.after, f.sensitive)}` : `${INDENT}${formatFieldChange(f)}`);
+    }
+  }
+  for (const n of c.notes) lines.push(`${INDENT}${paint('dim', `note: ${n}`)}`);
+  return lines;
+}
+
+export function renderPlanText(plan: Plan, opts: { color: boolean }): string {
+  const paint = painter(opts.color);
+  const shown = plan.changes.filter((c) => c.action !== 'no-op');
+  const out: string[] = [];
+  if (shown.length > 0) {
+    out.push('converge will perform these actions:', '');
+    for (const c of shown) out.push(...renderChangeText(c, paint), '');
+  }
+  const drift: DriftItem[] = plan.drift;
+  if (drift.length > 0) {
+    out.push('Drift since the last apply:', '', ...renderDriftItemsText(drift, paint), '');
+  }
+  const diags = describeDiagnosticCount(plan.diagnostics);
+  if (diags !== undefined) out.push(`Diagnostics: ${diags} (reported separately).`, '');
+  out.push(paint('bold', summaryLine(plan.summary)));
+  return out.join('\n') + '\n';
+}
