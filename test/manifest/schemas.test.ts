@@ -1,0 +1,42 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { DOCUMENT_KINDS, SCHEMA_FILES, validators } from '../../src/manifest/schema.js';
+
+const SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
+
+describe('JSON schemas', () => {
+  it('one per kind plus document.json, all draft-07 and closed (additionalProperties false on every object)', () => {
+    const files = readdirSync(SCHEMAS).sort();
+    expect(files).toEqual([...Object.values(SCHEMA_FILES), 'document.json'].sort());
+    const open: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const o = node as Record<string, unknown>;
+      const types = ([] as unknown[]).concat(o.type ?? []);
+      if (types.includes('object') && o.properties && o.additionalProperties !== false) open.push(path);
+      for (const [k, v] of Object.entries(o)) walk(v, `${path}/${k}`);
+    };
+    for (const f of Object.values(SCHEMA_FILES)) {
+      const s = JSON.parse(readFileSync(SCHEMAS + f, 'utf8')) as Record<string, unknown>;
+      expect(s.$schema).toBe('http://json-schema.org/draft-07/schema#');
+      walk(s, f);
+    }
+    expect(open).toEqual([]);
+  });
+
+  it('compiles once per process', () => {
+    expect(validators()).toBe(validators());
+    expect(Object.keys(validators().byKind).sort()).toEqual([...DOCUMENT_KINDS].sort());
+  });
+
+  it('document.json dispatches on kind (what editors use)', () => {
+    const { document } = validators();
+    const text = readFileSync(fileURLToPath(new URL('../../examples/nomad/auth-methods.yaml', import.meta.url)), 'utf8');
+    for (const d of parseAllDocuments(text)) expect(document(d.toJS())).toBe(true);
+    expect(document({ kind: 'NoCodeModule', name: 'x', spec: { registryModule: 'a/b/c', versionPin: 'nope' } })).toBe(false);
+    expect(document({ kind: 'NoCodeModule', name: 'x', spec: { registryModule: 'a/b/c', extra: 1 } })).toBe(false);
+    expect(document({ kind: 'Unknown', name: 'x', spec: {} })).toBe(false);
+  });
+});
