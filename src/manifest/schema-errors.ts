@@ -81,9 +81,11 @@ export function schemaDiagnostics(errors: readonly ErrorObject[], loc: TreeLocat
           severity: 'error',
           code: 'schema.unknown-field',
           summary: `unknown field \`${key}\`${where}`,
-          detail:
-            (guess ? `Did you mean \`${guess}\`? ` : '') +
-            (allowed.length > 0 ? `Fields allowed here: ${allowed.join(', ')}.` : 'No fields are allowed here.'),
+          detail: guess
+            ? `Did you mean \`${guess}\`?`
+            : allowed.length > 0
+              ? `Remove it. Fields allowed here: ${allowed.join(', ')}.`
+              : 'Remove it: no fields are allowed here.',
           range: loc.tree.keyRanges[keyPtr] ?? rangeAt(loc.tree, ptr),
         });
         break;
