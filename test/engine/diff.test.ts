@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../../src/model/json.js';
+import { canonicalJson } from '../../src/plan/canonical.js';
+import { diffFields, diffSecrets } from '../../src/plan/diff.js';
+import { SENSITIVE_PLACEHOLDER } from '../../src/plan/types.js';
+
+const key = fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== '__proto__');
+const fieldMap = fc.dictionary(key, fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<JsonValue>, { maxKeys: 6 });
+
+describe('diffFields', () => {
+  it('diff(x, x) is empty', () => {
+    fc.assert(
+      fc.property(fieldMap, (x) => {
+        expect(diffFields(x, structuredClone(x))).toEqual([]);
+      }),
+    );
+  });
+
+  it('is symmetric in the paths it names, with before/after swapped', () => {
+    fc.assert(
+      fc.property(fieldMap, fieldMap, (a, b) => {
+        const ab = diffFields(a, b);
+        const ba = diffFields(b, a);
+        expect(ab.map((f) => f.path)).toEqual(ba.map((f) => f.path));
+        expect(ab.map((f) => canonicalJson(f.before))).toEqual(ba.map((f) => canonicalJson(f.after)));
+      }),
+    );
+  });
+
+  it('finds a change whenever the maps differ (absent = null at the top level)', () => {
+    const dropNulls = (m: Record<string, JsonValue>) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== null));
+    fc.assert(
+      fc.property(fieldMap, fieldMap, (a, b) => {
+        if (diffFields(a, b).length === 0) {
+          // Only nested null-vs-absent may hide (absent = null at every level): compare top-level values.
+          for (const k of Object.keys(dropNulls(a))) {
+            const av = a[k] ?? null;
+            const bv = b[k] ?? null;
+            if (typeof av !== 'object' || Array.isArray(av)) expect(canonicalJson(bv)).toBe(canonicalJson(av));
+          }
+        }
+      }),
+    );
+  });
+
+  it('treats absent and null as the same, ignores key order, sorts paths', () => {
+    expect(diffFields({ a: null, b: { y: 1, x: 2 } }, { b: { x: 2, y: 1 } })).toEqual([]);
+    expect(diffFields({ z: 1, a: 'x' }, { z: 2, a: 'y' }).map((f) => f.path)).toEqual(['a', 'z']);
+  });
+
+  it('descends into nested maps and quotes odd keys', () => {
+    const d = diffFields(
+      { claimMappings: { email: 'email', 'https://x/groups': 'g' } },
+      { claimMappings: { mail: 'email', 'https://x/groups': 'groups' } },
+    );
+    expect(d).toEqual([
+      { path: 'claimMappings.email', before: 'email', after: null, sensitive: false },
+      { path: 'claimMappings.mail', before: null, after: 'email', sensitive: false },
+      { path: 'claimMappings["https://x/groups"]', before: 'g', after: 'groups', sensitive: false },
+    ]);
+  });
+
+  it('compares arrays as whole values (providers sort set-like lists)', () => {
+    expect(diffFields({ l: [1, 2] }, { l: [2, 1] })).toEqual([{ path: 'l', before: [1, 2], after: [2, 1], sensitive: false }]);
+  });
+});
+
+describe('diffSecrets', () => {
+  it('never carries a value, only the placeholder', () => {
+    const d = diffSecrets({ s: 'sha256:new', n: 'sha256:n' }, { s: 'sha256:old', gone: 'sha256:g' });
+    expect(d.fields).toEqual([
+      { path: 'gone', before: SENSITIVE_PLACEHOLDER, after: null, sensitive: true },
+      { path: 'n', before: null, after: SENSITIVE_PLACEHOLDER, sensitive: true },
+      { path: 's', before: SENSITIVE_PLACEHOLDER, after: SENSITIVE_PLACEHOLDER, sensitive: true },
+    ]);
+    expect(JSON.stringify(d)).not.toContain('sha256');
+  });
+
+  it('equal digests are no change; no record means every secret is written', () => {
+    expect(diffSecrets({ s: 'sha256:a' }, { s: 'sha256:a' }).fields).toEqual([]);
+    const adopted = diffSecrets({ s: 'sha256:a' }, undefined);
+    expect(adopted.unknown).toEqual(['s']);
+    expect(adopted.fields).toHaveLength(1);
+  });
+});
