@@ -16,6 +16,8 @@ export interface YamlTree {
   keyRanges: Record<string, SourceRange>;
   /** JSON pointer → the scalar's source style, to place columns inside strings. */
   scalarStyle: Record<string, string>;
+  /** JSON pointer → raw source of quoted scalars (escapes shift columns). */
+  rawQuoted: Record<string, string>;
   range: SourceRange;
 }
 
@@ -33,6 +35,7 @@ class Converter {
   readonly positions: Record<string, SourceRange> = {};
   readonly keyRanges: Record<string, SourceRange> = {};
   readonly scalarStyle: Record<string, string> = {};
+  readonly rawQuoted: Record<string, string> = {};
   readonly diagnostics: Diagnostic[] = [];
   private stopped = false;
 
@@ -101,6 +104,7 @@ class Converter {
     }
     if (isScalar(node)) {
       if (typeof node.type === 'string') this.scalarStyle[pointer] = node.type;
+      if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && node.range && !underAlias) this.rawQuoted[pointer] = this.text.slice(node.range[0], node.range[1]);
       const v = node.value;
       if (typeof v === 'bigint') return Number(v);
       return v;
@@ -201,7 +205,7 @@ export function parseYamlFile(text: string, file: string): ParsedFile {
     const value = conv.convert(contents, '', 0, docRange, undefined);
     diagnostics.push(...conv.diagnostics);
     if (conv.isStopped) continue;
-    docs.push({ value, positions: conv.positions, keyRanges: conv.keyRanges, scalarStyle: conv.scalarStyle, range: docRange });
+    docs.push({ value, positions: conv.positions, keyRanges: conv.keyRanges, scalarStyle: conv.scalarStyle, rawQuoted: conv.rawQuoted, range: docRange });
   }
   return { docs, diagnostics };
 }

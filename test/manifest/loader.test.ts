@@ -42,3 +42,11 @@ describe('loadManifests details', () => {
     expect(r.desired.settings.range?.start.line).toBe(3);
   });
 });
+
+describe('selector columns in quoted YAML', () => {
+  it('account for escapes in double-quoted scalars', async () => {
+    const r = await loadManifests(['br-selector-escaped-quotes.yaml'], { cwd: INVALID });
+    const line = '  selector: "\\"engineering\\" in list.groups or \\"ops\\" = list.groups"';
+    expect(r.diagnostics[0]?.range?.start).toEqual({ line: 5, col: line.indexOf(' = ') + 2 });
+  });
+});

@@ -40,6 +40,20 @@ function selectorColumn(d: DocDiagnostics, col: number): SourceRange {
   if (r.start.line !== r.end.line) return r;
   const quoted = style === 'QUOTE_DOUBLE' || style === 'QUOTE_SINGLE' ? 1 : 0;
   if (style !== 'PLAIN' && quoted === 0) return r;
-  const c = r.start.col + quoted + col - 1;
+  const raw = d.doc.tree.rawQuoted['/spec/selector'];
+  const c = r.start.col + quoted + (raw === undefined ? col - 1 : rawOffset(raw.slice(1), col - 1, style === 'QUOTE_DOUBLE'));
   return { file: r.file, start: { line: r.start.line, col: c }, end: { line: r.start.line, col: c + 1 } };
+}
+
+/** Offset in the quoted source of the `index`-th decoded character (escapes `\\x`, `\\xNN`, `\\uNNNN`, or `''`, take more). */
+function rawOffset(raw: string, index: number, double: boolean): number {
+  let i = 0;
+  for (let n = 0; n < index && i < raw.length; n++) {
+    if (double && raw[i] === '\\') {
+      const e = raw[i + 1];
+      i += e === 'x' ? 4 : e === 'u' ? 6 : e === 'U' ? 10 : 2;
+    } else if (!double && raw[i] === "'" && raw[i + 1] === "'") i += 2;
+    else i++;
+  }
+  return i;
 }
