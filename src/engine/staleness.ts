@@ -1,4 +1,4 @@
-import { addressKey, parseAddress } from '../model/kinds.js';
+import { addressKey, kindOrder, parseAddress } from '../model/kinds.js';
 import { canonicalJson } from '../plan/canonical.js';
 import { diffFields } from '../plan/diff.js';
 import type { Change, ReadFingerprint, SavedPlan } from '../plan/types.js';
@@ -104,7 +104,20 @@ export function findStaleness(saved: SavedPlan, fresh: PlanRun): StaleFinding[] 
     const address = parseAddress(key);
     if (!address) continue;
     const actions = (cs: Change[]) => (cs.length === 0 ? 'nothing' : cs.map((c) => c.action).join(' + '));
-    findings.push({ ...address, message: `the change differs from the saved plan: saved ${actions(a)}, now ${actions(b)}` });
+    if (actions(a) !== actions(b)) {
+      findings.push({ ...address, message: `the change differs from the saved plan: saved ${actions(a)}, now ${actions(b)}` });
+      continue;
+    }
+    const fieldsOf = (cs: Change[]) => new Map(cs.flatMap((c) => c.fields.map((f) => [f.path, canonicalJson([f.before, f.after])] as const)));
+    const fa = fieldsOf(a);
+    const fb = fieldsOf(b);
+    const moved = [...new Set([...fa.keys(), ...fb.keys()])].filter((p) => fa.get(p) !== fb.get(p)).sort();
+    if (moved.length === 0) findings.push({ ...address, message: `the planned ${actions(b)} differs from the saved plan` });
+    for (const field of moved) findings.push({ ...address, field, message: `the planned ${actions(b)} of this field differs from the saved plan` });
   }
-  return findings;
+  // Grouped by object (kind order, then name); within one object, in the order found.
+  return findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => kindOrder(a.f.kind) - kindOrder(b.f.kind) || (a.f.name < b.f.name ? -1 : a.f.name > b.f.name ? 1 : 0) || a.i - b.i)
+    .map(({ f }) => f);
 }

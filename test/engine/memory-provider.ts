@@ -72,7 +72,7 @@ export class MemoryProvider implements Provider {
   async normalise(o: AnyDesired, ctx: ProviderContext): Promise<{ view: DesiredView; values: Record<string, string> }> {
     const fields: Record<string, JsonValue> = {};
     const refs: Record<string, SecretInput> = {};
-    for (const [k, v] of Object.entries(o.spec as Record<string, unknown>)) {
+    for (const [k, v] of Object.entries(o.spec as unknown as Record<string, unknown>)) {
       if (v === undefined) continue;
       if (k === 'config' && typeof v === 'object' && v !== null && !Array.isArray(v)) {
         // One level down, so nested secrets (config.oidcClientSecret) get manifest-style paths.
