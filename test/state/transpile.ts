@@ -1,0 +1,32 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+/*
+ * Child processes in tests run real converge code, but Node 20 cannot run TypeScript and dist/ may
+ * be stale or unbuilt. This transpiles one source file and everything it imports relatively into a
+ * temp dir (type-only imports vanish), so a child can `import()` it.
+ */
+export async function transpileTree(entry: string, root: string, outDir: string): Promise<string> {
+  const seen = new Set<string>();
+  const queue = [resolve(entry)];
+  await writeFile(join(outDir, 'package.json'), '{"type":"module"}\n');
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (file === undefined || seen.has(file)) continue;
+    seen.add(file);
+    const source = await readFile(file, 'utf8');
+    const out = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+      fileName: file,
+    }).outputText;
+    const target = join(outDir, relative(root, file)).replace(/\.ts$/, '.js');
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, out);
+    for (const m of out.matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)\.js['"]/g)) {
+      const spec = m[1];
+      if (spec !== undefined) queue.push(resolve(dirname(file), `${spec}.ts`));
+    }
+  }
+  return join(outDir, relative(root, resolve(entry))).replace(/\.ts$/, '.js');
+}
