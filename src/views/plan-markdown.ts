@@ -36,6 +36,7 @@ function objectSection(c: Change): string {
     '',
     '</details>',
     '',
+    '',
   ].join('\n');
 }
 
@@ -58,7 +59,7 @@ function head(plan: Plan, title: string, deletes: Change[]): string {
     );
   }
   if (s.create + s.update + s.delete + s.upgrade === 0) out.push(NO_CHANGES, '');
-  return out.join('\n');
+  return out.join('\n') + '\n';
 }
 
 function truncationNote(shown: number, total: number, maxLength: number): string {
@@ -75,7 +76,7 @@ export function renderPlanMarkdown(plan: Plan, opts: { title?: string; maxLength
   const top = head(plan, opts.title ?? 'converge plan', changes.filter((c) => c.action === 'delete'));
   const sections = changes.map(objectSection);
   const heading = sections.length > 0 ? '### Changes\n\n' : '';
-  const full = top + heading + sections.join('');
+  const full = (top + heading + sections.join('')).trimEnd() + '\n';
   if (full.length <= maxLength) return full;
 
   // Cut the per-object section; reserve room for the note at its longest.
@@ -88,6 +89,7 @@ export function renderPlanMarkdown(plan: Plan, opts: { title?: string; maxLength
     shown += 1;
   }
   text += truncationNote(shown, changes.length, maxLength);
+  text = text.trimEnd() + '\n';
   // Only an absurdly small limit gets here: keep the beginning (the summary comes first).
   return text.length <= maxLength ? text : text.slice(0, Math.max(0, maxLength - 1)) + '…';
 }

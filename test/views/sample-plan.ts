@@ -1,0 +1,152 @@
+import type { ApplyResult } from '../../src/engine/types.js';
+import { ConvergeError } from '../../src/diagnostics/errors.js';
+import { summarize, type Change, type Plan } from '../../src/plan/types.js';
+
+/** A plan with every action, every drift cause, a secret, and diagnostics: plain data, as the engine makes it. */
+export function samplePlan(): Plan {
+  const changes: Change[] = [
+    {
+      kind: 'NoCodeWorkspace',
+      name: 'old-ws',
+      action: 'delete',
+      id: 'ws-123',
+      reason: 'removed from the manifests',
+      fields: [{ path: 'project', before: 'Platform', after: null, sensitive: false }],
+      notes: ['a destroy run will run first, then the workspace is deleted'],
+      deletion: 'destroy',
+    },
+    {
+      kind: 'NomadBindingRule',
+      name: 'legacy',
+      action: 'delete',
+      id: '2b6c1d3e-0000-4000-8000-000000000001',
+      reason: 'removed from the manifests',
+      fields: [{ path: 'bindName', before: 'ops', after: null, sensitive: false }],
+      notes: [],
+    },
+    {
+      kind: 'NomadAuthMethod',
+      name: 'gh',
+      action: 'update',
+      id: 'gh',
+      reason: 'differs from the manifests: maxTokenTtl, config.claimMappings.mail',
+      fields: [
+        { path: 'config.claimMappings.email', before: 'email', after: null, sensitive: false },
+        { path: 'config.claimMappings.mail', before: null, after: 'email', sensitive: false },
+        { path: 'maxTokenTtl', before: '30m', after: '1h', sensitive: false },
+      ],
+      notes: [],
+    },
+    {
+      kind: 'NomadAuthMethod',
+      name: 'okta',
+      action: 'create',
+      reason: 'new in the manifests',
+      fields: [
+        { path: 'config.boundAudiences', before: null, after: ['0oa1'], sensitive: false },
+        { path: 'config.oidcClientSecret', before: null, after: '(sensitive)', sensitive: true },
+        { path: 'maxTokenTtl', before: null, after: '1h', sensitive: false },
+        { path: 'type', before: null, after: 'OIDC', sensitive: false },
+      ],
+      notes: ['live secret drift cannot be seen: the server never returns secret values'],
+    },
+    {
+      kind: 'NomadAuthMethod',
+      name: 'sso',
+      action: 'update',
+      id: 'sso',
+      reason: 'secret changed: config.oidcClientSecret',
+      fields: [{ path: 'config.oidcClientSecret', before: '(sensitive)', after: '(sensitive)', sensitive: true }],
+      notes: ['live secret drift cannot be seen: the server never returns secret values'],
+    },
+    {
+      kind: 'NoCodeModule',
+      name: 'vpc',
+      action: 'update',
+      id: 'nocode-9',
+      reason: 'differs from the manifests: versionPin',
+      fields: [{ path: 'versionPin', before: '1.4.0', after: '1.5.0', sensitive: false }],
+      notes: [],
+    },
+    {
+      kind: 'NoCodeWorkspace',
+      name: 'vpc-dev',
+      action: 'upgrade',
+      id: 'ws-456',
+      reason: 'the module pin moved',
+      fields: [],
+      notes: ['upgrades run a plan and apply in the workspace'],
+      upgrade: { from: '1.4.0', to: '1.5.0' },
+    },
+    { kind: 'NomadAuthMethod', name: 'quiet', action: 'no-op', id: 'quiet', fields: [], notes: ['live secret drift cannot be seen: the server never returns secret values'] },
+  ];
+  return {
+    formatVersion: '1.0',
+    createdAt: '2026-01-02T03:04:05.000Z',
+    changes,
+    drift: [
+      {
+        kind: 'NomadAuthMethod',
+        name: 'gh',
+        cause: 'outside',
+        fields: [{ path: 'tokenLocality', before: 'local', after: 'global', sensitive: false }],
+        message: 'NomadAuthMethod/gh was changed outside converge: tokenLocality',
+      },
+      {
+        kind: 'NomadAuthMethod',
+        name: 'gh',
+        cause: 'pending',
+        fields: [{ path: 'maxTokenTtl', before: '30m', after: '1h', sensitive: false }],
+        message: 'NomadAuthMethod/gh has manifest changes not applied yet: maxTokenTtl',
+      },
+      {
+        kind: 'NomadAuthMethod',
+        name: 'sso',
+        cause: 'hidden',
+        fields: [],
+        message: 'NomadAuthMethod/sso: a field converge cannot read may have changed: the server hash moved while every readable field matches',
+      },
+      {
+        kind: 'NomadBindingRule',
+        name: 'gone',
+        cause: 'missing',
+        fields: [],
+        message: 'NomadBindingRule/gone is owned by converge but gone from the live service: apply will drop it from state',
+      },
+    ],
+    diagnostics: [{ severity: 'warning', code: 'plan.target-dependency', summary: 'x depends on y' }],
+    summary: summarize(changes),
+  };
+}
+
+export function emptyPlan(): Plan {
+  return { formatVersion: '1.0', createdAt: '2026-01-02T03:04:05.000Z', changes: [], drift: [], diagnostics: [], summary: summarize([]) };
+}
+
+export function sampleResult(): ApplyResult {
+  return {
+    outcomes: [
+      { kind: 'NomadAuthMethod', name: 'okta', action: 'create', status: 'succeeded' },
+      { kind: 'NoCodeModule', name: 'vpc', action: 'update', status: 'succeeded', message: 'pinned to 1.5.0' },
+      {
+        kind: 'NoCodeWorkspace',
+        name: 'vpc-dev',
+        action: 'upgrade',
+        status: 'failed',
+        message: 'run run-Ab12 errored',
+        error: new ConvergeError('tfe.run-errored', 'run run-Ab12 errored', { source: 'remote', hint: 'open the run to see why' }),
+        runUrl: 'https://app.terraform.io/app/acme/workspaces/vpc-dev/runs/run-Ab12',
+      },
+      { kind: 'NoCodeWorkspace', name: 'vpc-prod', action: 'upgrade', status: 'skipped', message: 'the canary upgrade failed' },
+      {
+        kind: 'NoCodeWorkspace',
+        name: 'vpc-stage',
+        action: 'upgrade',
+        status: 'awaiting-confirmation',
+        message: 'confirm the run in HCP Terraform',
+        runUrl: 'https://app.terraform.io/app/acme/workspaces/vpc-stage/runs/run-Cd34',
+      },
+    ],
+    counts: { succeeded: 2, failed: 1, skipped: 1, awaiting: 1 },
+  };
+}
