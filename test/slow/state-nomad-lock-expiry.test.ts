@@ -45,7 +45,7 @@ async function lockError(p: Promise<unknown>): Promise<{ code: string; message: 
   throw new Error('expected the lock to be refused');
 }
 
-/** A converge process that takes the lock, says so on stdout, and waits to be killed. */
+/** A converge process that takes the lock, writes the state, says so on stdout, and waits to be killed (never unlocking). */
 function startHolder(path: string): Promise<{ child: ChildProcess; id: string }> {
   const code = `
     const { createNomadVariablesBackend } = await import(process.env.DIST_BACKEND);
@@ -54,6 +54,8 @@ function startHolder(path: string): Promise<{ child: ChildProcess; id: string }>
       lockTtl: '10s', lockDelay: '1s', holder: { owner: 'doomed', host: 'child', pid: process.pid },
     });
     const lock = await b.lock('apply', { timeoutMs: 0 });
+    const doc = await b.read();
+    await b.write({ ...doc, serial: doc.serial + 1, records: [], salt: 'written-by-the-doomed-run' });
     process.stdout.write(JSON.stringify(lock.info) + '\\n');
     setInterval(() => {}, 1000); // stay alive: the renewal timer is unref'd on purpose
   `;
@@ -79,7 +81,7 @@ describe('Nomad state lock leases', () => {
     const path = newPath();
     const { child, id } = await startHolder(path);
     const b = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http, lockPollMs: 250 });
-    // Between write and unlock: the holder wrote nothing we depend on, and it dies holding the lock.
+    // Between write and unlock: the holder committed its state and dies holding the lock.
     child.kill('SIGKILL');
     const killedAt = Date.now();
 
@@ -93,6 +95,8 @@ describe('Nomad state lock leases', () => {
     // Lease 10s from acquire (+ LockDelay 1s); the child was killed right after acquiring.
     expect(waited).toBeGreaterThan(7_000);
     expect(waited).toBeLessThan(30_000);
+    // Its committed write survived the crash.
+    expect(await b.read()).toMatchObject({ serial: 1, salt: 'written-by-the-doomed-run' });
     await lock.release();
   }, 60_000);
 

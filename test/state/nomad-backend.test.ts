@@ -270,6 +270,18 @@ describe('lock', () => {
     await dead.release();
   });
 
+  it('forceUnlock works with a non-management token, which cannot see Lock: Nomad\'s lock ID was recorded in the Items', async () => {
+    const reporter = new MemoryReporter();
+    const dead = await backend({ holder: alice, reporter }).lock('apply', { timeoutMs: 0 });
+    expect(reporter.events.map((e) => e.code)).not.toContain('state.lock.record-failed');
+    const client = backend({ token: sim.clientToken });
+    expect((await rejection(client.lock('apply', { timeoutMs: 0 }))).message).toContain('alice@ci-runner-1');
+    await client.forceUnlock(dead.info.id);
+    const mine = await client.lock('apply', { timeoutMs: 0 });
+    await mine.release();
+    await dead.release();
+  });
+
   it('forceUnlock refuses an id that is not the current lock, naming the holder', async () => {
     const held = await backend({ holder: alice }).lock('apply', { timeoutMs: 0 });
     const err = await rejection(backend().forceUnlock('00000000-0000-0000-0000-000000000000'));
