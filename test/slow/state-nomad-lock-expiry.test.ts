@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConvergeError } from '../../src/diagnostics/errors.js';
@@ -9,14 +11,17 @@ import type { HttpClient } from '../../src/http/types.js';
 import { RequestLog } from '../../src/sandbox/common/request-log.js';
 import { startNomadSimulator } from '../../src/sandbox/nomad/index.js';
 import { createNomadVariablesBackend } from '../../src/state/nomad/index.js';
+import { transpileTree } from '../state/transpile.js';
 
 /*
  * Lease behaviour of the Nomad state lock with real time: Nomad's minimum lock TTL is 10s
  * (reference nomad-api.md §9, enforced by the simulator), so these take ~25s and live in
- * `npm run test:slow` (which builds dist/ first: the crashing holder is a separate node process).
+ * `npm run test:slow`. The crashing holder is a separate node process running the transpiled source.
  */
 
-const DIST_BACKEND = fileURLToPath(new URL('../../dist/state/nomad/index.js', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+let childDir: string;
+let childBackend: string;
 
 type Sim = Awaited<ReturnType<typeof startNomadSimulator>>;
 let sim: Sim;
@@ -26,11 +31,16 @@ const log = new RequestLog();
 beforeAll(async () => {
   sim = await startNomadSimulator({ host: '127.0.0.1', port: 0, log });
   http = createHttpClient({ baseUrl: sim.url });
+  childDir = await mkdtemp(join(tmpdir(), 'converge-nomad-child-'));
+  // The transpiled tree imports undici and p-retry (through the HTTP layer): let it find them.
+  await symlink(join(REPO, 'node_modules'), join(childDir, 'node_modules'), 'dir');
+  childBackend = await transpileTree(join(REPO, 'src/state/nomad/index.ts'), REPO, childDir);
 });
 
 afterAll(async () => {
   await http?.close();
   await sim?.stop();
+  if (childDir) await rm(childDir, { recursive: true, force: true });
 });
 
 const newPath = () => `converge/slow-${randomBytes(4).toString('hex')}`;
@@ -48,7 +58,7 @@ async function lockError(p: Promise<unknown>): Promise<{ code: string; message: 
 /** A converge process that takes the lock, writes the state, says so on stdout, and waits to be killed (never unlocking). */
 function startHolder(path: string): Promise<{ child: ChildProcess; id: string }> {
   const code = `
-    const { createNomadVariablesBackend } = await import(process.env.DIST_BACKEND);
+    const { createNomadVariablesBackend } = await import(process.env.CHILD_BACKEND);
     const b = createNomadVariablesBackend({
       address: process.env.SIM_URL, token: process.env.SIM_TOKEN, path: process.env.STATE_PATH,
       lockTtl: '10s', lockDelay: '1s', holder: { owner: 'doomed', host: 'child', pid: process.pid },
@@ -60,7 +70,7 @@ function startHolder(path: string): Promise<{ child: ChildProcess; id: string }>
     setInterval(() => {}, 1000); // stay alive: the renewal timer is unref'd on purpose
   `;
   const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
-    env: { ...process.env, DIST_BACKEND, SIM_URL: sim.url, SIM_TOKEN: sim.managementToken, STATE_PATH: path },
+    env: { ...process.env, CHILD_BACKEND: childBackend, SIM_URL: sim.url, SIM_TOKEN: sim.managementToken, STATE_PATH: path },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -77,7 +87,6 @@ function startHolder(path: string): Promise<{ child: ChildProcess; id: string }>
 
 describe('Nomad state lock leases', () => {
   it('a holder that is SIGKILLed between write and unlock: the next run gets the lock after the TTL, no human needed', async () => {
-    expect(existsSync(DIST_BACKEND), 'run `npm run build` first').toBe(true);
     const path = newPath();
     const { child, id } = await startHolder(path);
     const b = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http, lockPollMs: 250 });

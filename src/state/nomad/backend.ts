@@ -3,7 +3,9 @@ import { ConvergeError } from '../../diagnostics/errors.js';
 import { createHttpClient } from '../../http/client.js';
 import type { HttpClient, TlsOptions } from '../../http/types.js';
 import { silentReporter, type Reporter } from '../../model/events.js';
-import { STATE_FORMAT_VERSION, type StateBackend, type StateDocument, type StateLock } from '../types.js';
+import { parseStateDocument } from '../local-backend.js';
+import { emptyState } from '../state-store.js';
+import type { StateBackend, StateLock } from '../types.js';
 import { decodeState, encodeState, ENCODING } from './chunking.js';
 import { acquireNomadLock, defaultHolder, forceUnlockNomad, validateLockTtl, type HeldNomadLock, type LockHolder, type NomadLockOptions } from './lock.js';
 import { chunkPath, chunkPrefix, defaultLockPath, parseChunkPath, validateStatePath } from './paths.js';
@@ -97,6 +99,8 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
 
   /** ModifyIndex of the head at our last read or write (0 = no head yet): the CAS base for write. */
   let baseIndex: number | undefined;
+  /** Serial at our last read or write: like the local backend, a write must move it forward. */
+  let baseSerial = 0;
   let heldLock: HeldNomadLock | undefined;
 
   async function readHead(): Promise<Head | undefined> {
@@ -113,6 +117,7 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
         const head = await readHead();
         if (!head) {
           baseIndex = 0;
+          baseSerial = 0;
           return emptyState();
         }
         const parts: string[] = [];
@@ -127,8 +132,10 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
           reporter.emit({ code: 'state.read.retry', level: 'debug', message: `The state in ${description} changed while reading; reading it again`, data: { attempt } });
           continue;
         }
-        const doc = parseDocument(decodeState(parts, head.sha256, description), description);
+        // One definition of a valid state document for every backend (records checked too).
+        const doc = parseStateDocument(decodeState(parts, head.sha256, description), description);
         baseIndex = head.index;
+        baseSerial = doc.serial;
         return doc;
       }
       throw new ConvergeError('state.nomad.unstable', `The state in ${description} kept changing while converge read it`, {
@@ -145,8 +152,19 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
           hint: 'the lease could not be renewed in time (network trouble?). Re-run: plan and apply read the live objects again',
         });
       }
-      // A write without a prior read replaces whatever is there, like the local backend's atomic replace.
-      const expected = baseIndex ?? (await readHead())?.index ?? 0;
+      // A write without a prior read is checked against the current head, like the local backend.
+      if (baseIndex === undefined) {
+        const current = await readHead();
+        baseIndex = current?.index ?? 0;
+        baseSerial = current?.serial ?? 0;
+      }
+      const expected = baseIndex;
+      if (doc.serial <= baseSerial) {
+        throw new ConvergeError('state.conflict', `Refusing to write serial ${doc.serial} over serial ${baseSerial} of the state in ${description}`, {
+          source: 'internal',
+          hint: 'each write must increase the serial; this is a bug in the caller',
+        });
+      }
       const generation = `${expected}-${randomBytes(4).toString('hex')}`;
       const encoded = encodeState(JSON.stringify(doc));
       // 1. New-generation chunks, sequentially (bounded remote calls).
@@ -179,6 +197,7 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
       } else {
         baseIndex = r.variable.ModifyIndex;
       }
+      baseSerial = doc.serial;
       // 3. Cleanup after the commit; failures leave garbage, never a wrong state.
       await sweepChunks(vars, opts.path, generation, baseIndex, reporter);
     },
@@ -211,10 +230,6 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
   };
 }
 
-export function emptyState(): StateDocument {
-  return { version: STATE_FORMAT_VERSION, salt: randomBytes(16).toString('hex'), serial: 0, records: [] };
-}
-
 function parseHead(items: Record<string, string>, index: number, where: string): Head {
   const chunks = Number(items.chunks);
   const serial = Number(items.serial);
@@ -225,20 +240,6 @@ function parseHead(items: Record<string, string>, index: number, where: string):
     });
   }
   return { index, serial, generation: items.generation, chunks, sha256: items.sha256 };
-}
-
-function parseDocument(json: string, where: string): StateDocument {
-  const doc = JSON.parse(json) as Partial<StateDocument>;
-  if (doc.version !== STATE_FORMAT_VERSION) {
-    throw new ConvergeError('state.version', `The state in ${where} has format version ${String(doc.version)}; this converge reads version ${STATE_FORMAT_VERSION}`, {
-      source: 'user',
-      hint: 'use the converge version that wrote it, or a newer one',
-    });
-  }
-  if (typeof doc.salt !== 'string' || typeof doc.serial !== 'number' || !Array.isArray(doc.records)) {
-    throw new ConvergeError('state.corrupt', `The state in ${where} is missing salt, serial or records`, { source: 'remote' });
-  }
-  return doc as StateDocument;
 }
 
 async function deleteGeneration(vars: VariablesClient, path: string, generation: string, count: number, reporter: Reporter): Promise<void> {

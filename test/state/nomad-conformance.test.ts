@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { RequestLog } from '../../src/sandbox/common/request-log.js';
+import { startNomadSimulator } from '../../src/sandbox/nomad/index.js';
+import { createNomadVariablesBackend } from '../../src/state/nomad/index.js';
+import type { LockInfo } from '../../src/state/types.js';
+import { runBackendConformance } from './conformance.js';
+import { transpileTree } from './transpile.js';
+
+/*
+ * The same StateBackend conformance suite as the local file backend, against the Nomad simulator
+ * over loopback. A dead holder's lock clears by itself after its lease: the crashed child uses
+ * Nomad's minimum TTL (10s) and a 1s lock delay, so that one case takes ~11s.
+ */
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+type Sim = Awaited<ReturnType<typeof startNomadSimulator>>;
+let sim: Sim;
+let childDir: string;
+let childBackend: string;
+
+beforeAll(async () => {
+  sim = await startNomadSimulator({ host: '127.0.0.1', port: 0, log: new RequestLog() });
+  childDir = await mkdtemp(join(tmpdir(), 'converge-nomad-child-'));
+  // The transpiled tree imports undici and p-retry (through the HTTP layer): let it find them.
+  await symlink(join(REPO, 'node_modules'), join(childDir, 'node_modules'), 'dir');
+  childBackend = await transpileTree(join(REPO, 'src/state/nomad/index.ts'), REPO, childDir);
+});
+
+afterAll(async () => {
+  await sim?.stop();
+  if (childDir) await rm(childDir, { recursive: true, force: true });
+});
+
+/** A separate node process takes the lock, writes the state, and exits without unlocking. */
+function crashingHolder(path: string): Promise<LockInfo> {
+  const code = `
+    const { createNomadVariablesBackend } = await import(process.env.CHILD_BACKEND);
+    const b = createNomadVariablesBackend({
+      address: process.env.SIM_URL, token: process.env.SIM_TOKEN, path: process.env.STATE_PATH,
+      lockTtl: '10s', lockDelay: '1s',
+    });
+    const lock = await b.lock('apply', { timeoutMs: 0 });
+    const doc = await b.read();
+    await b.write({ ...doc, serial: doc.serial + 1 });
+    process.stdout.write(JSON.stringify(lock.info));
+    process.exit(0);
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+      env: { ...process.env, CHILD_BACKEND: childBackend, SIM_URL: sim.url, SIM_TOKEN: sim.managementToken, STATE_PATH: path },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => (status === 0 ? resolve(JSON.parse(out) as LockInfo) : reject(new Error(`child failed (${status}): ${err}`))));
+  });
+}
+
+runBackendConformance(
+  'Nomad Variables',
+  async () => {
+    const path = `converge/conformance-${randomBytes(4).toString('hex')}`;
+    const open = () => createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, lockPollMs: 50 });
+    const a = open();
+    const b = open();
+    return {
+      a,
+      b,
+      crashHolder: () => crashingHolder(path),
+      cleanup: async () => {
+        await a.close();
+        await b.close();
+      },
+    };
+  },
+  { deadHolder: 'lease' },
+);
