@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { CI_DIR, nomadJobCommands, REPO, workflowCommands } from './extract.js';
 
@@ -35,6 +36,30 @@ function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Re
   });
 }
 
+/**
+ * docs/ci.md tells CI users to keep state in Nomad Variables (a runner's disk does not survive the
+ * job): switch the copied Settings document to the nomad backend, so the commands run as in CI.
+ * Returns how many Settings documents were switched.
+ */
+async function useNomadState(dir: string): Promise<number> {
+  let switched = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.ya?ml$/.test(entry.name)) continue;
+    const file = join(entry.parentPath, entry.name);
+    const docs = parseAllDocuments(await readFile(file, 'utf8'));
+    if (!Array.isArray(docs)) continue;
+    let changed = false;
+    for (const doc of docs) {
+      if (doc.get('kind') !== 'Settings') continue;
+      doc.setIn(['spec', 'state'], doc.createNode({ backend: 'nomad', path: 'converge/ci-examples' }));
+      changed = true;
+      switched++;
+    }
+    if (changed) await writeFile(file, docs.map((d) => d.toString()).join(''));
+  }
+  return switched;
+}
+
 describe('every converge command in examples/ci runs against the sandbox', () => {
   let sandbox: Sandbox;
   let dir: string;
@@ -45,6 +70,7 @@ describe('every converge command in examples/ci runs against the sandbox', () =>
     dir = await mkdtemp(join(tmpdir(), 'converge-ci-examples-'));
     const ciPrefix = CI_DIR + sep;
     await cp(join(REPO, 'examples'), dir, { recursive: true, filter: (p) => p !== CI_DIR && !p.startsWith(ciPrefix) });
+    expect(await useNomadState(dir)).toBe(1);
     sandbox = await startSandbox({ stepDelayMs: 5 });
     const { GITHUB_ACTIONS: _ga, GITHUB_STEP_SUMMARY: _gs, ...base } = process.env;
     env = {
@@ -80,6 +106,8 @@ describe('every converge command in examples/ci runs against the sandbox', () =>
       expect(r.stderr + r.stdout).not.toContain('ci-examples-okta-secret-7Hq2');
       expect(r.stderr + r.stdout).not.toContain('ci-examples-vpc-password-7Hq2');
       expect(r.stderr + r.stdout).not.toContain(sandbox.env.NOMAD_TOKEN);
+      // State went to Nomad Variables, not to the runner's disk.
+      expect(existsSync(join(dir, '.converge', 'state.json'))).toBe(false);
       if (args.includes('--markdown')) {
         // What CI redirects to plan.md / drift.md and posts: Markdown, not empty.
         expect(r.stdout.trim().length, context).toBeGreaterThan(0);
@@ -92,4 +120,11 @@ describe('every converge command in examples/ci runs against the sandbox', () =>
       }
     });
   }
+
+  it('kept the state in Nomad Variables, where the next CI job finds it', async () => {
+    const res = await fetch(`${sandbox.env.NOMAD_ADDR}/v1/var/converge/ci-examples`, { headers: { 'X-Nomad-Token': sandbox.env.NOMAD_TOKEN ?? '' } });
+    expect(res.status).toBe(200);
+    const head = (await res.json()) as { Items: Record<string, string> };
+    expect(Number(head.Items.serial)).toBeGreaterThan(0);
+  });
 });
