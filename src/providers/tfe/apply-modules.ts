@@ -1,0 +1,119 @@
+import { ConvergeError } from '../../diagnostics/errors.js';
+import type { DesiredObject } from '../../model/desired.js';
+import { addressKey } from '../../model/kinds.js';
+import type { JsonValue } from '../../model/json.js';
+import type { StateRecord } from '../../state/types.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
+import type { NoCodeModuleBody } from './client.js';
+import { desiredModuleFields, moduleOptionsBody } from './mapping.js';
+import { failed, outcome } from './outcome.js';
+import type { TfeSession } from './session.js';
+
+/*
+ * NoCodeModule writes and deletes. One no-code module per registry module (reference tfc-api.md
+ * §1.5): load found the existing one through the registry module, so a create here means none
+ * exists, and an adopted one is PATCHed, never created twice.
+ */
+
+/** Fields that live only in converge (state), never sent. */
+const LOCAL_FIELDS = new Set(['protect']);
+
+function remoteFieldsChanged(p: PlannedChange): boolean {
+  return p.change.fields.some((f) => !LOCAL_FIELDS.has(f.path.split('.')[0] ?? ''));
+}
+
+function record(p: PlannedChange, id: string, applied: Record<string, JsonValue>, extra: Record<string, JsonValue>, ctx: ApplyContext): StateRecord {
+  const previous = ctx.record(p.change);
+  return {
+    kind: 'NoCodeModule',
+    name: p.change.name,
+    id,
+    applied,
+    secretDigests: {},
+    extra,
+    protect: p.view.desired?.object.protect ?? previous?.protect ?? false,
+    updatedAt: new Date().toISOString(),
+    ...(previous?.inFlight ? { inFlight: previous.inFlight } : {}),
+  };
+}
+
+
+async function writeModule(p: PlannedChange, session: TfeSession, ctx: ApplyContext): Promise<ApplyOutcome> {
+  const d = p.view.desired?.object as DesiredObject<'NoCodeModule'> | undefined;
+  if (!d) return outcome(p, 'failed', 'internal: no manifest for a module write');
+  const fields = p.view.desired?.fields ?? desiredModuleFields(d.spec, null);
+  const versionPin = typeof fields.versionPin === 'string' ? fields.versionPin : null;
+  const registryModuleId =
+    (typeof p.view.live?.extra.registryModuleId === 'string' ? p.view.live.extra.registryModuleId : undefined) ?? session.registry?.get(d.spec.registryModule)?.id;
+  if (registryModuleId === undefined || versionPin === null) {
+    const error = new ConvergeError('tfe.module.unresolved', `cannot write NoCodeModule/${d.name}: its registry module or version is unknown`, {
+      source: 'user',
+      range: d.range,
+    });
+    return outcome(p, 'failed', error.message, { error });
+  }
+  const body: NoCodeModuleBody = { registryModuleId, versionPin, enabled: d.spec.enabled ?? true, variableOptions: moduleOptionsBody(d.spec) };
+  const call = { what: `no-code module of ${d.spec.registryModule}`, desired: d };
+  const live = p.view.live;
+  if (p.change.action === 'create') {
+    const read = await session.client.enableNoCodeModule(body, call);
+    // What was applied is the desired fields the service accepted (its write responses do not
+    // include the variable options, so they cannot be read back from them).
+    await ctx.save(record(p, read.module.id, fields, { registryModuleId, registryModule: d.spec.registryModule }, ctx));
+    return outcome(p, 'succeeded', `enabled no-code provisioning for ${d.spec.registryModule} at ${versionPin} (${read.module.id})`);
+  }
+  if (!live) return outcome(p, 'failed', 'internal: update without a live module');
+  let message = 'recorded in state';
+  if (remoteFieldsChanged(p)) {
+    // The whole desired set, no ids, registry module always included (reference §1.2).
+    await session.client.updateNoCodeModule(live.id, body, call);
+    message = `updated ${live.id}: ${p.change.fields.map((f) => f.path).join(', ')}`;
+  }
+  await ctx.save(record(p, live.id, fields, { registryModuleId, registryModule: d.spec.registryModule }, ctx));
+  return outcome(p, 'succeeded', message);
+}
+
+function moduleOfWorkspace(v: { desired?: { object: { spec: unknown } }; live?: { fields: Record<string, JsonValue> }; record?: StateRecord }): string | undefined {
+  const spec = v.desired?.object.spec as { module?: string } | undefined;
+  const m = spec?.module ?? v.live?.fields.module ?? v.record?.applied.module;
+  return typeof m === 'string' ? m : undefined;
+}
+
+async function deleteModule(p: PlannedChange, batch: ApplyBatch, session: TfeSession, ctx: ApplyContext): Promise<ApplyOutcome> {
+  // Refuse while workspaces converge owns still use it (workspace deletes ran first, in the
+  // engine's reverse KINDS order, and dropped their records).
+  const users = [...batch.all.values()]
+    .filter((v) => v.kind === 'NoCodeWorkspace' && moduleOfWorkspace(v) === p.change.name && (v.desired !== undefined || ctx.record(v) !== undefined))
+    .map((v) => v.name)
+    .sort();
+  if (users.length > 0) {
+    const error = new ConvergeError(
+      'tfe.module.in-use',
+      `NoCodeModule/${p.change.name} is still used by ${users.map((u) => `NoCodeWorkspace/${u}`).join(', ')}: not deleted`,
+      { source: 'user', hint: 'remove or move those workspaces first (or set their deletion policy), then apply again' },
+    );
+    return outcome(p, 'failed', error.message, { error });
+  }
+  const id = p.view.live?.id ?? p.view.record?.id;
+  if (id === undefined) {
+    await ctx.forget(p.change);
+    return outcome(p, 'succeeded', 'already gone');
+  }
+  const existed = await session.client.deleteNoCodeModule(id, { what: `no-code module ${id} (${addressKey(p.change)})` });
+  await ctx.forget(p.change);
+  return outcome(p, 'succeeded', existed ? `deleted ${id}` : `${id} was already gone (404)`);
+}
+
+export async function applyModules(batch: ApplyBatch, session: TfeSession, ctx: ApplyContext): Promise<ApplyOutcome[]> {
+  const out: ApplyOutcome[] = [];
+  // Few modules per organization: one at a time keeps the request log readable and the order stable.
+  for (const p of batch.changes) {
+    try {
+      if (batch.phase === 'delete') out.push(await deleteModule(p, batch, session, ctx));
+      else out.push(await writeModule(p, session, ctx));
+    } catch (e) {
+      out.push(failed(p, e));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,391 @@
+import { errorMessage, isConvergeError } from '../../diagnostics/errors.js';
+import type { Diagnostic } from '../../diagnostics/types.js';
+import type { DesiredObject } from '../../model/desired.js';
+import type { JsonValue } from '../../model/json.js';
+import { isSecretRef } from '../../model/secret-ref.js';
+import type { StateRecord } from '../../state/types.js';
+import type { DesiredView, LoadInput, LoadResult, ObjectView, ProviderContext } from '../provider.js';
+import { rangeOf } from './errors.js';
+import { mapLimit } from './limit.js';
+import {
+  desiredModuleFields,
+  desiredWorkspaceFields,
+  isDeletionPolicy,
+  isSecretVariable,
+  latestVersion,
+  liveModuleFields,
+  liveWorkspaceFields,
+  parseSourceModuleId,
+  registryPath,
+  varCategory,
+  varId,
+  varText,
+  varValuePath,
+  variableIds,
+} from './mapping.js';
+import { READ_CONCURRENCY, SHOW_BY_NAME_MAX, type TfeSession } from './session.js';
+import type { NamedWire, RegistryModuleWire, VarWire, WorkspaceWire } from './wire.js';
+
+/*
+ * load(): desired objects normalised (mapping.ts) and live objects read with as few requests as
+ * correctness allows (README "Reading"):
+ * - modules: ONE paginated registry-modules list with include=no-code-modules, then one read of
+ *   each no-code module that exists (reference tfc-api.md §1.5: there is no no-code module list);
+ * - projects / agent pools: one list each, only when a workspace needs them;
+ * - workspaces: show-by-name when few, else the organization's workspace list (page[size]=100),
+ *   stopping as soon as reading the rest by name would be cheaper; vars only for workspaces whose
+ *   variables converge manages.
+ */
+
+type ModuleDesired = DesiredObject<'NoCodeModule'>;
+type WorkspaceDesired = DesiredObject<'NoCodeWorkspace'>;
+
+export interface ModuleInfo {
+  /** The version the module's workspaces will run: the manifest's pin or the latest. */
+  resolvedPin: string | null;
+  registryModule: string;
+  noCodeModuleId: string | null;
+}
+
+function errorAt(desired: ModuleDesired | WorkspaceDesired, pointer: string, code: string, summary: string, detail?: string): Diagnostic {
+  return { severity: 'error', code, summary, ...(detail ? { detail } : {}), range: rangeOf(desired, pointer) };
+}
+
+function byName<T extends { name: string }>(items: readonly T[]): Map<string, T> {
+  return new Map(items.map((i) => [i.name, i]));
+}
+
+function namesOf(desired: readonly { name: string }[], records: readonly StateRecord[]): string[] {
+  return [...new Set([...desired.map((d) => d.name), ...records.map((r) => r.name)])].sort();
+}
+
+function str(v: JsonValue | undefined): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+export async function loadTfe(session: TfeSession, input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
+  const diagnostics: Diagnostic[] = [];
+  const views: ObjectView[] = [];
+  const modules = input.desired.filter((d): d is ModuleDesired => d.kind === 'NoCodeModule');
+  const workspaces = input.desired.filter((d): d is WorkspaceDesired => d.kind === 'NoCodeWorkspace');
+  const moduleRecords = input.records.filter((r) => r.kind === 'NoCodeModule');
+  const wsRecords = input.records.filter((r) => r.kind === 'NoCodeWorkspace');
+
+  const moduleInfo = await loadModules(session, modules, moduleRecords, views, diagnostics);
+  await loadWorkspaces(session, workspaces, wsRecords, moduleInfo, modules, moduleRecords, views, diagnostics, ctx);
+  return { views, diagnostics };
+}
+
+// --- modules ---------------------------------------------------------------------------------
+
+async function loadModules(
+  session: TfeSession,
+  desired: readonly ModuleDesired[],
+  records: readonly StateRecord[],
+  views: ObjectView[],
+  diagnostics: Diagnostic[],
+): Promise<Map<string, ModuleInfo>> {
+  const info = new Map<string, ModuleInfo>();
+  const names = namesOf(desired, records);
+  if (names.length === 0) return info;
+  const { client, organization } = session;
+  const registry = (await client.listRegistryModules()).filter((m) => m.registryName === 'private');
+  const byPath = new Map<string, RegistryModuleWire>(registry.map((m) => [registryPath(m), m]));
+  const byId = new Map<string, RegistryModuleWire>(registry.map((m) => [m.id, m]));
+  // Apply's create needs the registry module id of a module that has no no-code module yet.
+  session.registry = byPath;
+  const desiredByName = byName(desired);
+  const recordByName = byName(records);
+
+  const reads = await mapLimit(names, READ_CONCURRENCY, async (name) => {
+    const d = desiredByName.get(name);
+    const r = recordByName.get(name);
+    const path = d?.spec.registryModule ?? str(r?.applied.registryModule) ?? '';
+    const rm = byPath.get(path);
+    // The registry module names its no-code module (0 or 1, reference §1.5). A recorded id is
+    // read only when the registry module itself is gone (then the no-code module likely is too).
+    const id = rm ? (rm.noCodeModuleIds[0] ?? null) : (r?.id ?? null);
+    const live = id === null ? null : await client.readNoCodeModule(id, { what: `no-code module ${id} (${path})`, ...(d ? { desired: d } : {}) });
+    return { name, d, r, path, rm, live };
+  });
+
+  for (const { name, d, r, path, rm, live } of reads) {
+    const notes: string[] = [];
+    const latest = rm ? latestVersion(rm.versions) : null;
+    let resolvedPin: string | null = null;
+    let desiredView: DesiredView | undefined;
+    if (d) {
+      if (!rm) {
+        diagnostics.push(
+          errorAt(
+            d,
+            '/spec/registryModule',
+            'tfe.module.registry-module-unknown',
+            `registry module ${path} is not in the private registry of organization ${organization} (or the token cannot see it)`,
+            `publish it to the private registry first, or fix spec.registryModule (namespace/name/provider); modules there: ${
+              [...byPath.keys()].slice(0, 10).join(', ') || 'none'
+            }`,
+          ),
+        );
+      }
+      if (d.spec.versionPin !== undefined) {
+        resolvedPin = d.spec.versionPin;
+        if (rm && !rm.versions.some((v) => v.version === d.spec.versionPin && v.status === 'ok')) {
+          diagnostics.push(
+            errorAt(
+              d,
+              '/spec/versionPin',
+              'tfe.module.version-unknown',
+              `version ${d.spec.versionPin} of ${path} is not available in the registry`,
+              `available versions: ${rm.versions.filter((v) => v.status === 'ok').map((v) => v.version).join(', ') || 'none'} (a version still being ingested is refused with 422, reference tfc-api.md §1.1)`,
+            ),
+          );
+        }
+      } else if (rm) {
+        resolvedPin = latest;
+        if (latest === null) {
+          diagnostics.push(errorAt(d, '/spec/versionPin', 'tfe.module.no-versions', `${path} has no usable version in the registry`, 'publish a version, or wait for its ingestion to finish'));
+        } else {
+          notes.push(`versionPin not set: latest is ${latest}`);
+        }
+      }
+      desiredView = { object: d, fields: desiredModuleFields(d.spec, resolvedPin), secrets: {} };
+    }
+    const liveRegistry = live?.module.registryModuleId ? byId.get(live.module.registryModuleId) : undefined;
+    const liveView = live
+      ? {
+          id: live.module.id,
+          fields: liveModuleFields(live.module, live.options, liveRegistry ? registryPath(liveRegistry) : path, latest),
+          extra: {
+            registryModuleId: live.module.registryModuleId ?? rm?.id ?? null,
+            registryModule: liveRegistry ? registryPath(liveRegistry) : path,
+            latest,
+          },
+        }
+      : undefined;
+    info.set(name, { resolvedPin, registryModule: path, noCodeModuleId: live?.module.id ?? null });
+    views.push({
+      kind: 'NoCodeModule',
+      name,
+      ...(desiredView ? { desired: desiredView } : {}),
+      ...(liveView ? { live: liveView } : {}),
+      ...(r ? { record: r } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
+    });
+  }
+  return info;
+}
+
+// --- workspaces ------------------------------------------------------------------------------
+
+async function readWorkspaces(session: TfeSession, names: readonly string[]): Promise<Map<string, WorkspaceWire>> {
+  const { client } = session;
+  const found = new Map<string, WorkspaceWire>();
+  if (names.length === 0) return found;
+  const show = async (list: readonly string[]) => {
+    const got = await mapLimit(list, READ_CONCURRENCY, (n) => client.showWorkspace(n));
+    for (const w of got) if (w) found.set(w.name, w);
+  };
+  if (names.length <= SHOW_BY_NAME_MAX) {
+    await show(names);
+    return found;
+  }
+  // One list at page[size]=100 (reference §8) instead of one show per workspace; stop listing as
+  // soon as the pages left outnumber the workspaces still missing, and show those by name.
+  const wanted = new Set(names);
+  let stoppedEarly = false;
+  const all = await client.listWorkspaces((page, { pageNumber, totalPages }) => {
+    for (const w of page) if (wanted.has(w.name)) found.set(w.name, w);
+    const missing = names.length - found.size;
+    if (totalPages !== null && totalPages - pageNumber > missing) {
+      stoppedEarly = true;
+      return false;
+    }
+    return missing > 0;
+  });
+  for (const w of all) if (wanted.has(w.name)) found.set(w.name, w);
+  // A list that ran to its end answers for every name; one stopped early does not.
+  if (stoppedEarly) await show(names.filter((n) => !found.has(n)));
+  return found;
+}
+
+async function loadWorkspaces(
+  session: TfeSession,
+  desired: readonly WorkspaceDesired[],
+  records: readonly StateRecord[],
+  moduleInfo: ReadonlyMap<string, ModuleInfo>,
+  modules: readonly ModuleDesired[],
+  moduleRecords: readonly StateRecord[],
+  views: ObjectView[],
+  diagnostics: Diagnostic[],
+  ctx: ProviderContext,
+): Promise<void> {
+  const names = namesOf(desired, records);
+  if (names.length === 0) return;
+  const { client, organization } = session;
+  const desiredByName = byName(desired);
+  const recordByName = byName(records);
+
+  // Projects: one list, when a manifest or a record names a project (reference §7).
+  const wantsProject = desired.some((d) => d.spec.project !== undefined) || records.some((r) => str(r.applied.project) !== undefined);
+  const projects: NamedWire[] = wantsProject ? await client.listProjects() : [];
+  if (wantsProject) session.projects = projects;
+  const projectsById = new Map(projects.map((p) => [p.id, p]));
+  // filter[names] is case-insensitive (reference §7): so is this lookup.
+  const projectByName = new Map(projects.map((p) => [p.name.toLowerCase(), p]));
+
+  // Agent pools: one list, when a manifest names one; it must belong to the organization.
+  const wantsPools = desired.some((d) => d.spec.agentPoolId !== undefined);
+  const pools: NamedWire[] = wantsPools ? await client.listAgentPools() : [];
+  if (wantsPools) session.agentPools = pools;
+  const poolIds = new Set(pools.map((p) => p.id));
+
+  // The module a live workspace runs, by its registry path (source-module-id, reference §2).
+  const moduleByPath = new Map<string, string>();
+  for (const r of moduleRecords) if (str(r.applied.registryModule)) moduleByPath.set(r.applied.registryModule as string, r.name);
+  for (const m of modules) moduleByPath.set(m.spec.registryModule, m.name);
+
+  const live = await readWorkspaces(session, names);
+
+  // Variables converge manages per workspace: declared in the manifest or recorded as applied.
+  const managed = new Map<string, Set<string>>();
+  for (const name of names) {
+    const d = desiredByName.get(name);
+    const r = recordByName.get(name);
+    const ids = new Set<string>([
+      ...(d?.spec.variables ?? []).map((v) => varId(varCategory(v), v.key)),
+      ...variableIds(r?.applied.variables),
+    ]);
+    managed.set(name, ids);
+  }
+  const varsByName = new Map<string, VarWire[]>();
+  const needVars = names.filter((n) => live.has(n) && (managed.get(n)?.size ?? 0) > 0);
+  const varLists = await mapLimit(needVars, READ_CONCURRENCY, (n) => client.listVars((live.get(n) as WorkspaceWire).id, { what: `variables of workspace ${n}` }));
+  needVars.forEach((n, i) => varsByName.set(n, varLists[i] ?? []));
+
+  // Runs an earlier apply started and did not see finish: read each once, to say so in the plan.
+  const inFlightStatus = new Map<string, string>();
+  const inFlight = records.filter((r) => r.inFlight !== undefined);
+  const statuses = await mapLimit(inFlight, READ_CONCURRENCY, async (r) => {
+    const run = r.inFlight;
+    if (!run) return 'unknown';
+    try {
+      return (await client.readRun(run.runId, { what: `run ${run.runId} of workspace ${r.name}` })).status;
+    } catch (e) {
+      if (isConvergeError(e) && e.code === 'tfe.not-found') return 'not found';
+      throw e;
+    }
+  });
+  inFlight.forEach((r, i) => inFlightStatus.set(r.name, statuses[i] ?? 'unknown'));
+
+  for (const name of names) {
+    const d = desiredByName.get(name);
+    const r = recordByName.get(name);
+    const ws = live.get(name);
+    const notes: string[] = [];
+    let desiredView: DesiredView | undefined;
+    let projectName: string | undefined;
+    const secretIds = new Set<string>();
+
+    if (d) {
+      const spec = d.spec;
+      if (spec.project !== undefined) {
+        const p = projectByName.get(spec.project.toLowerCase());
+        if (!p) {
+          diagnostics.push(
+            errorAt(d, '/spec/project', 'tfe.workspace.project-unknown', `project "${spec.project}" not found in organization ${organization} (or the token cannot see it)`, `projects: ${projects.map((x) => x.name).join(', ') || 'none'}`),
+          );
+          projectName = spec.project;
+        } else projectName = p.name;
+      }
+      if (spec.agentPoolId !== undefined && !poolIds.has(spec.agentPoolId)) {
+        diagnostics.push(
+          errorAt(d, '/spec/agentPoolId', 'tfe.workspace.agent-pool-unknown', `agent pool ${spec.agentPoolId} is not an agent pool of organization ${organization}`, `agent pools: ${pools.map((p) => `${p.id} (${p.name})`).join(', ') || 'none'}`),
+        );
+      }
+      const secrets: Record<string, string> = {};
+      for (const [i, v] of (spec.variables ?? []).entries()) {
+        if (!isSecretVariable(v)) continue;
+        secretIds.add(varId(varCategory(v), v.key));
+        if (v.value === undefined) continue;
+        try {
+          // Numbers and booleans are sent as text (docs/manifests.md); strings and references resolve.
+          const value = typeof v.value === 'string' || isSecretRef(v.value) ? await ctx.secrets.resolve(v.value, d.baseDir) : varText(v.value);
+          secrets[varValuePath(varCategory(v), v.key)] = ctx.secrets.digest(value);
+        } catch (e) {
+          diagnostics.push(errorAt(d, `/spec/variables/${i}/value`, isConvergeError(e) ? e.code : 'secret.unresolved', errorMessage(e), isConvergeError(e) ? e.hint : undefined));
+        }
+      }
+      const moduleVersion = moduleInfo.get(spec.module)?.resolvedPin ?? null;
+      desiredView = {
+        object: d,
+        fields: desiredWorkspaceFields(spec, { moduleVersion, ...(projectName !== undefined ? { project: projectName } : {}) }),
+        secrets,
+      };
+    } else if (r && str(r.applied.project) !== undefined) {
+      projectName = str(r.applied.project);
+    }
+
+    let liveView: ObjectView['live'];
+    if (ws) {
+      const source = parseSourceModuleId(ws.sourceModuleId);
+      const moduleName = source ? (moduleByPath.get(source.path) ?? source.path) : null;
+      if (d && !source) {
+        diagnostics.push(
+          errorAt(
+            d,
+            '/name',
+            'tfe.workspace.not-no-code',
+            `workspace ${name} exists in ${organization} but was not created from a no-code module: converge cannot adopt it`,
+            'rename this NoCodeWorkspace, or delete/rename the existing workspace',
+          ),
+        );
+      } else if (d && source && moduleName !== d.spec.module) {
+        diagnostics.push(
+          errorAt(
+            d,
+            '/spec/module',
+            'tfe.workspace.module-mismatch',
+            `workspace ${name} runs module ${source.path}, not ${moduleInfo.get(d.spec.module)?.registryModule ?? d.spec.module}`,
+            'a no-code workspace cannot move to another module: use another workspace name, or point spec.module at its module',
+          ),
+        );
+      }
+      const recordedDeletion = r?.applied.deletion;
+      const vars = varsByName.get(name);
+      const compareProject = d ? d.spec.project !== undefined || str(r?.applied.project) !== undefined : projectName !== undefined;
+      const liveProject = ws.projectId === null ? undefined : (projectsById.get(ws.projectId)?.name ?? ws.projectId);
+      liveView = {
+        id: ws.id,
+        fields: liveWorkspaceFields(ws, {
+          module: moduleName,
+          project: compareProject ? (liveProject ?? null) : undefined,
+          vars,
+          managed: managed.get(name) ?? new Set(),
+          secretIds,
+          deletion: isDeletionPolicy(recordedDeletion) ? recordedDeletion : 'safe',
+        }),
+        extra: {
+          workspaceId: ws.id,
+          sourceModuleId: ws.sourceModuleId,
+          upgradeAvailable: ws.noCodeUpgradeAvailable ?? false,
+          autoApply: ws.autoApply ?? false,
+          currentRunId: ws.currentRunId,
+          vars: Object.fromEntries((vars ?? []).map((v) => [varId(v.category, v.key), { id: v.id, sensitive: v.sensitive }])),
+        },
+      };
+    }
+    if (r?.inFlight) {
+      const f = r.inFlight;
+      notes.push(`${f.purpose} run ${f.runId} started by an earlier apply was last seen ${f.phase} (now ${inFlightStatus.get(name) ?? 'unknown'}): apply resumes following it`);
+    }
+    views.push({
+      kind: 'NoCodeWorkspace',
+      name,
+      ...(desiredView ? { desired: desiredView } : {}),
+      ...(liveView ? { live: liveView } : {}),
+      ...(r ? { record: r } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
+    });
+  }
+}

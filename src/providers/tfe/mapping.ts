@@ -1,0 +1,290 @@
+import type { JsonValue } from '../../model/json.js';
+import { isSecretRef } from '../../model/secret-ref.js';
+import type { NoCodeModuleSpec, NoCodeWorkspaceSpec, VariableOptionSpec, WorkspaceVariableSpec } from '../../model/specs.js';
+import { joinPath } from '../../plan/diff.js';
+import type { RegistryModuleWire, VarWire, VariableOptionWire, WorkspaceWire } from './wire.js';
+
+/*
+ * Wire ↔ model, and every semantic normalisation of the HCP Terraform provider in one place.
+ * Desired and live fields come out of here with the same paths and canonical values, so the
+ * engine's generic diff (src/plan/diff.ts) can compare them. Each loosening says why.
+ */
+
+type Fields = Record<string, JsonValue>;
+
+// --- versions --------------------------------------------------------------------------------
+
+function semverParts(v: string): { nums: number[]; pre: string } | undefined {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/.exec(v);
+  if (!m) return undefined;
+  return { nums: [Number(m[1]), Number(m[2]), Number(m[3])], pre: m[4] ?? '' };
+}
+
+/** Semver order; a pre-release sorts before its release; non-semver strings sort first, by text. */
+export function compareVersions(a: string, b: string): number {
+  const pa = semverParts(a);
+  const pb = semverParts(b);
+  if (!pa || !pb) {
+    if (pa) return 1;
+    if (pb) return -1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  for (let i = 0; i < 3; i++) {
+    const d = (pa.nums[i] ?? 0) - (pb.nums[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  if (pa.pre === pb.pre) return 0;
+  if (pa.pre === '') return 1;
+  if (pb.pre === '') return -1;
+  return pa.pre < pb.pre ? -1 : 1;
+}
+
+/**
+ * The latest usable version: highest semver among `version-statuses` with status `ok`
+ * (reference tfc-api.md §4: other statuses are still cloning/ingesting or failed). Pre-releases
+ * are skipped unless nothing else exists, as Terraform's own version constraints do.
+ */
+export function latestVersion(versions: readonly { version: string; status: string }[]): string | null {
+  const ok = versions.filter((v) => v.status === 'ok').map((v) => v.version);
+  const releases = ok.filter((v) => semverParts(v)?.pre === '');
+  const pool = releases.length > 0 ? releases : ok;
+  return pool.sort(compareVersions).at(-1) ?? null;
+}
+
+/** `namespace/name/provider`, the manifest's `registryModule`. */
+export function registryPath(m: Pick<RegistryModuleWire, 'namespace' | 'name' | 'provider'>): string {
+  return `${m.namespace}/${m.name}/${m.provider}`;
+}
+
+export interface SourceModule {
+  registry: string;
+  organization: string;
+  name: string;
+  provider: string;
+  version: string;
+  /** `organization/name/provider`, comparable with `registryPath` of a private module. */
+  path: string;
+}
+
+/** `source-module-id` = `private/<org>/<name>/<provider>/<version>` (reference §2); null when absent or odd. */
+export function parseSourceModuleId(id: string | null): SourceModule | null {
+  if (id === null) return null;
+  const parts = id.split('/');
+  if (parts.length !== 5 || parts.some((p) => p === '')) return null;
+  const [registry, organization, name, provider, version] = parts as [string, string, string, string, string];
+  return { registry, organization, name, provider, version, path: `${organization}/${name}/${provider}` };
+}
+
+// --- no-code modules -------------------------------------------------------------------------
+
+/**
+ * Variable options compared as a set keyed by `variable-name` (a map in the fields): the service
+ * keeps one set per variable and an update replaces the set of the same name (reference §1.2,
+ * PV `..._update_variable_options`), so the order of the entries means nothing. The order of
+ * `options` inside one entry is kept: it is the order the no-code UI offers the values in, and
+ * the provider stores them as an ordered list (reference §9, TypeList). Empty or omitted options
+ * both mean "free text" (reference §1.3, PR #2074), so both normalise to [].
+ */
+export function variableOptionsMap(list: readonly (VariableOptionSpec | VariableOptionWire)[]): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const o of [...list].sort((a, b) => (a.variableName < b.variableName ? -1 : a.variableName > b.variableName ? 1 : 0))) {
+    out[o.variableName] = { type: o.variableType, options: o.options ?? [] };
+  }
+  return out;
+}
+
+/** Desired NoCodeModule fields. `versionPin` is the resolved pin (the latest when the manifest omits it). */
+export function desiredModuleFields(spec: NoCodeModuleSpec, resolvedPin: string | null): Fields {
+  return {
+    registryModule: spec.registryModule,
+    versionPin: resolvedPin,
+    // The real service defaults `enabled` to true; converge documents true as its default and
+    // always sends the value (reference "Spec versus real service").
+    enabled: spec.enabled ?? true,
+    variableOptions: variableOptionsMap(spec.variableOptions ?? []),
+  };
+}
+
+/**
+ * Live NoCodeModule fields. An empty or null `version-pin` means "latest" (reference §1.1 GT-IT:
+ * it comes back empty when none was given), so it normalises to the latest version.
+ */
+export function liveModuleFields(
+  m: { enabled: boolean | null; versionPin: string | null },
+  options: readonly VariableOptionWire[],
+  registryModule: string,
+  latest: string | null,
+): Fields {
+  return {
+    registryModule,
+    versionPin: m.versionPin === null || m.versionPin === '' ? latest : m.versionPin,
+    enabled: m.enabled ?? true,
+    variableOptions: variableOptionsMap(options),
+  };
+}
+
+/** The body's variable options from the manifest: every entry, `options` [] when omitted. */
+export function moduleOptionsBody(spec: NoCodeModuleSpec): { variableName: string; variableType: string; options: JsonValue[] }[] {
+  return (spec.variableOptions ?? []).map((o) => ({ variableName: o.variableName, variableType: o.variableType, options: o.options ?? [] }));
+}
+
+// --- workspace variables ---------------------------------------------------------------------
+
+/** Identity of a workspace variable: the API allows one key per category (VARS). */
+export function varId(category: string, key: string): string {
+  return `${category}:${key}`;
+}
+
+export function varCategory(v: WorkspaceVariableSpec): string {
+  return v.category ?? 'terraform';
+}
+
+/**
+ * A variable whose value converge never compares or shows: `sensitive: true` (the service never
+ * returns it, reference §6) or a secret reference (`fromEnv`/`fromFile`: the manifest says it is a
+ * secret, so it must not reach plans even when the service would return it).
+ */
+export function isSecretVariable(v: WorkspaceVariableSpec): boolean {
+  return v.sensitive === true || isSecretRef(v.value);
+}
+
+/** Field path of a variable's value, e.g. `variables.terraform.db_password.value` (the DesiredView.secrets key). */
+export function varValuePath(category: string, key: string): string {
+  return joinPath(joinPath(joinPath('variables', category), key), 'value');
+}
+
+/** Values are sent as text (docs/manifests.md: numbers and booleans too). */
+export function varText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * One variable's comparable fields. `description` null and "" are the same (the spec's default is
+ * the empty string, the service may answer null); `hcl` defaults to false. The value is present
+ * only for plain variables.
+ */
+function varFields(v: { description?: string | null | undefined; hcl?: boolean | undefined; sensitive?: boolean | undefined }, value?: string): Fields {
+  return {
+    ...(value !== undefined ? { value } : {}),
+    description: v.description ?? '',
+    hcl: v.hcl ?? false,
+    sensitive: v.sensitive ?? false,
+  };
+}
+
+/** `variables.<category>.<key>` maps of the desired variables (secret values left out). */
+export function desiredVariables(vars: readonly WorkspaceVariableSpec[]): Record<string, JsonValue> {
+  const out: Record<string, Record<string, JsonValue>> = {};
+  for (const v of vars) {
+    const category = varCategory(v);
+    const value = isSecretVariable(v) || v.value === undefined ? undefined : varText(v.value);
+    // An omitted value is the spec's default, the empty string.
+    const plain = !isSecretVariable(v) ? (value ?? '') : undefined;
+    (out[category] ??= {})[v.key] = varFields(v, plain);
+  }
+  return out;
+}
+
+/**
+ * Live variables, restricted to the ones converge manages (`managed`: `category:key` of desired
+ * and recorded variables): a variable someone else added to the workspace is theirs, and
+ * converge neither shows nor deletes it. `secretIds` are the variables whose value converge
+ * compares by digest only (see isSecretVariable): their live value, if any, is left out too.
+ */
+export function liveVariables(vars: readonly VarWire[], managed: ReadonlySet<string>, secretIds: ReadonlySet<string>): Record<string, JsonValue> {
+  const out: Record<string, Record<string, JsonValue>> = {};
+  for (const v of vars) {
+    const id = varId(v.category, v.key);
+    if (!managed.has(id)) continue;
+    const value = v.sensitive || secretIds.has(id) ? undefined : (v.value ?? '');
+    (out[v.category] ??= {})[v.key] = varFields(v, value);
+  }
+  return out;
+}
+
+/** `category:key` of each variable in a `variables` field map (desired, live or recorded). */
+export function variableIds(variables: JsonValue | undefined): string[] {
+  if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) return [];
+  const ids: string[] = [];
+  for (const [category, keys] of Object.entries(variables)) {
+    if (typeof keys !== 'object' || keys === null || Array.isArray(keys)) continue;
+    for (const key of Object.keys(keys)) ids.push(varId(category, key));
+  }
+  return ids.sort();
+}
+
+// --- workspaces ------------------------------------------------------------------------------
+
+export type DeletionPolicy = 'safe' | 'destroy' | 'orphan';
+
+export function isDeletionPolicy(v: unknown): v is DeletionPolicy {
+  return v === 'safe' || v === 'destroy' || v === 'orphan';
+}
+
+export interface DesiredWorkspaceContext {
+  /** Project name as the service spells it (filter[names] is case-insensitive), when the manifest names one. */
+  project?: string;
+  /** The module version the workspace will run: its module's resolved pin. */
+  moduleVersion: string | null;
+}
+
+/**
+ * Desired NoCodeWorkspace fields. Absent settings are the service defaults (spec §2): description
+ * "", execution mode `remote`, no agent pool, auto-apply false, no source name/url. `project` is
+ * compared only when the manifest names one: without it the service picks the organization's
+ * default project at creation, and converge does not manage where the workspace lives.
+ * `deletion` is converge's own setting: it is compared against what the state recorded, so a
+ * change of policy reaches the state before the manifest is removed.
+ */
+export function desiredWorkspaceFields(spec: NoCodeWorkspaceSpec, ctx: DesiredWorkspaceContext): Fields {
+  return {
+    module: spec.module,
+    moduleVersion: ctx.moduleVersion,
+    ...(ctx.project !== undefined ? { project: ctx.project } : {}),
+    description: spec.description ?? '',
+    executionMode: spec.executionMode ?? 'remote',
+    agentPoolId: spec.agentPoolId ?? null,
+    autoApply: spec.autoApply ?? false,
+    sourceName: spec.sourceName ?? null,
+    sourceUrl: spec.sourceUrl ?? null,
+    variables: desiredVariables(spec.variables ?? []),
+    deletion: spec.deletion ?? 'safe',
+  };
+}
+
+export interface LiveWorkspaceContext {
+  /** Name of the NoCodeModule (manifest or state) whose registry module the workspace runs. */
+  module: string | null;
+  /** Project name of the workspace's project (null: none) when compared; undefined: not compared. */
+  project: string | null | undefined;
+  /** Variables read, or undefined when they were not read (see README "Reading workspaces"). */
+  vars: readonly VarWire[] | undefined;
+  managed: ReadonlySet<string>;
+  secretIds: ReadonlySet<string>;
+  /** Deletion policy last recorded in state ('safe' when none). */
+  deletion: DeletionPolicy;
+}
+
+/** Live NoCodeWorkspace fields, normalised like desiredWorkspaceFields. */
+export function liveWorkspaceFields(ws: WorkspaceWire, ctx: LiveWorkspaceContext): Fields {
+  const source = parseSourceModuleId(ws.sourceModuleId);
+  return {
+    module: ctx.module,
+    moduleVersion: source?.version ?? null,
+    ...(ctx.project !== undefined ? { project: ctx.project } : {}),
+    // description: null and "" are the same (spec §2 default "", service answers null).
+    description: ws.description ?? '',
+    executionMode: ws.executionMode ?? 'remote',
+    agentPoolId: ws.agentPoolId,
+    autoApply: ws.autoApply ?? false,
+    sourceName: ws.sourceName,
+    sourceUrl: ws.sourceUrl,
+    variables: ctx.vars === undefined ? {} : liveVariables(ctx.vars, ctx.managed, ctx.secretIds),
+    deletion: ctx.deletion,
+  };
+}
+
+/** Run URL for people: `<address>/app/<org>/workspaces/<ws>/runs/<run>` (never parsed from plan-url, reference §3). */
+export function runUrl(address: string, organization: string, workspace: string, runId: string): string {
+  return `${address.replace(/\/+$/, '')}/app/${encodeURIComponent(organization)}/workspaces/${encodeURIComponent(workspace)}/runs/${encodeURIComponent(runId)}`;
+}

@@ -1,0 +1,23 @@
+import { ConvergeError, errorMessage, isConvergeError } from '../../diagnostics/errors.js';
+import type { ApplyOutcome, OutcomeStatus, PlannedChange } from '../provider.js';
+
+/** An outcome for one planned change. */
+export function outcome(p: PlannedChange, status: OutcomeStatus, message: string, extra: { error?: ConvergeError; runUrl?: string | null } = {}): ApplyOutcome {
+  return {
+    kind: p.change.kind,
+    name: p.change.name,
+    action: p.change.action,
+    status,
+    message,
+    ...(extra.error ? { error: extra.error } : {}),
+    ...(extra.runUrl ? { runUrl: extra.runUrl } : {}),
+  };
+}
+
+/** A thrown error as a failed outcome: coded errors keep their code; anything else is a remote/network failure. */
+export function failed(p: PlannedChange, e: unknown): ApplyOutcome {
+  const error = isConvergeError(e)
+    ? e
+    : new ConvergeError('tfe.request-failed', `request to HCP Terraform failed: ${errorMessage(e)}`, { source: 'remote', cause: e, retryable: true });
+  return outcome(p, 'failed', error.message, { error });
+}

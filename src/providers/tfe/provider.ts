@@ -1,0 +1,100 @@
+import { isConvergeError } from '../../diagnostics/errors.js';
+import type { Diagnostic } from '../../diagnostics/types.js';
+import { createHttpClient } from '../../http/client.js';
+import type { HttpClient } from '../../http/types.js';
+import type { Reporter } from '../../model/events.js';
+import type { Kind } from '../../model/kinds.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, Provider, ProviderContext } from '../provider.js';
+import { applyModules } from './apply-modules.js';
+import { applyWorkspaces } from './apply-workspaces.js';
+import { TfeClient } from './client.js';
+import { loadTfe } from './load.js';
+import { refineTfe } from './refine.js';
+import type { TfeSession } from './session.js';
+
+export interface TfeProviderOptions {
+  /** Base URL without /api/v2, e.g. `https://app.terraform.io`. */
+  address: string;
+  /** User or team token; registered with the redactor by the caller. */
+  token: string;
+  organization: string;
+  reporter: Reporter;
+  /** Injected HTTP client (tests); by default one is built with the published 30 req/s limit. */
+  http?: HttpClient;
+}
+
+/** HCP Terraform rate limit: 30 requests per second per user (reference tfc-api.md §8). */
+export const TFE_RATE_LIMIT_PER_SECOND = 30;
+
+export function createTfeProvider(opts: TfeProviderOptions): Provider {
+  const address = opts.address.replace(/\/+$/, '');
+  const ownsHttp = opts.http === undefined;
+  const http =
+    opts.http ??
+    createHttpClient({
+      baseUrl: `${address}/api/v2`,
+      headers: { Authorization: `Bearer ${opts.token}` },
+      rateLimitPerSecond: TFE_RATE_LIMIT_PER_SECOND,
+      reporter: opts.reporter,
+    });
+  const session: TfeSession = {
+    client: new TfeClient(http, opts.organization),
+    address,
+    organization: opts.organization,
+    reporter: opts.reporter,
+  };
+
+  return {
+    id: 'tfe',
+    kinds: ['NoCodeModule', 'NoCodeWorkspace'] as const,
+
+    async preflight(_ctx: ProviderContext, _kinds: readonly Kind[]): Promise<Diagnostic[]> {
+      return preflightToken(session);
+    },
+
+    load(input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
+      return loadTfe(session, input, ctx);
+    },
+
+    refine: refineTfe,
+
+    apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
+      return batch.kind === 'NoCodeModule' ? applyModules(batch, session, ctx) : applyWorkspaces(batch, session, ctx);
+    },
+
+    async close(): Promise<void> {
+      if (ownsHttp) await http.close();
+    },
+  };
+}
+
+/**
+ * Token kind before any write. `GET /account/details` answers, for team and organization tokens,
+ * a synthetic service user whose `authenticated-resource` relationship points at the team
+ * (`teams`) or the organization (`organizations`) (HCP Terraform Account API). Organization
+ * tokens cannot enable/update no-code modules or create workspaces from them (reference §8, NC).
+ */
+export async function preflightToken(session: TfeSession): Promise<Diagnostic[]> {
+  try {
+    const account = await session.client.accountDetails();
+    if (account.authenticatedResource?.type === 'organizations') {
+      return [
+        {
+          severity: 'error',
+          code: 'tfe.token.organization',
+          summary: `the HCP Terraform token is an organization token (${account.authenticatedResource.id}): no-code enable/update and workspace creation need a user or team token`,
+          detail: 'set TFE_TOKEN to a user or team token: HCP Terraform refuses organization tokens on these endpoints',
+        },
+      ];
+    }
+    return [];
+  } catch (e) {
+    if (isConvergeError(e) && e.code === 'tfe.token.invalid') {
+      return [{ severity: 'error', code: 'tfe.token.invalid', summary: `HCP Terraform rejected the token (401) for ${session.address}`, detail: 'set TFE_TOKEN to a valid user or team token for this host' }];
+    }
+    if (isConvergeError(e)) {
+      return [{ severity: 'error', code: 'tfe.preflight', summary: `cannot check the HCP Terraform token: ${e.message}`, ...(e.hint ? { detail: e.hint } : {}) }];
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,165 @@
+import { ConvergeError } from '../../diagnostics/errors.js';
+import type { Reporter } from '../../model/events.js';
+import type { ApplyOptions } from '../provider.js';
+
+/*
+ * The run follower: polls one run (a first run, an upgrade run, a destroy run) until it ends,
+ * confirming it once its plan is ready when the policy says so. Run states per reference
+ * tfc-api.md §3 (RUN and go-tfe `RunStatus`); finals: applied, planned_and_finished,
+ * policy_soft_failed, discarded, errored, canceled, force_canceled.
+ */
+
+export type RunClass =
+  /** Still moving: queued, planning, applying, checks running. */
+  | 'running'
+  /** The plan is ready and waits for a confirmation. */
+  | 'confirmable'
+  /** Applied: done. */
+  | 'applied'
+  /** The plan found nothing to change (`planned_and_finished`): done without confirming. */
+  | 'no-changes'
+  /** Ended without applying: errored, canceled, force_canceled, discarded, policy_soft_failed, … */
+  | 'failed';
+
+const FAILED = new Set(['errored', 'canceled', 'force_canceled', 'discarded', 'policy_soft_failed']);
+/** Plan finished and waiting for `apply` (RUN: planned, cost_estimated, policy_checked are confirmable). */
+const CONFIRMABLE = new Set(['planned', 'cost_estimated', 'policy_checked']);
+/** Needs a person: a soft-mandatory policy failed and waits for an override (RUN). Converge does not override policies. */
+const NEEDS_OVERRIDE = 'policy_override';
+/** A saved-plan run ends here (RUN); converge never starts one, so seeing it means someone else's run. */
+const SAVED = 'planned_and_saved';
+
+export function classifyRun(status: string, confirmable: boolean | null = null): RunClass {
+  if (status === 'applied') return 'applied';
+  if (status === 'planned_and_finished') return 'no-changes';
+  if (FAILED.has(status) || status === NEEDS_OVERRIDE || status === SAVED) return 'failed';
+  // The runs API says so directly; the upgrade status document carries only the state.
+  if (confirmable === true) return 'confirmable';
+  if (confirmable === null && CONFIRMABLE.has(status)) return 'confirmable';
+  return 'running';
+}
+
+export type RunPhase = 'initiated' | 'planned' | 'confirmed';
+
+export interface FollowOptions {
+  /** For events and messages: the workspace name. */
+  workspace: string;
+  runId: string;
+  purpose: 'provision' | 'upgrade' | 'destroy';
+  /** URL of the run for people. */
+  url: string;
+  /** Where converge last saw the run (a resume starts there; `confirmed` never confirms again). */
+  phase: RunPhase;
+  /** Reads the run's current state. */
+  read(): Promise<{ status: string; confirmable: boolean | null }>;
+  /** Confirms the plan; undefined when the service applies by itself (auto-apply). */
+  confirm: (() => Promise<void>) | undefined;
+  /** `manual` stops once the plan is ready: the run waits for a person. */
+  policy: 'auto' | 'manual';
+  /** Called at each new phase, before going on: the caller records it (ctx.setInFlight). */
+  onPhase(phase: RunPhase): Promise<void>;
+  options: ApplyOptions;
+  reporter: Reporter;
+  signal?: AbortSignal;
+  /** Clock and sleep, replaceable in tests. */
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export type FollowResult =
+  | { status: 'applied' | 'no-changes'; finalState: string; elapsedMs: number }
+  | { status: 'awaiting-confirmation'; finalState: string; elapsedMs: number }
+  | { status: 'failed'; finalState: string; elapsedMs: number; error: ConvergeError };
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Poll interval after `n` polls: starts at pollIntervalMs, grows by half each time, capped at 10×. */
+export function pollDelay(options: Pick<ApplyOptions, 'pollIntervalMs'>, n: number): number {
+  const base = Math.max(1, options.pollIntervalMs);
+  return Math.min(base * 10, Math.round(base * Math.pow(1.5, n)));
+}
+
+export async function followRun(o: FollowOptions): Promise<FollowResult> {
+  const now = o.now ?? Date.now;
+  const wait = o.sleep ?? sleep;
+  const started = now();
+  let phase = o.phase;
+  let lastStatus: string | undefined;
+  let polls = 0;
+  const elapsed = () => now() - started;
+  const fail = (code: string, message: string, state: string, hint?: string): FollowResult => ({
+    status: 'failed',
+    finalState: state,
+    elapsedMs: elapsed(),
+    error: new ConvergeError(code, message, { source: 'remote', ...(hint ? { hint } : {}) }),
+  });
+  const what = `${o.purpose === 'provision' ? 'first run' : o.purpose === 'upgrade' ? 'upgrade run' : 'destroy run'} ${o.runId} of workspace ${o.workspace}`;
+
+  for (;;) {
+    if (o.signal?.aborted) {
+      return fail('tfe.run.interrupted', `stopped following the ${what} (${o.url}): converge was interrupted; a rerun resumes it`, lastStatus ?? 'unknown');
+    }
+    const run = await o.read();
+    if (run.status !== lastStatus) {
+      lastStatus = run.status;
+      o.reporter.emit({
+        code: 'tfe.run.phase',
+        level: 'info',
+        message: `${o.workspace}: ${o.purpose} run ${o.runId} is ${run.status}`,
+        data: { workspace: o.workspace, runId: o.runId, phase: run.status, elapsedMs: elapsed(), purpose: o.purpose },
+      });
+    }
+    const cls = classifyRun(run.status, run.confirmable);
+    switch (cls) {
+      case 'applied':
+      case 'no-changes':
+        return { status: cls, finalState: run.status, elapsedMs: elapsed() };
+      case 'failed':
+        return fail(
+          'tfe.run.failed',
+          `the ${what} ended in ${run.status}: ${o.url}`,
+          run.status,
+          run.status === NEEDS_OVERRIDE
+            ? 'a policy check failed and needs an override in HCP Terraform; converge does not override policies'
+            : 'open the run to see why, fix the cause, then apply again',
+        );
+      case 'confirmable':
+        if (phase === 'initiated') {
+          phase = 'planned';
+          await o.onPhase('planned');
+        }
+        if (phase === 'planned' && o.confirm) {
+          if (o.policy === 'manual') return { status: 'awaiting-confirmation', finalState: run.status, elapsedMs: elapsed() };
+          await o.confirm();
+          phase = 'confirmed';
+          await o.onPhase('confirmed');
+          polls = 0;
+          continue;
+        }
+        break;
+      case 'running':
+        break;
+    }
+    if (elapsed() >= o.options.runTimeoutMs) {
+      return fail(
+        'tfe.run.timeout',
+        `the ${what} did not finish within ${Math.round(o.options.runTimeoutMs / 1000)}s (last seen ${run.status}): ${o.url}`,
+        run.status,
+        'it may still finish: a later apply resumes following it; raise --run-timeout for slow runs',
+      );
+    }
+    await wait(Math.min(pollDelay(o.options, polls), Math.max(1, o.options.runTimeoutMs - elapsed())), o.signal);
+    polls += 1;
+  }
+}

@@ -1,0 +1,147 @@
+import { isConvergeError, type ConvergeError } from '../../diagnostics/errors.js';
+import type { InFlightRun } from '../../state/types.js';
+import type { ApplyContext } from '../provider.js';
+import type { TfeClient } from './client.js';
+import { runUrl } from './mapping.js';
+import { followRun, type RunPhase } from './runs.js';
+
+/*
+ * Drives one no-code workspace upgrade to completion (reference tfc-api.md §3): initiate → poll
+ * the status until the plan is done → confirm → poll until applied. The upgrade id is a run id.
+ * Every phase is recorded in state (ctx.setInFlight) before going on, so a killed apply resumes
+ * polling the same run instead of initiating another.
+ */
+
+export interface UpgradeTarget {
+  workspace: string;
+  workspaceId: string;
+  moduleId: string;
+  policy: 'auto' | 'manual';
+  toVersion: string | null;
+  /** The run a previous apply started and did not see finish. */
+  inFlight: InFlightRun | undefined;
+}
+
+export type DriveResult =
+  | { status: 'succeeded'; message: string; runId: string | null; url: string | null }
+  | { status: 'awaiting-confirmation'; message: string; runId: string; url: string }
+  | { status: 'failed'; error: ConvergeError; runId: string | null; url: string | null };
+
+export interface DriverDeps {
+  client: TfeClient;
+  address: string;
+  organization: string;
+  ctx: ApplyContext;
+  setInFlight(run: InFlightRun | undefined): Promise<void>;
+}
+
+export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<DriveResult> {
+  const { client, ctx } = deps;
+  const call = { what: `upgrade of workspace ${t.workspace}` };
+  let runId: string;
+  let phase: RunPhase;
+  let startedAt: string;
+  if (t.inFlight && t.inFlight.purpose === 'upgrade') {
+    runId = t.inFlight.runId;
+    phase = t.inFlight.phase;
+    startedAt = t.inFlight.startedAt;
+    ctx.reporter.emit({
+      code: 'tfe.run.resume',
+      level: 'info',
+      message: `${t.workspace}: resuming upgrade run ${runId} (last seen ${phase})`,
+      data: { workspace: t.workspace, runId, phase },
+    });
+  } else {
+    const started = await client.initiateUpgrade(t.moduleId, t.workspaceId, `converge: upgrade to ${t.toVersion ?? 'the module’s pinned version'}`, call);
+    if (started.runId === null) {
+      // Nothing pending: the service answers with only a message (reference §3, go-tfe WorkspaceUpgrade.Message).
+      return { status: 'succeeded', message: `nothing to upgrade: ${started.message ?? 'no upgrade available'}`, runId: null, url: null };
+    }
+    runId = started.runId;
+    phase = 'initiated';
+    startedAt = new Date().toISOString();
+    await deps.setInFlight({ purpose: 'upgrade', runId, phase, startedAt, toVersion: t.toVersion });
+  }
+  const url = runUrl(deps.address, deps.organization, t.workspace, runId);
+  const result = await followRun({
+    workspace: t.workspace,
+    runId,
+    purpose: 'upgrade',
+    url,
+    phase,
+    policy: t.policy,
+    async read() {
+      try {
+        const s = await client.upgradeStatus(t.moduleId, t.workspaceId, runId, call);
+        if (s.status !== null) return { status: s.status, confirmable: null };
+      } catch (e) {
+        if (!isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
+      }
+      // The upgrade id is a run id (reference §3, inferred): the runs API sees the same run.
+      const run = await client.readRun(runId, { what: `run ${runId} of workspace ${t.workspace}` });
+      return { status: run.status, confirmable: run.confirmable };
+    },
+    confirm: () => client.confirmUpgrade(t.moduleId, t.workspaceId, runId, 'converge: confirmed by policy upgrade.confirm=auto', call),
+    onPhase: (p) => deps.setInFlight({ purpose: 'upgrade', runId, phase: p, startedAt, toVersion: t.toVersion }),
+    options: ctx.options,
+    reporter: ctx.reporter,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  switch (result.status) {
+    case 'applied':
+    case 'no-changes':
+      await deps.setInFlight(undefined);
+      return {
+        status: 'succeeded',
+        message: result.status === 'applied' ? `upgrade run ${runId} applied` : `upgrade run ${runId} planned no changes (${result.finalState})`,
+        runId,
+        url,
+      };
+    case 'awaiting-confirmation':
+      return { status: 'awaiting-confirmation', message: `upgrade run ${runId} is planned and waits for confirmation (upgrade.confirm: manual): ${url}`, runId, url };
+    case 'failed':
+      // A run that ended is forgotten (a rerun starts a new upgrade); one still going (timeout,
+      // interrupted) stays recorded so a rerun resumes it.
+      if (result.error.code === 'tfe.run.failed') await deps.setInFlight(undefined);
+      return { status: 'failed', error: result.error, runId, url };
+  }
+}
+
+/**
+ * Runs `items` canary first: the first alone, then the rest `concurrency` at a time. After the
+ * first failure no new item starts; those left are `skip`ped with the reason.
+ */
+export async function rollout<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  run: (item: T) => Promise<R>,
+  isFailure: (r: R) => boolean,
+  skip: (item: T, reason: string) => R,
+  nameOf: (item: T) => string,
+): Promise<R[]> {
+  const results: (R | undefined)[] = new Array<R | undefined>(items.length);
+  let failedName: string | undefined;
+  const first = items[0];
+  if (first === undefined) return [];
+  const r0 = await run(first);
+  results[0] = r0;
+  if (isFailure(r0)) failedName = nameOf(first);
+  let next = 1;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      const item = items[i] as T;
+      if (failedName !== undefined) {
+        results[i] = skip(item, `not started: the upgrade of ${failedName}${failedName === nameOf(first) ? ' (the canary)' : ''} failed`);
+        continue;
+      }
+      const r = await run(item);
+      results[i] = r;
+      if (isFailure(r) && failedName === undefined) failedName = nameOf(item);
+    }
+  };
+  const workers: Promise<void>[] = [];
+  for (let w = 0; w < Math.max(1, concurrency); w++) workers.push(worker());
+  await Promise.all(workers);
+  return results as R[];
+}
