@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { AnyDesired } from '../../../src/model/desired.js';
+import { manifestPointer, tfeError } from '../../../src/providers/tfe/errors.js';
+import { parseErrors, parseListDocument, parseWorkspaceUpgrade } from '../../../src/providers/tfe/wire.js';
+import { classifyRun, pollDelay } from '../../../src/providers/tfe/runs.js';
+import { rollout } from '../../../src/providers/tfe/upgrade-driver.js';
+
+const range = (line: number) => ({ file: 'ws.yaml', start: { line, col: 1 }, end: { line, col: 10 } });
+const workspace = {
+  kind: 'NoCodeWorkspace',
+  name: 'vpc-dev',
+  protect: false,
+  spec: { module: 'vpc' },
+  range: range(1),
+  positions: { '/name': range(2), '/spec/agentPoolId': range(7), '/spec/variables/1': range(12), '/spec/variables/1/value': range(13) },
+  baseDir: '/m',
+} as unknown as AnyDesired;
+
+describe('errors', () => {
+  it('maps request pointers back to manifest pointers', () => {
+    expect(manifestPointer('NoCodeWorkspace', '/data/attributes/agent-pool-id')).toBe('/spec/agentPoolId');
+    expect(manifestPointer('NoCodeWorkspace', '/data/attributes/name')).toBe('/name');
+    expect(manifestPointer('NoCodeWorkspace', '/data/relationships/vars/data/1/attributes/value')).toBe('/spec/variables/1/value');
+    expect(manifestPointer('NoCodeModule', '/data/relationships/variable-options/data/0/attributes/variable-name')).toBe('/spec/variableOptions/0/variableName');
+    expect(manifestPointer('NoCodeWorkspace', '/data/attributes/key', { '/data': '/spec/variables/1' })).toBe('/spec/variables/1/key');
+  });
+
+  it('a 422 with source.pointer carries the manifest range', () => {
+    const text = JSON.stringify({ errors: [{ status: '422', title: 'invalid attribute', detail: 'Agent pool not found', source: { pointer: '/data/attributes/agent-pool-id' } }] });
+    const e = tfeError({ status: 422, headers: {}, text }, { what: 'workspace vpc-dev', organization: 'acme', desired: workspace });
+    expect(e.code).toBe('tfe.invalid');
+    expect(e.range?.start.line).toBe(7);
+    expect(e.message).toContain('Agent pool not found');
+    const named = tfeError(
+      { status: 422, headers: {}, text: JSON.stringify({ errors: [{ status: '422', detail: 'Name has already been taken', source: { pointer: '/data/attributes/name' } }] }) },
+      { what: 'workspace vpc-dev', organization: 'acme', desired: workspace },
+    );
+    expect(named.range?.start.line).toBe(2);
+    // A pointer deeper than any known node falls back to the nearest ancestor, then the document.
+    const deep = tfeError(
+      { status: 422, headers: {}, text: JSON.stringify({ errors: [{ detail: 'bad', source: { pointer: '/data/relationships/vars/data/1/attributes/hcl' } }] }) },
+      { what: 'workspace vpc-dev', organization: 'acme', desired: workspace },
+    );
+    expect(deep.range?.start.line).toBe(12);
+  });
+
+  it('404 says "not found or not authorized" naming the object and the organization; 401 is a bad token', () => {
+    const e = tfeError({ status: 404, headers: {}, text: '{"errors":[{"status":"404","title":"not found"}]}' }, { what: 'workspace vpc-dev', organization: 'acme' });
+    expect(e.code).toBe('tfe.not-found');
+    expect(e.message).toMatch(/workspace vpc-dev not found in organization acme, or the token is not authorized/);
+    expect(tfeError({ status: 401, headers: {}, text: '' }, { what: 'x', organization: 'acme' }).code).toBe('tfe.token.invalid');
+    expect(tfeError({ status: 503, headers: {}, text: '' }, { what: 'x', organization: 'acme' }).retryable).toBe(true);
+  });
+
+  it('parses error bodies with string or number status, and plain string errors', () => {
+    expect(parseErrors('{"errors":[{"detail":"slow down","status":429,"title":"Too many requests"}]}')[0]?.status).toBe('429');
+    expect(parseErrors('{"errors":["boom"]}')[0]?.detail).toBe('boom');
+    expect(parseErrors('not json')).toEqual([]);
+  });
+});
+
+describe('wire', () => {
+  it('pagination from meta, else from links.next', () => {
+    expect(parseListDocument({ data: [], meta: { pagination: { 'next-page': 3, 'total-pages': 4 } } }, 'x')).toMatchObject({ nextPage: 3, totalPages: 4 });
+    expect(parseListDocument({ data: [], links: { next: 'https://h/api/v2/x?page%5Bnumber%5D=2&page%5Bsize%5D=100' } }, 'x').nextPage).toBe(2);
+    expect(parseListDocument({ data: [], meta: { pagination: { 'next-page': null } } }, 'x').nextPage).toBeNull();
+    expect(() => parseListDocument({ data: {} }, 'list of x')).toThrow(/list of x/);
+  });
+  it('an upgrade answer with only a message has no run', () => {
+    expect(parseWorkspaceUpgrade({ data: { type: 'workspace-upgrade', attributes: { message: 'No upgrade available' } } }, 'x')).toEqual({
+      runId: null,
+      status: null,
+      message: 'No upgrade available',
+    });
+  });
+});
+
+describe('runs', () => {
+  it('classifies every run state of the reference', () => {
+    expect(classifyRun('applied')).toBe('applied');
+    expect(classifyRun('planned_and_finished')).toBe('no-changes');
+    for (const s of ['errored', 'canceled', 'force_canceled', 'discarded', 'policy_soft_failed', 'policy_override']) expect(classifyRun(s)).toBe('failed');
+    for (const s of ['planned', 'cost_estimated', 'policy_checked']) expect(classifyRun(s)).toBe('confirmable');
+    // The runs API's own flag wins over the state name.
+    expect(classifyRun('planned', false)).toBe('running');
+    expect(classifyRun('post_plan_completed', true)).toBe('confirmable');
+    for (const s of ['pending', 'fetching', 'planning', 'cost_estimating', 'confirmed', 'apply_queued', 'applying', 'post_apply_running']) expect(classifyRun(s)).toBe('running');
+  });
+  it('polls back off up to 10× the interval', () => {
+    const d = [0, 1, 2, 3, 10, 20].map((n) => pollDelay({ pollIntervalMs: 100 }, n));
+    expect(d[0]).toBe(100);
+    expect(d[1]).toBe(150);
+    expect(d.at(-1)).toBe(1000);
+  });
+});
+
+describe('rollout', () => {
+  it('runs one canary first, then the rest; stops starting new ones after a failure', async () => {
+    const started: string[] = [];
+    const run = async (n: string) => {
+      started.push(n);
+      await new Promise((r) => setTimeout(r, 1));
+      return { n, ok: n !== 'b' };
+    };
+    const r = await rollout(['a', 'b', 'c', 'd'], 1, run, (x) => !x.ok, (n, reason) => ({ n, ok: true, reason }), (n) => n);
+    expect(started).toEqual(['a', 'b']);
+    expect(r.map((x) => x.n)).toEqual(['a', 'b', 'c', 'd']);
+    expect((r[2] as { reason?: string }).reason).toMatch(/upgrade of b failed/);
+    const canary = await rollout(['a', 'b'], 4, run, () => true, (n, reason) => ({ n, ok: true, reason }), (n) => n);
+    expect((canary[1] as { reason?: string }).reason).toMatch(/the canary/);
+  });
+});
