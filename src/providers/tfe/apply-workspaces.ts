@@ -12,7 +12,7 @@ import { mapLimit } from './limit.js';
 import { isSecretVariable, parseSourceModuleId, runUrl, varCategory, varId, varText, varValuePath } from './mapping.js';
 import { failed, outcome } from './outcome.js';
 import { deletionPolicyOf } from './refine.js';
-import { followRun, sleep, type FollowResult, type RunPhase } from './runs.js';
+import { confirmUnlessConflict, followRun, sleep, type FollowResult, type RunPhase } from './runs.js';
 import type { TfeSession } from './session.js';
 import { driveUpgrade, rollout } from './upgrade-driver.js';
 import type { WorkspaceWire } from './wire.js';
@@ -203,16 +203,6 @@ async function syncVars(env: Env, p: PlannedChange, d: WorkspaceDesired, workspa
 
 // --- runs ------------------------------------------------------------------------------------
 
-function tolerateConflict(fn: () => Promise<void>): () => Promise<void> {
-  // 409 on apply/confirm: the run moved on (already confirmed or applying); polling tells the rest.
-  return async () => {
-    try {
-      await fn();
-    } catch (e) {
-      if (!(isConvergeError(e) && e.code === 'tfe.conflict')) throw e;
-    }
-  };
-}
 
 interface RunTarget {
   workspace: string;
@@ -244,7 +234,7 @@ async function followPlainRun(env: Env, p: PlannedChange, t: RunTarget): Promise
       const r = await client.readRun(t.runId, call);
       return { status: r.status, confirmable: r.confirmable };
     },
-    confirm: t.autoApply ? undefined : tolerateConflict(() => client.applyRun(t.runId, `converge: ${t.purpose} confirmed by policy`, call)),
+    confirm: t.autoApply ? undefined : confirmUnlessConflict(() => client.applyRun(t.runId, `converge: ${t.purpose} confirmed by policy`, call)),
     onPhase: record,
     options: env.ctx.options,
     reporter: env.ctx.reporter,

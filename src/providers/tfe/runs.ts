@@ -1,4 +1,4 @@
-import { ConvergeError } from '../../diagnostics/errors.js';
+import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
 import type { Reporter } from '../../model/events.js';
 import type { ApplyOptions } from '../provider.js';
 
@@ -23,7 +23,7 @@ export type RunClass =
 
 const FAILED = new Set(['errored', 'canceled', 'force_canceled', 'discarded', 'policy_soft_failed']);
 /** Plan finished and waiting for `apply` (RUN: planned, cost_estimated, policy_checked are confirmable). */
-const CONFIRMABLE = new Set(['planned', 'cost_estimated', 'policy_checked']);
+export const CONFIRMABLE = new Set(['planned', 'cost_estimated', 'policy_checked']);
 /** Needs a person: a soft-mandatory policy failed and waits for an override (RUN). Converge does not override policies. */
 const NEEDS_OVERRIDE = 'policy_override';
 /** A saved-plan run ends here (RUN); converge never starts one, so seeing it means someone else's run. */
@@ -52,8 +52,11 @@ export interface FollowOptions {
   phase: RunPhase;
   /** Reads the run's current state. */
   read(): Promise<{ status: string; confirmable: boolean | null }>;
-  /** Confirms the plan; undefined when the service applies by itself (auto-apply). */
-  confirm: (() => Promise<void>) | undefined;
+  /**
+   * Confirms the plan; false when the service says the run cannot be confirmed (yet): polling goes
+   * on. Undefined when the service applies by itself (auto-apply).
+   */
+  confirm: (() => Promise<boolean>) | undefined;
   /** `manual` stops once the plan is ready: the run waits for a person. */
   policy: 'auto' | 'manual';
   /** Called at each new phase, before going on: the caller records it (ctx.setInFlight). */
@@ -88,6 +91,22 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function pollDelay(options: Pick<ApplyOptions, 'pollIntervalMs'>, n: number): number {
   const base = Math.max(1, options.pollIntervalMs);
   return Math.min(base * 10, Math.round(base * Math.pow(1.5, n)));
+}
+
+/**
+ * A confirm that answers false on 409: the run is not confirmable (yet, or any more: someone else
+ * confirmed it). RUN: `actions/apply` answers 409 when the transition is not allowed.
+ */
+export function confirmUnlessConflict(fn: () => Promise<void>): () => Promise<boolean> {
+  return async () => {
+    try {
+      await fn();
+      return true;
+    } catch (e) {
+      if (isConvergeError(e) && e.code === 'tfe.conflict') return false;
+      throw e;
+    }
+  };
 }
 
 export async function followRun(o: FollowOptions): Promise<FollowResult> {
@@ -141,11 +160,12 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
         }
         if (phase === 'planned' && o.confirm) {
           if (o.policy === 'manual') return { status: 'awaiting-confirmation', finalState: run.status, elapsedMs: elapsed() };
-          await o.confirm();
-          phase = 'confirmed';
-          await o.onPhase('confirmed');
-          polls = 0;
-          continue;
+          if (await o.confirm()) {
+            phase = 'confirmed';
+            await o.onPhase('confirmed');
+            polls = 0;
+            continue;
+          }
         }
         break;
       case 'running':

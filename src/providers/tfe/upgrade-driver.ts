@@ -3,7 +3,7 @@ import type { InFlightRun } from '../../state/types.js';
 import type { ApplyContext } from '../provider.js';
 import type { TfeClient } from './client.js';
 import { runUrl } from './mapping.js';
-import { followRun, type RunPhase } from './runs.js';
+import { CONFIRMABLE, confirmUnlessConflict, followRun, type RunPhase } from './runs.js';
 
 /*
  * Drives one no-code workspace upgrade to completion (reference tfc-api.md §3): initiate → poll
@@ -71,17 +71,26 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     phase,
     policy: t.policy,
     async read() {
+      let status: string | null = null;
       try {
-        const s = await client.upgradeStatus(t.moduleId, t.workspaceId, runId, call);
-        if (s.status !== null) return { status: s.status, confirmable: null };
+        status = (await client.upgradeStatus(t.moduleId, t.workspaceId, runId, call)).status;
       } catch (e) {
         if (!isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
       }
-      // The upgrade id is a run id (reference §3, inferred): the runs API sees the same run.
-      const run = await client.readRun(runId, { what: `run ${runId} of workspace ${t.workspace}` });
-      return { status: run.status, confirmable: run.confirmable };
+      // The status document carries only the state. When it looks ready to confirm, ask the runs
+      // API (the upgrade id is a run id, reference §3) whether it really is: a read instead of a
+      // confirm the service would refuse with 409 (`planned` is confirmable only without cost
+      // estimation or policy checks, RUN).
+      if (status !== null && !CONFIRMABLE.has(status)) return { status, confirmable: null };
+      try {
+        const run = await client.readRun(runId, { what: `run ${runId} of workspace ${t.workspace}` });
+        return { status: run.status, confirmable: run.confirmable };
+      } catch (e) {
+        if (status === null || !isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
+        return { status, confirmable: null };
+      }
     },
-    confirm: () => client.confirmUpgrade(t.moduleId, t.workspaceId, runId, 'converge: confirmed by policy upgrade.confirm=auto', call),
+    confirm: confirmUnlessConflict(() => client.confirmUpgrade(t.moduleId, t.workspaceId, runId, 'converge: confirmed by policy upgrade.confirm=auto', call)),
     onPhase: (p) => deps.setInFlight({ purpose: 'upgrade', runId, phase: p, startedAt, toVersion: t.toVersion }),
     options: ctx.options,
     reporter: ctx.reporter,
