@@ -1,0 +1,153 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NO_FAULTS, type FaultSettings, type Faults } from '../common/faults.js';
+import type { RequestLog } from '../common/request-log.js';
+import type { RunOutcome, Store } from './model.js';
+import type { RunEngine } from './run-engine.js';
+
+/**
+ * The sandbox's own switches for tests and the demo: things that happen outside the API in real life (a module
+ * version gets published, a plan errors, state holds resources). Not part of HCP Terraform's API; over HTTP under
+ * `/__sandbox/`, never logged, never subject to faults or the rate limit.
+ */
+export interface TfeControl {
+  /** A new version of a private module; `pending` at once, ingested (`ok`) one step delay later. */
+  publishModuleVersion(org: string, name: string, provider: string, version: string): void;
+  /** Outcome of the next run queued in the workspace (by name; may be set before the workspace exists). */
+  setNextRunOutcome(workspaceName: string, outcome: RunOutcome): void;
+  /** Resources in the workspace's state: safe-delete answers 409 while > 0. */
+  setManagedResources(workspaceName: string, n: number): void;
+  /** Time between run state transitions, ms. */
+  setStepDelay(ms: number): void;
+}
+
+export const OUTCOMES: readonly RunOutcome[] = ['errored', 'canceled', 'discarded', 'no-changes', 'success'];
+
+export function createControl(store: Store, engine: RunEngine): TfeControl {
+  return {
+    publishModuleVersion(org, name, provider, version) {
+      if (org !== store.organization) throw new Error(`unknown organization ${org}; the sandbox holds ${store.organization}`);
+      const now = new Date().toISOString();
+      let m = store.moduleByName(org, name, provider);
+      if (!m) {
+        m = { id: store.ids.next('mod'), name, provider, namespace: org, versions: [], createdAt: now, updatedAt: now };
+        store.modules.set(m.id, m);
+      }
+      if (m.versions.some((v) => v.version === version)) return;
+      const inputs = (m.versions[m.versions.length - 1]?.inputs ?? []).map((i) => ({ ...i }));
+      const v = { id: store.ids.next('modver'), version, status: 'pending' as const, createdAt: now, updatedAt: now, inputs };
+      m.versions.push(v);
+      m.updatedAt = now;
+      engine.later(() => {
+        Object.assign(v, { status: 'ok', updatedAt: new Date().toISOString() });
+      });
+    },
+    setNextRunOutcome(workspaceName, outcome) {
+      if (!OUTCOMES.includes(outcome)) throw new Error(`unknown run outcome ${String(outcome)}; use one of ${OUTCOMES.join(', ')}`);
+      store.nextOutcomes.set(workspaceName, outcome);
+    },
+    setManagedResources(workspaceName, n) {
+      const ws = store.workspaceByName(workspaceName);
+      if (!ws) throw new Error(`no workspace named ${workspaceName}`);
+      if (!Number.isInteger(n) || n < 0) throw new Error('managed resources must be a non-negative integer');
+      ws.managedResources = n;
+    },
+    setStepDelay(ms) {
+      if (!Number.isFinite(ms) || ms < 0) throw new Error('step delay must be a non-negative number of ms');
+      engine.setStepDelay(ms);
+    },
+  };
+}
+
+export const CONTROL_PREFIX = '/__sandbox';
+
+const ENDPOINTS = {
+  'GET /__sandbox/log[?service=tfe]': 'request log',
+  'DELETE /__sandbox/log': 'clear the request log',
+  'GET /__sandbox/faults': 'fault switches',
+  'PUT /__sandbox/faults': 'change fault switches (JSON patch of the settings)',
+  'POST /__sandbox/module-versions': '{ "organization"?, "name", "provider", "version" }',
+  'POST /__sandbox/run-outcomes': '{ "workspace", "outcome": errored|canceled|discarded|no-changes|success }',
+  'PUT /__sandbox/managed-resources': '{ "workspace", "count" }',
+  'PUT /__sandbox/step-delay': '{ "ms" }',
+};
+
+interface Deps {
+  control: TfeControl;
+  faults: Faults;
+  log: RequestLog;
+  store: Store;
+}
+
+export function handleControl(path: string, req: IncomingMessage, body: Buffer, res: ServerResponse, query: URLSearchParams, deps: Deps): void {
+  const send = (status: number, value: unknown) => {
+    const text = `${JSON.stringify(value, null, 2)}\n`;
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+  };
+  const method = req.method ?? 'GET';
+  let json: Record<string, unknown> = {};
+  if (method !== 'GET' && method !== 'DELETE') {
+    try {
+      const v: unknown = JSON.parse(body.toString('utf8') || '{}');
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return send(400, { error: 'body must be a JSON object' });
+      json = v as Record<string, unknown>;
+    } catch (e) {
+      return send(400, { error: `body is not JSON: ${(e as Error).message}` });
+    }
+  }
+  const key = `${method} ${path.replace(/\/$/, '')}`;
+  try {
+    switch (key) {
+      case 'GET /__sandbox':
+        return send(200, ENDPOINTS);
+      case 'GET /__sandbox/log': {
+        const service = query.get('service');
+        return send(200, service === 'nomad' || service === 'tfe' ? deps.log.entries({ service }) : deps.log.entries());
+      }
+      case 'DELETE /__sandbox/log':
+        deps.log.clear();
+        return send(200, { cleared: true });
+      case 'GET /__sandbox/faults':
+        return send(200, deps.faults.current);
+      case 'PUT /__sandbox/faults':
+      case 'PATCH /__sandbox/faults': {
+        const patch = faultPatch(json);
+        if (typeof patch === 'string') return send(400, { error: patch });
+        deps.faults.set(patch);
+        return send(200, deps.faults.current);
+      }
+      case 'POST /__sandbox/module-versions':
+        deps.control.publishModuleVersion(
+          typeof json.organization === 'string' ? json.organization : deps.store.organization,
+          String(json.name ?? ''),
+          String(json.provider ?? ''),
+          String(json.version ?? ''),
+        );
+        return send(200, { published: true });
+      case 'POST /__sandbox/run-outcomes':
+        deps.control.setNextRunOutcome(String(json.workspace ?? ''), json.outcome as RunOutcome);
+        return send(200, { workspace: json.workspace, outcome: json.outcome });
+      case 'PUT /__sandbox/managed-resources':
+        deps.control.setManagedResources(String(json.workspace ?? ''), Number(json.count));
+        return send(200, { workspace: json.workspace, count: json.count });
+      case 'PUT /__sandbox/step-delay':
+        deps.control.setStepDelay(Number(json.ms));
+        return send(200, { ms: json.ms });
+      default:
+        return send(404, { error: `unknown sandbox endpoint ${key}`, endpoints: ENDPOINTS });
+    }
+  } catch (e) {
+    return send(400, { error: (e as Error).message });
+  }
+}
+
+function faultPatch(value: Record<string, unknown>): Partial<FaultSettings> | string {
+  const out: Partial<FaultSettings> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!(k in NO_FAULTS)) return `unknown fault setting ${JSON.stringify(k)}; known: ${Object.keys(NO_FAULTS).join(', ')}`;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return `${k} must be a non-negative number`;
+    if (k.startsWith('rate') && v > 1) return `${k} is a probability between 0 and 1`;
+    out[k as keyof FaultSettings] = v;
+  }
+  return out;
+}

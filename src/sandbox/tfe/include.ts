@@ -1,0 +1,18 @@
+import { badRequest } from './errors.js';
+
+/**
+ * `include=` is a comma list (reference tfc-api.md §8); a value the endpoint does not know is a 400
+ * (spec §7 "Invalid include parameter"; the title and detail words are the sandbox's own).
+ */
+export function parseInclude(url: URL, allowed: readonly string[]): Set<string> {
+  const raw = url.searchParams.get('include');
+  const out = new Set<string>();
+  if (raw === null || raw === '') return out;
+  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    if (!allowed.includes(part)) {
+      throw badRequest(`Invalid include parameter: ${part}. Allowed: ${allowed.join(', ') || 'none'}`, 'invalid include parameter');
+    }
+    out.add(part);
+  }
+  return out;
+}

@@ -1,0 +1,109 @@
+import type { AddressInfo } from 'node:net';
+import { Faults } from '../common/faults.js';
+import { RequestLog } from '../common/request-log.js';
+import type { SimulatorHandle, SimulatorOptions } from '../common/types.js';
+import type { Settings } from './context.js';
+import { createControl, type TfeControl } from './control.js';
+import { DEFAULT_TFE_SEED } from './default-seed.js';
+import { Store } from './model.js';
+import { noCodeModuleRoutes } from './no-code-modules.js';
+import { noCodeWorkspaceRoutes } from './no-code-workspaces.js';
+import { organizationRoutes } from './organizations.js';
+import { MAX_PAGE_SIZE } from './pagination.js';
+import { RATE_LIMIT_PER_SECOND, RateLimiter } from './rate-limit.js';
+import { registryRoutes } from './registry.js';
+import { Router } from './router.js';
+import { RunEngine } from './run-engine.js';
+import { runRoutes } from './runs.js';
+import { loadSeedFile, validateSeed, type TfeSeed } from './seed.js';
+import { createTfeServer } from './server.js';
+import { upgradeRoutes } from './upgrades.js';
+import { varRoutes } from './vars.js';
+import { workspaceRoutes } from './workspaces.js';
+
+export { DEFAULT_TFE_SEED } from './default-seed.js';
+export type { TfeSeed, TfeSeedInput, TfeSeedModule } from './seed.js';
+export type { TfeControl } from './control.js';
+export type { RunOutcome } from './model.js';
+
+export interface TfeSimOptions extends SimulatorOptions {
+  /** The starting world; default DEFAULT_TFE_SEED (docs/team-contract.md "Shared names"). */
+  seed?: TfeSeed;
+  /** A JSON file with the TfeSeed shape; wins over `seed`. */
+  seedFile?: string;
+  /** Default 5, so clients must paginate; capped at 100 like the real API. */
+  defaultPageSize?: number;
+  /** Time between run state transitions; default 50 ms. */
+  stepDelayMs?: number;
+  /** Default 30 per second per token, the real limit; false turns it off. */
+  rateLimit?: { perSecond: number } | false;
+}
+
+export interface TfeSimHandle extends SimulatorHandle {
+  tokens: { user: string; team: string; organization: string };
+  organization: string;
+  control: TfeControl;
+}
+
+/** Version reported for new workspaces when none is asked for. */
+const TERRAFORM_VERSION = '1.9.8';
+
+function buildRouter(): Router {
+  return new Router().add([
+    ...organizationRoutes,
+    ...registryRoutes,
+    ...noCodeModuleRoutes,
+    ...noCodeWorkspaceRoutes,
+    ...upgradeRoutes,
+    ...workspaceRoutes,
+    ...varRoutes,
+    ...runRoutes,
+  ]);
+}
+
+/** A loopback simulator of the HCP Terraform API (JSON:API under /api/v2); see SPEC.md for what it models. */
+export async function startTfeSimulator(opts: TfeSimOptions = {}): Promise<TfeSimHandle> {
+  const seed = opts.seedFile ? await loadSeedFile(opts.seedFile) : validateSeed(opts.seed ?? DEFAULT_TFE_SEED);
+  const store = new Store(seed);
+  const engine = new RunEngine(store, opts.stepDelayMs ?? 50);
+  const control = createControl(store, engine);
+  const faults = new Faults(opts.faults ?? {});
+  const log = opts.log ?? new RequestLog();
+  const settings: Settings = {
+    defaultPageSize: Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(opts.defaultPageSize ?? 5))),
+    terraformVersion: TERRAFORM_VERSION,
+  };
+  const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit?.perSecond ?? RATE_LIMIT_PER_SECOND);
+  const server = createTfeServer({ store, engine, router: buildRouter(), settings, faults, log, control, limiter });
+  const host = opts.host ?? '127.0.0.1';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (e) {
+    engine.stop();
+    throw e;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    faults,
+    log,
+    tokens: { ...store.tokens },
+    organization: store.organization,
+    control,
+    async stop() {
+      engine.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

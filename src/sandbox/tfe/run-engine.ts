@@ -1,0 +1,179 @@
+import { conflict } from './errors.js';
+import { FINAL_RUN_STATES, type Run, type RunKind, type Store, type Workspace } from './model.js';
+
+/**
+ * Runs advance through the real run states (reference tfc-api.md §3, RUN) on timers, one step every
+ * `stepDelayMs`:
+ *   pending → plan_queued → planning → planned → cost_estimating → cost_estimated
+ *     → (auto-apply) apply_queued → applying → applied
+ *     → (otherwise) waits, confirmable, until `actions/apply` or the upgrade confirm: confirmed → apply_queued → …
+ * Outcomes queued with the control API: `errored` and `canceled` end the run at planning, `no-changes` ends it
+ * `planned_and_finished`, `discarded` discards it once it is waiting for confirmation.
+ * One run at a time per workspace: a run holds the workspace from plan_queued until it is final, and later runs
+ * stay `pending` behind it (RUN: runs queue per workspace).
+ */
+export class RunEngine {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(
+    private readonly store: Store,
+    private stepDelayMs: number,
+  ) {}
+
+  setStepDelay(ms: number): void {
+    this.stepDelayMs = Math.max(0, ms);
+  }
+
+  get stepDelay(): number {
+    return this.stepDelayMs;
+  }
+
+  /** Runs a callback one step from now unless the simulator stopped. */
+  later(fn: () => void, ms = this.stepDelayMs): void {
+    if (this.stopped) return;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      if (!this.stopped) fn();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  create(ws: Workspace, opts: { kind: RunKind; isDestroy: boolean; message: string; autoApply: boolean }): Run {
+    const now = new Date().toISOString();
+    const outcome = this.store.nextOutcomes.get(ws.name) ?? 'success';
+    this.store.nextOutcomes.delete(ws.name);
+    const run: Run = {
+      id: this.store.ids.next('run'),
+      workspaceId: ws.id,
+      kind: opts.kind,
+      status: 'pending',
+      timestamps: {},
+      isDestroy: opts.isDestroy,
+      hasChanges: false,
+      autoApply: opts.autoApply,
+      message: opts.message,
+      createdAt: now,
+      version: ws.noCode ? (opts.kind === 'upgrade' ? (this.store.noCodeModules.get(ws.noCode.moduleId)?.versionPin ?? ws.noCode.version) : ws.noCode.version) : null,
+      outcome,
+      started: false,
+      generation: 0,
+    };
+    this.store.runs.set(run.id, run);
+    this.kick(ws.id);
+    return run;
+  }
+
+  /** The run holding the workspace: started (not pending) and not final. */
+  active(workspaceId: string): Run | undefined {
+    return this.store.runsOf(workspaceId).find((r) => r.started && !FINAL_RUN_STATES.has(r.status));
+  }
+
+  isConfirmable(run: Run): boolean {
+    return run.status === 'cost_estimated' && run.hasChanges && !run.autoApply;
+  }
+
+  isDiscardable(run: Run): boolean {
+    return run.status === 'pending' || this.isConfirmable(run);
+  }
+
+  isCancelable(run: Run): boolean {
+    return ['plan_queued', 'planning', 'apply_queued', 'applying', 'cost_estimating'].includes(run.status);
+  }
+
+  /** Start the oldest pending run of the workspace if nothing holds it. */
+  private kick(workspaceId: string): void {
+    if (this.active(workspaceId)) return;
+    const next = this.store
+      .runsOf(workspaceId)
+      .filter((r) => r.status === 'pending')
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+    if (!next) return;
+    // Claim the workspace now so a second kick starts nothing; the run shows plan_queued one step later.
+    next.started = true;
+    this.step(next, 'plan_queued');
+  }
+
+  private set(run: Run, status: string): void {
+    if (!this.store.workspaces.has(run.workspaceId)) return;
+    run.status = status;
+    run.generation++;
+    run.timestamps[`${status.replace(/_/g, '-')}-at`] = new Date().toISOString();
+    this.onEnter(run);
+  }
+
+  /** Schedule the next state unless something else (cancel, discard) moved the run first. */
+  private step(run: Run, next: string): void {
+    const gen = run.generation;
+    this.later(() => {
+      if (run.generation === gen && this.store.workspaces.has(run.workspaceId)) this.set(run, next);
+    });
+  }
+
+  private onEnter(run: Run): void {
+    const ws = this.store.workspaces.get(run.workspaceId);
+    if (!ws) return;
+    switch (run.status) {
+      case 'plan_queued':
+        ws.currentRunId = run.id;
+        return this.step(run, 'planning');
+      case 'planning':
+        if (run.outcome === 'errored') return this.step(run, 'errored');
+        if (run.outcome === 'canceled') return this.step(run, 'canceled');
+        return this.step(run, 'planned');
+      case 'planned':
+        run.hasChanges = run.outcome !== 'no-changes';
+        return this.step(run, run.hasChanges ? 'cost_estimating' : 'planned_and_finished');
+      case 'cost_estimating':
+        return this.step(run, 'cost_estimated');
+      case 'cost_estimated':
+        if (run.outcome === 'discarded') return this.step(run, 'discarded');
+        if (run.autoApply) return this.step(run, 'apply_queued');
+        return; // waits for confirmation
+      case 'confirmed':
+        return this.step(run, 'apply_queued');
+      case 'apply_queued':
+        return this.step(run, 'applying');
+      case 'applying':
+        return this.step(run, 'applied');
+      case 'applied':
+        this.applyEffects(ws, run);
+        return this.kick(ws.id);
+      default:
+        if (FINAL_RUN_STATES.has(run.status)) this.kick(ws.id);
+    }
+  }
+
+  /** What an applied run changes: the module version, and the resources in state (reference §3, §5). */
+  private applyEffects(ws: Workspace, run: Run): void {
+    ws.updatedAt = new Date().toISOString();
+    if (run.isDestroy) {
+      ws.managedResources = 0;
+      return;
+    }
+    if (ws.noCode && run.version) ws.noCode.version = run.version;
+    if (ws.noCode && run.hasChanges && ws.managedResources === 0) ws.managedResources = 3;
+  }
+
+  /** `actions/apply` and the upgrade confirm: 409 unless the run waits for confirmation (RUN). */
+  confirm(run: Run): void {
+    if (!this.isConfirmable(run)) throw conflict('transition not allowed');
+    this.set(run, 'confirmed');
+  }
+
+  discard(run: Run): void {
+    if (!this.isDiscardable(run)) throw conflict('transition not allowed');
+    this.set(run, 'discarded');
+  }
+
+  cancel(run: Run): void {
+    if (!this.isCancelable(run)) throw conflict('transition not allowed');
+    this.set(run, 'canceled');
+  }
+}

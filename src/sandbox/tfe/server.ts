@@ -1,0 +1,199 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Faults } from '../common/faults.js';
+import type { RequestLog, RequestLogEntry } from '../common/request-log.js';
+import { authenticate } from './auth.js';
+import { parseJsonBody } from './body.js';
+import type { Ctx, Reply, Settings } from './context.js';
+import { CONTROL_PREFIX, handleControl, type TfeControl } from './control.js';
+import { ApiError, errorDocument, notFound, unsupportedMediaType } from './errors.js';
+import type { Store } from './model.js';
+import { RATE_LIMIT_BODY, RATE_LIMIT_PER_SECOND, type RateLimiter } from './rate-limit.js';
+import type { Router } from './router.js';
+import type { RunEngine } from './run-engine.js';
+
+export interface ServerDeps {
+  store: Store;
+  engine: RunEngine;
+  router: Router;
+  settings: Settings;
+  faults: Faults;
+  log: RequestLog;
+  control: TfeControl;
+  /** null when rate limiting is off. */
+  limiter: RateLimiter | null;
+}
+
+const JSON_API = 'application/vnd.api+json';
+const API_PREFIX = '/api/v2';
+/** Slow bodies go out in pieces of this size, `slowBodyMs` apart. */
+const SLOW_CHUNK_BYTES = 512;
+
+/** Headers go-tfe reads from the ping (reference tfc-api.md §8). */
+const SERVICE_HEADERS = { 'TFP-API-Version': '2.6', 'TFP-AppName': 'HCP Terraform', 'X-TFE-Version': 'sandbox' };
+
+/** Service discovery: the provider needs `tfe.v2.2` (reference §8, PV client.go). */
+const WELL_KNOWN = {
+  'modules.v1': '/api/registry/v1/modules/',
+  'motd.v1': '/api/terraform/motd',
+  'state.v2': '/api/v2/',
+  'tfe.v2': '/api/v2/',
+  'tfe.v2.1': '/api/v2/',
+  'tfe.v2.2': '/api/v2/',
+};
+
+/* Injected 5xx bodies: JSON:API errors in the usual shape (the sandbox's words). */
+const FAULT_ERRORS = {
+  500: { status: '500', title: 'internal server error', detail: 'sandbox fault: injected 500' },
+  503: { status: '503', title: 'service unavailable', detail: 'sandbox fault: injected 503' },
+};
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export function createTfeServer(deps: ServerDeps): Server {
+  return createServer((req, res) => {
+    handle(req, res, deps).catch((e: unknown) => {
+      // Last resort: a bug in the simulator itself still gets an answer.
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': JSON_API });
+      res.end(JSON.stringify(errorDocument([{ status: '500', title: 'internal server error', detail: `sandbox bug: ${(e as Error).message}` }])));
+    });
+  });
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
+
+async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): Promise<void> {
+  const arrived = Date.now();
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  const method = req.method ?? 'GET';
+  const body = await readBody(req);
+  if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+    handleControl(url.pathname, req, body, res, url.searchParams, deps);
+    return;
+  }
+  const log = (status: number, fault?: RequestLogEntry['fault']) =>
+    deps.log.add({
+      service: 'tfe',
+      method,
+      path: url.pathname,
+      query: url.search.slice(1),
+      status,
+      ms: Date.now() - arrived,
+      at: new Date(arrived).toISOString(),
+      ...(fault ? { fault } : {}),
+    });
+
+  const delay = deps.faults.latency();
+  const decision = deps.faults.decide(isWrite(method));
+  if (delay > 0) await sleep(delay);
+  if (decision.type === 'reset') {
+    req.socket.destroy();
+    log(0, 'reset');
+    return;
+  }
+  const limitHeaders: Record<string, string> = { 'X-RateLimit-Limit': String(RATE_LIMIT_PER_SECOND) };
+  let reply: Reply;
+  let fault: RequestLogEntry['fault'];
+  if (decision.type === 'status' && decision.status === 429) {
+    reply = { status: 429, json: RATE_LIMIT_BODY, headers: { 'X-RateLimit-Reset': '0.500' } };
+    fault = 'status-429';
+  } else if (decision.type === 'status') {
+    const status = decision.status === 503 ? 503 : 500;
+    reply = { status, json: errorDocument([FAULT_ERRORS[status]]) };
+    fault = `status-${decision.status}`;
+  } else if (decision.type === 'fail-write') {
+    reply = { status: 500, json: errorDocument([FAULT_ERRORS[500]]) };
+    fault = 'fail-write';
+  } else {
+    const limited = rateLimit(req, deps, limitHeaders);
+    if (limited) {
+      reply = limited;
+      fault = 'rate-limit';
+    } else {
+      reply = answer(req, url, method, body, deps);
+    }
+  }
+  reply.headers = { ...limitHeaders, ...SERVICE_HEADERS, ...reply.headers };
+  await send(res, reply, deps.faults.current.slowBodyMs);
+  log(reply.status, fault);
+}
+
+/**
+ * 30 requests per second per token, unauthenticated callers per address (reference §8). Every answer carries
+ * `X-RateLimit-Limit`; the sandbox also sends `X-RateLimit-Remaining` (undocumented, go-tfe ignores it).
+ */
+function rateLimit(req: IncomingMessage, deps: ServerDeps, headers: Record<string, string>): Reply | undefined {
+  if (!deps.limiter) return undefined;
+  const token = bearer(req);
+  const known = token !== undefined && Object.values(deps.store.tokens).includes(token);
+  const key = known ? `token:${token}` : `ip:${req.socket.remoteAddress ?? '?'}`;
+  const d = deps.limiter.check(key);
+  headers['X-RateLimit-Remaining'] = String(d.remaining);
+  if (d.allowed) return undefined;
+  return { status: 429, json: RATE_LIMIT_BODY, headers: { 'X-RateLimit-Reset': d.resetSeconds.toFixed(3) } };
+}
+
+export function bearer(req: IncomingMessage): string | undefined {
+  const h = req.headers.authorization;
+  const m = h ? /^Bearer\s+(.+)$/i.exec(h.trim()) : null;
+  return m?.[1]?.trim();
+}
+
+function answer(req: IncomingMessage, url: URL, method: string, body: Buffer, deps: ServerDeps): Reply {
+  try {
+    if (url.pathname === '/.well-known/terraform.json' && method === 'GET') {
+      return { status: 200, json: WELL_KNOWN, headers: { 'Content-Type': 'application/json' } };
+    }
+    if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) throw notFound();
+    const path = url.pathname.slice(API_PREFIX.length) || '/';
+    // go-tfe's first call; answered without a token (reference §8).
+    if (path === '/ping' && method === 'GET') return { status: 204 };
+    const token = authenticate(deps.store, bearer(req));
+    // Mutating requests without the JSON:API content type, even body-less ones, get 415 (reference §8).
+    if ((method === 'POST' || method === 'PATCH' || method === 'DELETE') && !(req.headers['content-type'] ?? '').includes(JSON_API)) {
+      throw unsupportedMediaType();
+    }
+    const match = deps.router.match(method, path);
+    if (match === undefined || match === 'method') throw notFound();
+    // Organization tokens get the 404 of an unauthorized caller (spec §5).
+    if (match.route.noOrgToken && token === 'organization') throw notFound();
+    const ctx: Ctx = { method, url, body: parseJsonBody(body), token, store: deps.store, engine: deps.engine, settings: deps.settings };
+    return match.route.handler(ctx, match.params);
+  } catch (e) {
+    if (e instanceof ApiError) return { status: e.status, json: errorDocument(e.errors), headers: e.headers };
+    throw e;
+  }
+}
+
+async function send(res: ServerResponse, reply: Reply, slowMs: number): Promise<void> {
+  if (res.destroyed) return;
+  const headers: Record<string, string | number> = { 'Content-Type': JSON_API, ...reply.headers };
+  let bytes: Buffer | undefined;
+  if (reply.json !== undefined) bytes = Buffer.from(JSON.stringify(reply.json));
+  else if (reply.raw !== undefined) bytes = Buffer.from(reply.raw);
+  if (reply.status === 204) delete headers['Content-Type'];
+  else headers['Content-Length'] = bytes?.length ?? 0;
+  res.writeHead(reply.status, headers);
+  if (!bytes || bytes.length === 0) {
+    res.end();
+    return;
+  }
+  if (slowMs <= 0) {
+    res.end(bytes);
+    return;
+  }
+  for (let at = 0; at < bytes.length; at += SLOW_CHUNK_BYTES) {
+    if (res.destroyed) return;
+    if (at > 0) await sleep(slowMs);
+    res.write(bytes.subarray(at, at + SLOW_CHUNK_BYTES));
+  }
+  res.end();
+}

@@ -1,0 +1,69 @@
+import type { Store, Workspace } from './model.js';
+import { orgRef } from './org-wire.js';
+import type { RunEngine } from './run-engine.js';
+
+/** The workspaces document (reference tfc-api.md §2 NC sample, §5). */
+
+export const workspacePath = (store: Store, ws: Workspace): string => `/api/v2/organizations/${store.organization}/workspaces/${encodeURIComponent(ws.name)}`;
+
+export function workspaceResource(store: Store, engine: RunEngine, ws: Workspace): unknown {
+  const attributes: Record<string, unknown> = {
+    name: ws.name,
+    description: ws.description,
+    'auto-apply': ws.autoApply,
+    'execution-mode': ws.executionMode,
+    operations: ws.executionMode !== 'local',
+    environment: 'default',
+    'created-at': ws.createdAt,
+    'updated-at': ws.updatedAt,
+    'latest-change-at': ws.updatedAt,
+    // A run holds the workspace while it is active (RUN); the sandbox shows that as locked.
+    locked: engine.active(ws.id) !== undefined,
+    'terraform-version': ws.terraformVersion,
+    'working-directory': null,
+    'resource-count': ws.managedResources,
+    source: ws.source,
+    'source-name': ws.sourceName,
+    'source-url': ws.sourceUrl,
+    'setting-overwrites': { 'execution-mode': ws.settingOverwrites.executionMode, 'agent-pool': ws.settingOverwrites.agentPool },
+    'speculative-enabled': true,
+    'queue-all-runs': false,
+    'allow-destroy-plan': true,
+    'global-remote-state': false,
+    'file-triggers-enabled': true,
+    'trigger-prefixes': [],
+    'tag-names': [],
+    'vcs-repo': null,
+    actions: { 'is-destroyable': true },
+    permissions: { 'can-update': true, 'can-destroy': true, 'can-queue-run': true, 'can-read-variable': true, 'can-update-variable': true, 'can-force-delete': true },
+  };
+  // Present only on no-code workspaces (reference §2: OAS omits them otherwise).
+  if (ws.noCode) {
+    attributes['source-module-id'] = store.sourceModuleId(ws);
+    attributes['no-code-upgrade-available'] = store.upgradeAvailable(ws);
+  }
+  const relationships: Record<string, unknown> = {
+    organization: orgRef(store),
+    project: { data: { id: ws.projectId, type: 'projects' } },
+    // Written as attribute agent-pool-id, read as this relationship (reference §5).
+    'agent-pool': { data: ws.agentPoolId ? { id: ws.agentPoolId, type: 'agent-pools' } : null },
+    'current-run': {
+      data: ws.currentRunId ? { id: ws.currentRunId, type: 'runs' } : null,
+      ...(ws.currentRunId ? { links: { related: `/api/v2/runs/${ws.currentRunId}` } } : {}),
+    },
+    'current-configuration-version': { data: { id: ws.configurationVersionId, type: 'configuration-versions' } },
+    vars: { data: ws.vars.map((v) => ({ id: v.id, type: 'vars' })) },
+  };
+  if (ws.noCode) {
+    relationships['no-code-module-version'] = {
+      data: { id: store.noCodeVersionId(ws.noCode.moduleId, ws.noCode.version), type: 'no-code-module-versions' },
+    };
+  }
+  return {
+    id: ws.id,
+    type: 'workspaces',
+    attributes,
+    relationships,
+    links: { self: workspacePath(store, ws), 'self-html': `/app/${store.organization}/workspaces/${encodeURIComponent(ws.name)}` },
+  };
+}
