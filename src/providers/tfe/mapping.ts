@@ -172,9 +172,17 @@ function varFields(v: { description?: string | null | undefined; hcl?: boolean |
   };
 }
 
+/**
+ * Both workspace categories are always present (possibly empty), so a new variable diffs as
+ * `variables.env.KEY` rather than as the whole `variables.env` map.
+ */
+function emptyCategories(): Record<string, Record<string, JsonValue>> {
+  return { terraform: {}, env: {} };
+}
+
 /** `variables.<category>.<key>` maps of the desired variables (secret values left out). */
 export function desiredVariables(vars: readonly WorkspaceVariableSpec[]): Record<string, JsonValue> {
-  const out: Record<string, Record<string, JsonValue>> = {};
+  const out = emptyCategories();
   for (const v of vars) {
     const category = varCategory(v);
     const value = isSecretVariable(v) || v.value === undefined ? undefined : varText(v.value);
@@ -192,7 +200,7 @@ export function desiredVariables(vars: readonly WorkspaceVariableSpec[]): Record
  * compares by digest only (see isSecretVariable): their live value, if any, is left out too.
  */
 export function liveVariables(vars: readonly VarWire[], managed: ReadonlySet<string>, secretIds: ReadonlySet<string>): Record<string, JsonValue> {
-  const out: Record<string, Record<string, JsonValue>> = {};
+  const out = emptyCategories();
   for (const v of vars) {
     const id = varId(v.category, v.key);
     if (!managed.has(id)) continue;
@@ -279,7 +287,7 @@ export function liveWorkspaceFields(ws: WorkspaceWire, ctx: LiveWorkspaceContext
     autoApply: ws.autoApply ?? false,
     sourceName: ws.sourceName,
     sourceUrl: ws.sourceUrl,
-    variables: ctx.vars === undefined ? {} : liveVariables(ctx.vars, ctx.managed, ctx.secretIds),
+    variables: liveVariables(ctx.vars ?? [], ctx.managed, ctx.secretIds),
     deletion: ctx.deletion,
   };
 }
