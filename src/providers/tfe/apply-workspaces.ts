@@ -56,7 +56,8 @@ function saveRecord(env: Env, p: PlannedChange, id: string, applied: Record<stri
     id,
     applied,
     secretDigests: { ...(p.view.desired?.secrets ?? {}) },
-    extra,
+    // Earlier provider data (e.g. secret version ids) stays unless this save replaces it.
+    extra: { ...(previous?.extra ?? {}), ...extra },
     protect: d?.protect ?? previous?.protect ?? false,
     updatedAt: new Date().toISOString(),
     // A save never drops a run still in flight: only setInFlight does.
@@ -110,6 +111,25 @@ function varCall(d: WorkspaceDesired, index: number | undefined, key: string): C
 
 // --- settings and variables ------------------------------------------------------------------
 
+/**
+ * `version-id` of each secret variable, as converge left it: a later load that sees another
+ * version-id knows the value was rewritten outside converge, without ever reading it (reference
+ * §6: "compare sensitive vars by version-id"). Read once after converge wrote variables; else
+ * taken from the read load made.
+ */
+async function secretVersions(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string, wrote: boolean): Promise<Record<string, JsonValue>> {
+  const ids = new Set((d.spec.variables ?? []).filter(isSecretVariable).map((v) => varId(varCategory(v), v.key)));
+  if (ids.size === 0) return { secretVersions: {} };
+  const out: Record<string, JsonValue> = {};
+  if (wrote) {
+    const vars = await env.session.client.listVars(workspaceId, { what: `variables of workspace ${d.name}` });
+    for (const v of vars) if (ids.has(varId(v.category, v.key)) && v.versionId !== null) out[varId(v.category, v.key)] = v.versionId;
+  } else {
+    for (const [id, v] of Object.entries(liveVarMap(p))) if (ids.has(id) && v.versionId !== null) out[id] = v.versionId;
+  }
+  return { secretVersions: out };
+}
+
 async function syncSettings(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string): Promise<boolean> {
   const changed = topPaths(p);
   if (!SETTINGS.some((s) => changed.has(s))) return false;
@@ -131,12 +151,14 @@ async function syncSettings(env: Env, p: PlannedChange, d: WorkspaceDesired, wor
   return true;
 }
 
-function liveVarMap(p: PlannedChange): Record<string, { id: string; sensitive: boolean }> {
+function liveVarMap(p: PlannedChange): Record<string, { id: string; sensitive: boolean; versionId: string | null }> {
   const v = p.view.live?.extra.vars;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
-  const out: Record<string, { id: string; sensitive: boolean }> = {};
+  const out: Record<string, { id: string; sensitive: boolean; versionId: string | null }> = {};
   for (const [k, x] of Object.entries(v)) {
-    if (typeof x === 'object' && x !== null && !Array.isArray(x) && typeof x.id === 'string') out[k] = { id: x.id, sensitive: x.sensitive === true };
+    if (typeof x === 'object' && x !== null && !Array.isArray(x) && typeof x.id === 'string') {
+      out[k] = { id: x.id, sensitive: x.sensitive === true, versionId: typeof x.versionId === 'string' ? x.versionId : null };
+    }
   }
   return out;
 }
@@ -332,7 +354,7 @@ async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired):
   }
   const version = parseSourceModuleId(ws.sourceModuleId)?.version ?? str(p.view.desired?.fields.moduleVersion);
   // Saved before following the first run: a killed apply must not lose the workspace.
-  await saveRecord(env, p, ws.id, appliedFields(p, version), { workspaceId: ws.id, moduleId });
+  await saveRecord(env, p, ws.id, appliedFields(p, version), { workspaceId: ws.id, moduleId, ...(await secretVersions(env, p, d, ws.id, true)) });
   const runId = await findFirstRun(env, ws);
   if (runId === undefined) {
     return outcome(p, 'succeeded', `created ${ws.id}; no first run appeared within the run timeout`);
@@ -358,7 +380,11 @@ async function updateWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired):
   const settings = await syncSettings(env, p, d, live.id);
   const writes = await syncVars(env, p, d, live.id);
   const version = str(live.fields.moduleVersion);
-  await saveRecord(env, p, live.id, appliedFields(p, version), { workspaceId: live.id, moduleId: moduleIdFor(env, d.spec.module) ?? null });
+  await saveRecord(env, p, live.id, appliedFields(p, version), {
+    workspaceId: live.id,
+    moduleId: moduleIdFor(env, d.spec.module) ?? null,
+    ...(await secretVersions(env, p, d, live.id, writes > 0)),
+  });
   const done = [settings ? 'settings updated' : '', writes > 0 ? `${writes} variable write(s)` : ''].filter((s) => s !== '').join(', ') || 'recorded in state';
   const inFlight = env.ctx.record(p.change)?.inFlight;
   if (!inFlight) return outcome(p, 'succeeded', done);
@@ -394,7 +420,11 @@ async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired)
   // Settings and variables first, so the upgrade plan runs with them.
   const settings = await syncSettings(env, p, d, live.id);
   const writes = await syncVars(env, p, d, live.id);
-  await saveRecord(env, p, live.id, appliedFields(p, str(live.fields.moduleVersion)), { workspaceId: live.id, moduleId: moduleIdFor(env, d.spec.module) ?? null });
+  await saveRecord(env, p, live.id, appliedFields(p, str(live.fields.moduleVersion)), {
+    workspaceId: live.id,
+    moduleId: moduleIdFor(env, d.spec.module) ?? null,
+    ...(await secretVersions(env, p, d, live.id, writes > 0)),
+  });
   const inFlight = env.ctx.record(p.change)?.inFlight;
   if (inFlight && inFlight.purpose !== 'upgrade') {
     // A first run never seen to finish comes first; the upgrade follows it.

@@ -371,9 +371,13 @@ async function loadWorkspaces(
           upgradeAvailable: ws.noCodeUpgradeAvailable ?? false,
           autoApply: ws.autoApply ?? false,
           currentRunId: ws.currentRunId,
-          vars: Object.fromEntries((vars ?? []).map((v) => [varId(v.category, v.key), { id: v.id, sensitive: v.sensitive }])),
+          vars: Object.fromEntries((vars ?? []).map((v) => [varId(v.category, v.key), { id: v.id, sensitive: v.sensitive, versionId: v.versionId }])),
         },
       };
+      const moved = movedSecrets(r, vars);
+      if (moved.length > 0) {
+        liveView.hiddenChange = `secret variable${moved.length > 1 ? 's' : ''} ${moved.join(', ')} rewritten outside converge (version-id moved since the last apply)`;
+      }
     }
     if (r?.inFlight) {
       const f = r.inFlight;
@@ -388,4 +392,21 @@ async function loadWorkspaces(
       ...(notes.length > 0 ? { notes } : {}),
     });
   }
+}
+
+/**
+ * Secret variables whose `version-id` differs from the one recorded at the last apply: the value
+ * was written by someone else (reference §6: compare sensitive variables by version-id, never by
+ * value). Reported as hidden drift, never as a change.
+ */
+function movedSecrets(record: StateRecord | undefined, vars: readonly VarWire[] | undefined): string[] {
+  const recorded = record?.extra.secretVersions;
+  if (!vars || typeof recorded !== 'object' || recorded === null || Array.isArray(recorded)) return [];
+  const moved: string[] = [];
+  for (const v of vars) {
+    const id = varId(v.category, v.key);
+    const was = recorded[id];
+    if (typeof was === 'string' && v.versionId !== null && v.versionId !== was) moved.push(id);
+  }
+  return moved.sort();
 }

@@ -171,6 +171,25 @@ describe('TFE provider against the simulator', () => {
     expect(w.count('DELETE', /\/vars\//) - deletes).toBe(1);
   });
 
+  it('a secret rewritten outside converge shows as hidden drift (version-id moved), never as its value', async () => {
+    const objects = [lambdaModule(), vpcModule('1.5.0'), vpcDev({ variables: [{ key: 'region', value: 'us-east-1' }, { key: 'db_password', value: { fromEnv: 'VPC_DB_PASSWORD' }, sensitive: true }] })];
+    expect((await w.plan(objects)).plan.drift).toEqual([]);
+    const wsId = w.state.doc.records.find((r) => r.name === 'vpc-dev')?.id ?? '';
+    const headers = { Authorization: `Bearer ${w.sim.tokens.team}`, 'Content-Type': 'application/vnd.api+json' };
+    const list = (await (await fetch(`${w.sim.url}/api/v2/workspaces/${wsId}/vars`, { headers })).json()) as { data: { id: string; attributes: { key: string } }[] };
+    const varId = list.data.find((v) => v.attributes.key === 'db_password')?.id ?? '';
+    const patched = await fetch(`${w.sim.url}/api/v2/workspaces/${wsId}/vars/${varId}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ data: { id: varId, type: 'vars', attributes: { value: 'changed-by-hand-771' } } }),
+    });
+    expect(patched.status).toBe(200);
+    const run = await w.plan(objects);
+    expect(run.plan.drift.map((d) => [d.name, d.cause])).toEqual([['vpc-dev', 'hidden']]);
+    expect(run.plan.drift[0]?.message).toMatch(/terraform:db_password/);
+    expect(JSON.stringify(run.plan)).not.toContain('changed-by-hand-771');
+  });
+
   it('an unknown project is a load diagnostic at /spec/project', async () => {
     const run = await w.plan([lambdaModule(), vpcModule('1.5.0'), vpcDev({ project: 'Nope' })]);
     const d = run.plan.diagnostics.find((x) => x.code === 'tfe.workspace.project-unknown');
