@@ -263,5 +263,14 @@ describe('TFE provider preflight and reads', () => {
     expect(run.plan.diagnostics.map((d) => d.code)).toContain('tfe.workspace.agent-pool-unknown');
   });
 
+  it('a 422 from the service carries the manifest range of the field its pointer names', async () => {
+    const result = await w.converge([lambdaModule(), doc('NoCodeWorkspace', 'bad name!', { module: 'lambda' })]);
+    const o = result.outcomes.find((x) => x.kind === 'NoCodeWorkspace');
+    expect(o?.status).toBe('failed');
+    expect(o?.error?.code).toBe('tfe.invalid');
+    expect(o?.error?.range?.start).toEqual({ line: 2, col: 7 });
+    expect(o?.message).toMatch(/Name may only contain/);
+  });
+
   void FAST;
 });
