@@ -36,8 +36,11 @@ export interface HttpClient {
 }
 
 export interface HttpStats {
+  /** Attempts sent over the wire (retries and followed redirects included), so it matches a server's request log. */
   requests: number;
+  /** Attempts repeated by the retry policy (each also emitted as an `http.retry` event). */
   retries: number;
+  /** 429 answers seen (each closes the origin's Retry-After gate). */
   status429: number;
 }
 
