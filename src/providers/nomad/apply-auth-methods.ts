@@ -1,0 +1,87 @@
+import { ConvergeError } from '../../diagnostics/errors.js';
+import { diffFields } from '../../plan/diff.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
+import { resolveAuthMethodSecrets, secretDigests } from './desired.js';
+import { authMethodRequest, liveAuthMethodFields } from './mapping.js';
+import { failed, newRecord, onlyProtectChanged, succeeded } from './outcome.js';
+import type { NomadSession } from './session.js';
+
+/**
+ * Writes auth methods one at a time (a handful per cluster; the default rule needs order anyway).
+ * Each failure becomes a failed outcome; independent changes go on.
+ */
+export async function applyAuthMethods(session: NomadSession, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
+  const outcomes: ApplyOutcome[] = [];
+  for (const p of orderForDefault(batch.changes)) {
+    if (ctx.signal?.aborted) {
+      outcomes.push({ kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'skipped', message: 'cancelled' });
+      continue;
+    }
+    try {
+      outcomes.push(await applyOne(session, p, ctx));
+    } catch (e) {
+      outcomes.push(failed(p, e));
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * Moving the default: Nomad refuses a second default (400 `default method already exists`, reference
+ * nomad-api.md §4), so writes that take the default away from a method go first, and writes that give
+ * it go last.
+ */
+export function orderForDefault(changes: readonly PlannedChange[]): PlannedChange[] {
+  const rank = (p: PlannedChange): number => {
+    const wants = p.view.desired?.fields.default === true;
+    const has = p.view.live?.fields.default === true;
+    if (has && !wants) return 0;
+    if (wants && !has) return 2;
+    return 1;
+  };
+  return [...changes].map((p, i) => ({ p, i })).sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i).map((x) => x.p);
+}
+
+async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyContext): Promise<ApplyOutcome> {
+  const { change, view } = p;
+  const address = { kind: change.kind, name: change.name };
+  switch (change.action) {
+    case 'delete': {
+      const result = await session.client.deleteAuthMethod(change.name);
+      await ctx.forget(address);
+      return succeeded(p, result === 'deleted' ? 'deleted' : 'already gone');
+    }
+    case 'create':
+    case 'update': {
+      const desired = view.desired;
+      if (!desired || desired.object.kind !== 'NomadAuthMethod') {
+        throw new ConvergeError('nomad.apply-internal', `${change.kind}/${change.name}: ${change.action} without a manifest`, { source: 'internal' });
+      }
+      const object = desired.object;
+      if (change.action === 'update' && view.live && view.record && onlyProtectChanged(change)) {
+        const hash = typeof view.live.extra.hash === 'string' ? view.live.extra.hash : '';
+        await ctx.save(newRecord(p, change.name, desired.fields, view.record.secretDigests, hash));
+        return succeeded(p, 'protect recorded in state');
+      }
+      // Secrets come only from the manifest, resolved now; never from a read (§5: reads say `redacted`).
+      const values = await resolveAuthMethodSecrets(object, ctx.secrets);
+      const body = authMethodRequest(change.name, object.spec, values);
+      const reply = await session.client.upsertAuthMethod(body, { range: object.range });
+      await ctx.save(newRecord(p, change.name, desired.fields, secretDigests(values, ctx.secrets), reply.Hash));
+      const mismatch = diffFields(desired.fields, liveAuthMethodFields(reply));
+      if (mismatch.length > 0) {
+        // An older server drops fields it does not know (§1.2 version list): the next plan would show them again.
+        session.reporter.emit({
+          code: 'nomad.write-mismatch',
+          level: 'warn',
+          message: `NomadAuthMethod/${change.name}: Nomad stored different values for ${mismatch.map((f) => f.path).join(', ')} (an older server without these fields?)`,
+          data: { kind: change.kind, name: change.name, paths: mismatch.map((f) => f.path) },
+        });
+      }
+      return succeeded(p, change.action === 'create' ? 'created' : 'updated');
+    }
+    case 'upgrade':
+    case 'no-op':
+      throw new ConvergeError('nomad.apply-internal', `${change.kind}/${change.name}: unexpected action ${change.action}`, { source: 'internal' });
+  }
+}

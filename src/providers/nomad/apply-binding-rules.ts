@@ -1,0 +1,131 @@
+import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
+import type { SourceRange } from '../../diagnostics/types.js';
+import type { NomadBindingRuleSpec } from '../../model/specs.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
+import { findRulesByNaturalKey } from './load-binding-rules.js';
+import { bindingRuleRequest, ruleNaturalKey } from './mapping.js';
+import { failed, newRecord, onlyProtectChanged, succeeded } from './outcome.js';
+import type { NomadSession } from './session.js';
+import type { WireBindingRule } from './wire.js';
+
+/** Create attempts in all, each after a read by natural key found nothing (STYLE.md §5). */
+const CREATE_ATTEMPTS = 3;
+
+export async function applyBindingRules(session: NomadSession, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
+  const outcomes: ApplyOutcome[] = [];
+  for (const p of batch.changes) {
+    if (ctx.signal?.aborted) {
+      outcomes.push({ kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'skipped', message: 'cancelled' });
+      continue;
+    }
+    try {
+      outcomes.push(await applyOne(session, p, batch, ctx));
+    } catch (e) {
+      outcomes.push(failed(p, e));
+    }
+  }
+  return outcomes;
+}
+
+function desiredSpec(p: PlannedChange): { spec: NomadBindingRuleSpec; range: SourceRange } {
+  const o = p.view.desired?.object;
+  if (!o || o.kind !== 'NomadBindingRule') {
+    throw new ConvergeError('nomad.apply-internal', `${p.change.kind}/${p.change.name}: ${p.change.action} without a manifest`, { source: 'internal' });
+  }
+  return { spec: o.spec, range: o.range };
+}
+
+async function applyOne(session: NomadSession, p: PlannedChange, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome> {
+  const { change, view } = p;
+  const subject = `NomadBindingRule/${change.name}`;
+  const address = { kind: change.kind, name: change.name };
+  switch (change.action) {
+    case 'delete': {
+      const id = change.id ?? view.live?.id ?? view.record?.id;
+      if (id === undefined) {
+        await ctx.forget(address);
+        return succeeded(p, 'no rule id known: dropped from state');
+      }
+      const result = await session.client.deleteBindingRule(id, subject);
+      await ctx.forget(address);
+      return succeeded(p, result === 'deleted' ? `deleted rule ${id}` : `rule ${id} already gone`);
+    }
+    case 'update': {
+      const { spec, range } = desiredSpec(p);
+      const id = view.live?.id ?? change.id;
+      if (id === undefined) throw new ConvergeError('nomad.apply-internal', `${subject}: update without a rule id`, { source: 'internal' });
+      const fields = view.desired?.fields ?? {};
+      if (view.record && onlyProtectChanged(change)) {
+        const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
+        await ctx.save(newRecord(p, id, fields, {}, hash));
+        return succeeded(p, 'protect recorded in state');
+      }
+      const reply = await session.client.updateBindingRule(id, bindingRuleRequest(spec), subject, { range });
+      await ctx.save(newRecord(p, reply.ID || id, fields, {}, reply.Hash));
+      return succeeded(p, `updated rule ${id}`);
+    }
+    case 'create': {
+      const { spec, range } = desiredSpec(p);
+      const rule = await createWithRecovery(session, spec, subject, range, claimedIds(batch, ctx));
+      await ctx.save(newRecord(p, rule.ID, view.desired?.fields ?? {}, {}, rule.Hash));
+      return succeeded(p, `created rule ${rule.ID}`);
+    }
+    case 'upgrade':
+    case 'no-op':
+      throw new ConvergeError('nomad.apply-internal', `${subject}: unexpected action ${change.action}`, { source: 'internal' });
+  }
+}
+
+/** Rule ids other addresses own (never adopted as the result of a lost create). */
+function claimedIds(batch: ApplyBatch, ctx: ApplyContext): Set<string> {
+  const ids = new Set<string>();
+  for (const v of batch.all.values()) {
+    if (v.kind !== 'NomadBindingRule') continue;
+    const r = ctx.record(v) ?? v.record;
+    if (r) ids.add(r.id);
+    if (v.live) ids.add(v.live.id);
+  }
+  return ids;
+}
+
+/**
+ * `POST /v1/acl/binding-rule` is not idempotent (each call makes a new UUID), so the HTTP layer never
+ * retries it. When it fails in a way that may or may not have created the rule (5xx, lost
+ * connection), converge reads by natural key: a match is the rule this create made; no match means
+ * it is safe to try again.
+ */
+async function createWithRecovery(
+  session: NomadSession,
+  spec: NomadBindingRuleSpec,
+  subject: string,
+  range: SourceRange,
+  claimed: ReadonlySet<string>,
+): Promise<WireBindingRule> {
+  const key = ruleNaturalKey(spec);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await session.client.createBindingRule(bindingRuleRequest(spec), subject, { range });
+    } catch (e) {
+      const uncertain = isConvergeError(e) && (e.retryable || e.code === 'http.network');
+      if (!uncertain || attempt >= CREATE_ATTEMPTS) throw e;
+      const found = await findRulesByNaturalKey(session.client, key, spec.authMethod, claimed);
+      if (found.length === 1) {
+        const rule = found[0] as WireBindingRule;
+        session.reporter.emit({
+          code: 'nomad.binding-rule.create-recovered',
+          level: 'info',
+          message: `${subject}: the create answered ${e.status ?? e.code}, but rule ${rule.ID} exists with the same fields: taken as created`,
+          data: { subject, id: rule.ID },
+        });
+        return rule;
+      }
+      if (found.length > 1) throw e;
+      session.reporter.emit({
+        code: 'nomad.binding-rule.create-retry',
+        level: 'warn',
+        message: `${subject}: create failed (${e.status ?? e.code}) and no matching rule exists: trying again (${attempt + 1} of ${CREATE_ATTEMPTS})`,
+        data: { subject, attempt },
+      });
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
+import type { SourceRange } from '../../diagnostics/types.js';
+import { isAlreadyGone, nomadError } from './errors.js';
+import {
+  decodeJson,
+  parseAuthMethod,
+  parseAuthMethodStubs,
+  parseBindingRule,
+  parseBindingRuleStubs,
+  type WireAuthMethod,
+  type WireAuthMethodRequest,
+  type WireAuthMethodStub,
+  type WireBindingRule,
+  type WireBindingRuleRequest,
+  type WireBindingRuleStub,
+} from './wire.js';
+
+/**
+ * Typed endpoints of the Nomad ACL API over the one HTTP layer (reference nomad-api.md §1.1, §10).
+ * The token goes in `X-Nomad-Token` (§6: what the Go client sends). `region` is sent as `?region=`
+ * when given; writes are forwarded to the authoritative region by Nomad whatever it says (§3.1).
+ */
+export interface NomadClientOptions {
+  http: HttpClient;
+  token?: string;
+  /** Region for writes and, unless a read names another one, for reads. */
+  region?: string;
+}
+
+export type DeleteResult = 'deleted' | 'already-gone';
+
+/** Per-call extras: a read region, and the manifest range a 400 should point at. */
+export interface CallOptions {
+  region?: string;
+  range?: SourceRange;
+}
+
+const methodPath = (name: string) => `/v1/acl/auth-method/${encodeURIComponent(name)}`;
+const rulePath = (id: string) => `/v1/acl/binding-rule/${encodeURIComponent(id)}`;
+
+export class NomadClient {
+  constructor(private readonly opts: NomadClientOptions) {}
+
+  private async send(req: HttpRequest & { subject: string }, call: CallOptions = {}): Promise<HttpResponse> {
+    const region = call.region ?? this.opts.region;
+    return this.opts.http.request({
+      ...req,
+      headers: { ...req.headers, ...(this.opts.token ? { 'X-Nomad-Token': this.opts.token } : {}) },
+      query: { ...req.query, ...(region ? { region } : {}) },
+    });
+  }
+
+  private fail(res: HttpResponse, req: { method: string; path: string; subject: string }, call: CallOptions = {}): never {
+    throw nomadError(res, { ...req, ...(call.range ? { range: call.range } : {}) });
+  }
+
+  /** `GET /v1/acl/auth-methods`: stubs with Hash (§2). Needs no token. */
+  async listAuthMethods(call: CallOptions = {}): Promise<WireAuthMethodStub[]> {
+    const req = { method: 'GET' as const, path: '/v1/acl/auth-methods', subject: 'auth method list' };
+    const res = await this.send(req, call);
+    if (res.status !== 200) this.fail(res, req, call);
+    return parseAuthMethodStubs(decodeJson(res.text, req.subject));
+  }
+
+  /** `GET /v1/acl/auth-method/:name`; undefined on 404 `ACL auth-method not found` (§6). */
+  async readAuthMethod(name: string, call: CallOptions = {}): Promise<WireAuthMethod | undefined> {
+    const req = { method: 'GET' as const, path: methodPath(name), subject: `NomadAuthMethod/${name}` };
+    const res = await this.send(req, call);
+    if (res.status === 404) return undefined;
+    if (res.status !== 200) this.fail(res, req, call);
+    return parseAuthMethod(decodeJson(res.text, req.subject), name);
+  }
+
+  /**
+   * `POST /v1/acl/auth-method/:name`: one upsert keyed by name (§3.1), so repeating it is safe and
+   * the HTTP layer may retry it like an idempotent request.
+   */
+  async upsertAuthMethod(body: WireAuthMethodRequest, call: CallOptions = {}): Promise<WireAuthMethod> {
+    const req = { method: 'POST' as const, path: methodPath(body.Name), subject: `NomadAuthMethod/${body.Name}` };
+    const res = await this.send({ ...req, body, idempotent: true }, call);
+    if (res.status !== 200) this.fail(res, req, call);
+    return parseAuthMethod(decodeJson(res.text, req.subject), body.Name);
+  }
+
+  /** `DELETE /v1/acl/auth-method/:name`: 200 empty; a missing method is 500 `ACL auth method not found` (§8). */
+  async deleteAuthMethod(name: string): Promise<DeleteResult> {
+    const req = { method: 'DELETE' as const, path: methodPath(name), subject: `NomadAuthMethod/${name}` };
+    const res = await this.send(req);
+    if (res.status === 200 || res.status === 204) return 'deleted';
+    if (isAlreadyGone(res)) return 'already-gone';
+    this.fail(res, req);
+  }
+
+  /** `GET /v1/acl/binding-rules`: stubs without Selector/BindType/BindName; needs management (§10). */
+  async listBindingRules(call: CallOptions = {}): Promise<WireBindingRuleStub[]> {
+    const req = { method: 'GET' as const, path: '/v1/acl/binding-rules', subject: 'binding rule list' };
+    const res = await this.send(req, call);
+    if (res.status !== 200) this.fail(res, req, call);
+    return parseBindingRuleStubs(decodeJson(res.text, req.subject));
+  }
+
+  async readBindingRule(id: string, call: CallOptions = {}): Promise<WireBindingRule | undefined> {
+    const req = { method: 'GET' as const, path: rulePath(id), subject: `binding rule ${id}` };
+    const res = await this.send(req, call);
+    if (res.status === 404) return undefined;
+    if (res.status !== 200) this.fail(res, req, call);
+    return parseBindingRule(decodeJson(res.text, req.subject), req.subject);
+  }
+
+  /** `POST /v1/acl/binding-rule`: makes a new UUID each time, so it is NOT idempotent. */
+  async createBindingRule(body: WireBindingRuleRequest, subject: string, call: CallOptions = {}): Promise<WireBindingRule> {
+    const req = { method: 'POST' as const, path: '/v1/acl/binding-rule', subject };
+    const res = await this.send({ ...req, body, idempotent: false }, call);
+    if (res.status !== 200) this.fail(res, req, call);
+    return parseBindingRule(decodeJson(res.text, subject), subject);
+  }
+
+  /** `POST /v1/acl/binding-rule/:id` with every field (omitted Description/Selector are cleared, §10): idempotent. */
+  async updateBindingRule(id: string, body: WireBindingRuleRequest, subject: string, call: CallOptions = {}): Promise<WireBindingRule> {
+    const req = { method: 'POST' as const, path: rulePath(id), subject };
+    const res = await this.send({ ...req, body: { ...body, ID: id }, idempotent: true }, call);
+    if (res.status !== 200) this.fail(res, req, call);
+    return parseBindingRule(decodeJson(res.text, subject), subject);
+  }
+
+  /** Missing rule: 404, or plain `ACL binding rule not found` as a 500 (§10). */
+  async deleteBindingRule(id: string, subject: string): Promise<DeleteResult> {
+    const req = { method: 'DELETE' as const, path: rulePath(id), subject };
+    const res = await this.send(req);
+    if (res.status === 200 || res.status === 204) return 'deleted';
+    if (isAlreadyGone(res)) return 'already-gone';
+    this.fail(res, req);
+  }
+
+  /** Raw GET for the preflight probe (the caller interprets the status). */
+  async probe(path: string, subject: string): Promise<HttpResponse> {
+    return this.send({ method: 'GET', path, subject });
+  }
+}

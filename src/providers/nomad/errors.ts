@@ -1,0 +1,93 @@
+import { ConvergeError } from '../../diagnostics/errors.js';
+import type { SourceRange } from '../../diagnostics/types.js';
+import type { HttpResponse } from '../../http/types.js';
+
+/*
+ * Nomad status + plain-text body → ConvergeError with a stable code. Every Nomad error body is
+ * plain text, never JSON (reference nomad-api.md §6), so the text is passed through (trimmed and
+ * shortened) as the server's own words.
+ */
+
+export interface ErrorContext {
+  method: string;
+  path: string;
+  /** What the request was about, e.g. `NomadAuthMethod/okta`. */
+  subject: string;
+  /** The manifest document behind the request, so a 400 points at a file and line. */
+  range?: SourceRange;
+}
+
+const MAX_BODY = 600;
+
+export function serverText(res: HttpResponse): string {
+  const t = res.text.trim();
+  return t.length > MAX_BODY ? `${t.slice(0, MAX_BODY)}…` : t;
+}
+
+/** Multierror text (`1 error occurred:\n\t* X\n\n`, §3.2) on one line: `X; Y`. */
+export function flattenMultierror(text: string): string {
+  const items = [...text.matchAll(/^\s*\*\s+(.*)$/gm)].map((m) => m[1]?.trim() ?? '');
+  if (items.length === 0) return text.replace(/\s+/g, ' ').trim();
+  const head = text.slice(0, text.search(/\d+ errors? occurred/)).trim().replace(/:$/, '');
+  return `${head ? `${head}: ` : ''}${items.join('; ')}`;
+}
+
+/** Delete of a missing method or rule: 500 plain `ACL auth method not found` / `ACL binding rule not found` (§8, §10). */
+export function isAlreadyGone(res: HttpResponse): boolean {
+  if (res.status === 404) return true;
+  return res.status === 500 && /ACL (auth method|binding rule) not found/i.test(res.text);
+}
+
+export function nomadError(res: HttpResponse, ctx: ErrorContext): ConvergeError {
+  const text = serverText(res);
+  const where = `${ctx.method} ${ctx.path} (${ctx.subject})`;
+  const range = ctx.range ? { range: ctx.range } : {};
+  const status = res.status;
+
+  if (status === 403) {
+    // Any missing, bad or non-management token is 403 `Permission denied` on these endpoints (§6).
+    return new ConvergeError('nomad.permission-denied', `Nomad refused ${where}: ${text || 'Permission denied'}`, {
+      source: 'user',
+      status,
+      hint: 'auth methods and binding rules need a management token: export NOMAD_TOKEN=<the SecretID of a management token>',
+    });
+  }
+  if (status === 400 && /ACL support disabled/i.test(text)) {
+    return new ConvergeError('nomad.acl-disabled', `Nomad answered ${where}: ACL support disabled`, {
+      source: 'user',
+      status,
+      hint: 'enable ACLs on the Nomad servers (acl { enabled = true }) and bootstrap them before managing auth methods',
+    });
+  }
+  if (status === 400 && /default (ACL auth )?method already exists: /i.test(text)) {
+    const other = /already exists: (\S+)/.exec(text)?.[1] ?? 'another method';
+    // Only one default across all types (§4).
+    return new ConvergeError('nomad.default-exists', `Nomad rejected ${ctx.subject}: ${other} is already the default auth method`, {
+      source: 'user',
+      status,
+      ...range,
+      hint: `set default: false on ${other} in its manifest (or manage it with converge), so the default can move`,
+    });
+  }
+  if (status === 400) {
+    return new ConvergeError('nomad.invalid', `Nomad rejected ${ctx.subject}: ${flattenMultierror(text)}`, {
+      source: 'user',
+      status,
+      ...range,
+      hint: `fix ${ctx.subject} in its manifest; the text above is Nomad's own (${ctx.method} ${ctx.path})`,
+    });
+  }
+  if (status === 404) {
+    return new ConvergeError('nomad.not-found', `Nomad has no ${ctx.subject} (${ctx.method} ${ctx.path}): ${text}`, {
+      source: 'remote',
+      status,
+    });
+  }
+  const retryable = status === 429 || status >= 500;
+  return new ConvergeError(retryable ? 'nomad.server-error' : 'nomad.unexpected-status', `Nomad answered ${status} to ${where}: ${text || '(empty body)'}`, {
+    source: 'remote',
+    status,
+    retryable,
+    ...(retryable ? { hint: 'the request was retried; check the Nomad servers (leader, health) and run converge again' } : {}),
+  });
+}

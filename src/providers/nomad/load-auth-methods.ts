@@ -1,0 +1,113 @@
+import type { Diagnostic } from '../../diagnostics/types.js';
+import type { DesiredObject } from '../../model/desired.js';
+import { diffFields } from '../../plan/diff.js';
+import type { StateRecord } from '../../state/types.js';
+import type { LiveView, ObjectView, ProviderContext } from '../provider.js';
+import type { CallOptions } from './client.js';
+import { desiredAuthMethodView } from './desired.js';
+import { READ_CONCURRENCY, mapLimit } from './limit.js';
+import { liveAuthMethodFields } from './mapping.js';
+import type { NomadSession } from './session.js';
+import type { WireAuthMethodStub } from './wire.js';
+
+export const HIDDEN_CHANGE_TEXT = 'rewritten outside converge; the client secret may differ';
+
+export interface AuthMethodLoad {
+  views: ObjectView[];
+  diagnostics: Diagnostic[];
+  /** Every live auth method (from the one list call), for binding-rule checks. */
+  stubs: WireAuthMethodStub[];
+}
+
+/**
+ * Auth methods: ONE list call (stubs carry Hash, reference nomad-api.md §2), then a full GET only for
+ * desired or owned methods whose Hash moved since converge's last write. An unchanged fleet costs one
+ * request, not N+1: a matching Hash means nothing user-set changed (§1.2 SetHash covers every
+ * user-set field), so the fields converge last applied are the live fields.
+ */
+export async function loadAuthMethods(
+  session: NomadSession,
+  desired: DesiredObject<'NomadAuthMethod'>[],
+  records: StateRecord[],
+  call: CallOptions,
+  ctx: ProviderContext,
+): Promise<AuthMethodLoad> {
+  const diagnostics: Diagnostic[] = [];
+  const stubs = await session.client.listAuthMethods(call);
+  const stubByName = new Map(stubs.map((s) => [s.Name, s]));
+  const desiredByName = new Map(desired.map((d) => [d.name, d]));
+  const recordByName = new Map(records.map((r) => [r.name, r]));
+  const names = [...new Set([...desiredByName.keys(), ...recordByName.keys()])].sort();
+
+  const views = new Map<string, ObjectView>();
+  const toFetch: string[] = [];
+  for (const name of names) {
+    const view: ObjectView = { kind: 'NomadAuthMethod', name };
+    const record = recordByName.get(name);
+    if (record) view.record = record;
+    const object = desiredByName.get(name);
+    if (object) {
+      const d = await desiredAuthMethodView(object, ctx.secrets);
+      view.desired = d.view;
+      diagnostics.push(...d.diagnostics);
+    }
+    views.set(name, view);
+    const stub = stubByName.get(name);
+    if (!stub) continue;
+    const recordedHash = record?.extra.hash;
+    if (record && typeof recordedHash === 'string' && recordedHash !== '' && recordedHash === stub.Hash) {
+      view.live = { id: name, fields: { ...record.applied }, extra: { hash: stub.Hash } };
+    } else {
+      toFetch.push(name);
+    }
+  }
+
+  await mapLimit(toFetch, READ_CONCURRENCY, async (name) => {
+    const wire = await session.client.readAuthMethod(name, call);
+    // Deleted between the list and the read: treated as absent.
+    if (!wire) return;
+    const view = views.get(name);
+    if (!view) return;
+    const live: LiveView = { id: name, fields: liveAuthMethodFields(wire), extra: { hash: wire.Hash } };
+    const record = view.record;
+    const recordedHash = record?.extra.hash;
+    // The Hash covers secrets too (§1.2); when it moved but every field we can see is as we left it,
+    // a field we cannot see (the client secret, §5) was probably rewritten: e.g. a read-modify-write
+    // that stored the literal `redacted` (§5, `nomad acl auth-method update`).
+    if (record && typeof recordedHash === 'string' && recordedHash !== wire.Hash && diffFields(record.applied, live.fields).length === 0) {
+      live.hiddenChange = HIDDEN_CHANGE_TEXT;
+    }
+    view.live = live;
+  });
+
+  diagnostics.push(...defaultConflicts(stubs, desired, recordByName));
+  return { views: [...views.values()], diagnostics, stubs };
+}
+
+/**
+ * Nomad allows one default across all types (§4). A desired `default: true` while the live default
+ * is a method converge will neither unset nor delete would fail at apply with
+ * `default method already exists`: say so at plan time, at the document's `default` line.
+ */
+function defaultConflicts(stubs: WireAuthMethodStub[], desired: DesiredObject<'NomadAuthMethod'>[], records: Map<string, StateRecord>): Diagnostic[] {
+  const wanting = desired.filter((d) => d.spec.default === true);
+  if (wanting.length === 0) return [];
+  const desiredNames = new Set(desired.map((d) => d.name));
+  const out: Diagnostic[] = [];
+  for (const stub of stubs) {
+    if (!stub.Default) continue;
+    const handled = desiredNames.has(stub.Name) || records.has(stub.Name);
+    if (handled) continue;
+    for (const d of wanting) {
+      if (d.name === stub.Name) continue;
+      out.push({
+        severity: 'error',
+        code: 'nomad.auth-method.default-taken',
+        summary: `NomadAuthMethod/${d.name} cannot become the default: ${stub.Name} is Nomad's default auth method and converge does not manage it`,
+        detail: `Nomad allows one default auth method across all types. Unset it first (\`nomad acl auth-method update -default=false ${stub.Name}\`), or add a manifest for ${stub.Name} with default: false`,
+        range: d.positions['/spec/default'] ?? d.range,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,124 @@
+import type { Diagnostic } from '../../diagnostics/types.js';
+import type { DesiredObject } from '../../model/desired.js';
+import type { StateRecord } from '../../state/types.js';
+import type { ObjectView } from '../provider.js';
+import type { CallOptions, NomadClient } from './client.js';
+import { desiredBindingRuleView } from './desired.js';
+import { READ_CONCURRENCY, mapLimit } from './limit.js';
+import { bindingRuleSpecFromWire, liveBindingRuleFields, ruleNaturalKey } from './mapping.js';
+import type { NomadSession } from './session.js';
+import type { WireBindingRule, WireBindingRuleStub } from './wire.js';
+
+export const MANAGEMENT_NOTE = 'bindType management: everyone the selector matches gets a management token (full access to the cluster)';
+
+export function adoptedNote(id: string): string {
+  return `adopted existing rule ${id}: matched by auth method, selector, bind type and bind name`;
+}
+
+/**
+ * Binding rules. Nomad knows a rule only by a server-made UUID (reference nomad-api.md §10); the
+ * document name is converge's own key, mapped to the UUID through the state record. Without a record,
+ * a live rule is adopted only when auth method, selector, bind type and bind name match exactly one
+ * live rule nobody else claims, so converge never creates a second identical rule.
+ *
+ * Reads: one list (stubs: ID, AuthMethod, Description, Hash, no selector or bind fields), then full
+ * GETs only for owned rules whose Hash moved and for adoption candidates (same auth method, unclaimed).
+ */
+export async function loadBindingRules(
+  session: NomadSession,
+  desired: DesiredObject<'NomadBindingRule'>[],
+  records: StateRecord[],
+  knownMethods: ReadonlySet<string>,
+  call: CallOptions,
+): Promise<{ views: ObjectView[]; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const stubs = await session.client.listBindingRules(call);
+  const stubById = new Map(stubs.map((s) => [s.ID, s]));
+  const desiredByName = new Map(desired.map((d) => [d.name, d]));
+  const recordByName = new Map(records.map((r) => [r.name, r]));
+  const claimed = new Set(records.map((r) => r.id));
+  const names = [...new Set([...desiredByName.keys(), ...recordByName.keys()])].sort();
+
+  const full = new Map<string, WireBindingRule>();
+  const fetchIds = new Set<string>();
+  const views = new Map<string, ObjectView>();
+
+  for (const name of names) {
+    const view: ObjectView = { kind: 'NomadBindingRule', name };
+    const record = recordByName.get(name);
+    const object = desiredByName.get(name);
+    if (record) view.record = record;
+    if (object) {
+      view.desired = desiredBindingRuleView(object);
+      if (object.spec.bindType === 'management') view.notes = [MANAGEMENT_NOTE];
+      if (!knownMethods.has(object.spec.authMethod)) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'nomad.binding-rule.unknown-auth-method',
+          summary: `NomadBindingRule/${name}: auth method ${object.spec.authMethod} is neither in the manifests nor in Nomad`,
+          detail: `add a NomadAuthMethod document named ${object.spec.authMethod}, or point authMethod at an existing method (Nomad refuses a rule whose method does not exist)`,
+          range: object.positions['/spec/authMethod'] ?? object.range,
+        });
+      }
+    }
+    views.set(name, view);
+    if (record) {
+      const stub = stubById.get(record.id);
+      if (!stub) continue;
+      if (typeof record.extra.hash === 'string' && record.extra.hash !== '' && record.extra.hash === stub.Hash) {
+        view.live = { id: stub.ID, fields: { ...record.applied }, extra: { hash: stub.Hash } };
+      } else {
+        fetchIds.add(stub.ID);
+      }
+    } else if (object) {
+      for (const s of stubs) if (s.AuthMethod === object.spec.authMethod && !claimed.has(s.ID)) fetchIds.add(s.ID);
+    }
+  }
+
+  await fetchRules(session.client, [...fetchIds].sort(), call, full);
+
+  for (const view of views.values()) {
+    const record = view.record;
+    if (record) {
+      const rule = full.get(record.id);
+      if (rule) view.live = { id: rule.ID, fields: liveBindingRuleFields(rule), extra: { hash: rule.Hash } };
+      continue;
+    }
+    const object = desiredByName.get(view.name);
+    if (!object) continue;
+    const key = ruleNaturalKey(object.spec);
+    const matches = [...full.values()].filter((r) => !claimed.has(r.ID) && ruleNaturalKey(bindingRuleSpecFromWire(r)) === key);
+    if (matches.length === 1) {
+      const rule = matches[0] as WireBindingRule;
+      claimed.add(rule.ID);
+      view.live = { id: rule.ID, fields: liveBindingRuleFields(rule), extra: { hash: rule.Hash } };
+      view.notes = [...(view.notes ?? []), adoptedNote(rule.ID)];
+    } else if (matches.length > 1) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'nomad.binding-rule.ambiguous',
+        summary: `NomadBindingRule/${view.name}: ${matches.length} live rules match it (${matches.map((r) => r.ID).join(', ')}); converge will not guess which one it owns`,
+        detail: 'delete the duplicates (`nomad acl binding-rule delete -id <ID>`) and plan again; converge then adopts the one left',
+        range: object.range,
+      });
+    }
+  }
+  return { views: [...views.values()], diagnostics };
+}
+
+async function fetchRules(client: NomadClient, ids: string[], call: CallOptions, into: Map<string, WireBindingRule>): Promise<void> {
+  await mapLimit(ids, READ_CONCURRENCY, async (id) => {
+    const rule = await client.readBindingRule(id, call);
+    // Deleted between the list and the read: absent.
+    if (rule) into.set(id, rule);
+  });
+}
+
+/** Live rules of one auth method matching a natural key; used to recover a create whose reply was lost. */
+export async function findRulesByNaturalKey(client: NomadClient, key: string, authMethod: string, exclude: ReadonlySet<string>): Promise<WireBindingRule[]> {
+  const stubs: WireBindingRuleStub[] = await client.listBindingRules();
+  const ids = stubs.filter((s) => s.AuthMethod === authMethod && !exclude.has(s.ID)).map((s) => s.ID);
+  const found = new Map<string, WireBindingRule>();
+  await fetchRules(client, ids, {}, found);
+  return [...found.values()].filter((r) => ruleNaturalKey(bindingRuleSpecFromWire(r)) === key);
+}

@@ -1,0 +1,92 @@
+import type { Diagnostic } from '../../diagnostics/types.js';
+import { createHttpClient } from '../../http/client.js';
+import type { HttpClient, TlsOptions } from '../../http/types.js';
+import type { AnyDesired, DesiredObject } from '../../model/desired.js';
+import type { Reporter } from '../../model/events.js';
+import type { Kind } from '../../model/kinds.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, ObjectView, Provider, ProviderContext } from '../provider.js';
+import { applyAuthMethods } from './apply-auth-methods.js';
+import { applyBindingRules } from './apply-binding-rules.js';
+import { NomadClient, type CallOptions } from './client.js';
+import { loadAuthMethods } from './load-auth-methods.js';
+import { loadBindingRules } from './load-binding-rules.js';
+import { preflightNomad } from './preflight.js';
+import { refineNomad } from './refine.js';
+import type { NomadSession } from './session.js';
+
+export interface NomadProviderOptions {
+  /** NOMAD_ADDR, e.g. `https://nomad.example.com:4646`. */
+  address: string;
+  /** NOMAD_TOKEN (a management token); registered with the redactor by the caller. */
+  token?: string;
+  /** NOMAD_REGION / Settings `nomad.region`: sent as `?region=` on every request. */
+  region?: string;
+  /** NOMAD_CACERT / NOMAD_CLIENT_CERT / NOMAD_CLIENT_KEY / NOMAD_SKIP_VERIFY, read by the caller. */
+  tls?: TlsOptions;
+  reporter: Reporter;
+  /** Injected HTTP client (tests); by default one is built for `address`. */
+  http?: HttpClient;
+}
+
+export const NOMAD_KINDS = ['NomadAuthMethod', 'NomadBindingRule'] as const satisfies readonly Kind[];
+
+const isMethod = (o: AnyDesired): o is DesiredObject<'NomadAuthMethod'> => o.kind === 'NomadAuthMethod';
+const isRule = (o: AnyDesired): o is DesiredObject<'NomadBindingRule'> => o.kind === 'NomadBindingRule';
+
+/** The Nomad provider: ACL auth methods and binding rules (see README.md in this folder). */
+export function createNomadProvider(opts: NomadProviderOptions): Provider {
+  const ownsHttp = opts.http === undefined;
+  const http =
+    opts.http ??
+    createHttpClient({
+      baseUrl: opts.address,
+      ...(opts.tls ? { tls: opts.tls } : {}),
+      reporter: opts.reporter,
+    });
+  const client = new NomadClient({ http, ...(opts.token ? { token: opts.token } : {}), ...(opts.region ? { region: opts.region } : {}) });
+  const session: NomadSession = { client, reporter: opts.reporter };
+
+  return {
+    id: 'nomad',
+    kinds: NOMAD_KINDS,
+
+    async preflight(_ctx: ProviderContext, kinds: readonly Kind[]): Promise<Diagnostic[]> {
+      if (!kinds.some((k) => (NOMAD_KINDS as readonly Kind[]).includes(k))) return [];
+      return preflightNomad(client);
+    },
+
+    async load(input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
+      // Reads go where the caller points (`drift --region`), else to the configured region.
+      const call: CallOptions = input.readRegion !== undefined ? { region: input.readRegion } : {};
+      const methods = input.desired.filter(isMethod);
+      const rules = input.desired.filter(isRule);
+      const methodRecords = input.records.filter((r) => r.kind === 'NomadAuthMethod');
+      const ruleRecords = input.records.filter((r) => r.kind === 'NomadBindingRule');
+      const views: ObjectView[] = [];
+      const diagnostics: Diagnostic[] = [];
+      const needRules = rules.length > 0 || ruleRecords.length > 0;
+      if (methods.length === 0 && methodRecords.length === 0 && !needRules) return { views, diagnostics };
+
+      const m = await loadAuthMethods(session, methods, methodRecords, call, ctx);
+      views.push(...m.views);
+      diagnostics.push(...m.diagnostics);
+      if (needRules) {
+        const known = new Set([...methods.map((o) => o.name), ...m.stubs.map((s) => s.Name)]);
+        const r = await loadBindingRules(session, rules, ruleRecords, known, call);
+        views.push(...r.views);
+        diagnostics.push(...r.diagnostics);
+      }
+      return { views, diagnostics };
+    },
+
+    refine: refineNomad,
+
+    apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
+      return batch.kind === 'NomadAuthMethod' ? applyAuthMethods(session, batch, ctx) : applyBindingRules(session, batch, ctx);
+    },
+
+    async close(): Promise<void> {
+      if (ownsHttp) await http.close();
+    },
+  };
+}
