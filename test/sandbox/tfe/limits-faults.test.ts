@@ -7,8 +7,9 @@ describe('TFE sandbox: rate limit (reference §8)', () => {
 
   it('a burst of 40 requests within a second gets 429s with the documented body and headers', async () => {
     sim = await startSim({ rateLimit: { perSecond: 30 } });
-    const results = [];
-    for (let i = 0; i < 40; i++) results.push(await sim.user.get('/organizations/acme'));
+    // Fired together so the burst lands well within one second even on a slow machine.
+    const c = sim.user;
+    const results = await Promise.all(Array.from({ length: 40 }, () => c.get('/organizations/acme')));
     const limited = results.filter((r) => r.status === 429);
     expect(results.filter((r) => r.status === 200).length).toBe(30);
     expect(limited.length).toBe(10);
@@ -17,7 +18,9 @@ describe('TFE sandbox: rate limit (reference §8)', () => {
     expect(r?.headers.get('x-ratelimit-limit')).toBe('30');
     expect(Number(r?.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
     expect(Number(r?.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(1);
-    expect(results[0]?.headers.get('x-ratelimit-remaining')).toBe('29');
+    const remaining = results.filter((x) => x.status === 200).map((x) => Number(x.headers.get('x-ratelimit-remaining')));
+    expect(Math.max(...remaining)).toBe(29);
+    expect(Math.min(...remaining)).toBe(0);
     // Per token: another token still gets through.
     expect((await sim.team.get('/organizations/acme')).status).toBe(200);
     expect(sim.s.log.entries().filter((e) => e.fault === 'rate-limit')).toHaveLength(10);
