@@ -1,0 +1,42 @@
+import type { AnyDesired, DesiredObject } from '../../../src/model/desired.js';
+import type { NomadAuthMethodSpec, NomadBindingRuleSpec } from '../../../src/model/specs.js';
+
+export const RANGE = { file: '/m/auth.yaml', start: { line: 1, col: 1 }, end: { line: 10, col: 1 } };
+
+export function method(name: string, spec: Partial<NomadAuthMethodSpec> = {}, protect = false): DesiredObject<'NomadAuthMethod'> {
+  return {
+    kind: 'NomadAuthMethod',
+    name,
+    protect,
+    spec: {
+      type: 'OIDC',
+      tokenLocality: 'global',
+      maxTokenTtl: '1h',
+      config: { oidcDiscoveryUrl: 'https://idp.example', oidcClientId: `${name}-client`, oidcClientSecret: { fromEnv: 'OIDC_SECRET' } },
+      ...spec,
+    },
+    range: RANGE,
+    positions: { '/spec/default': { file: RANGE.file, start: { line: 6, col: 3 }, end: { line: 6, col: 15 } } },
+    baseDir: '/m',
+  };
+}
+
+export function jwt(name: string, spec: Partial<NomadAuthMethodSpec> = {}): DesiredObject<'NomadAuthMethod'> {
+  return method(name, { type: 'JWT', tokenLocality: 'local', maxTokenTtl: '30m', config: { jwksUrl: 'https://jwks.example' }, ...spec });
+}
+
+export const AUTH_METHOD_POS = { file: '/m/rules.yaml', start: { line: 4, col: 15 }, end: { line: 4, col: 20 } };
+
+export function rule(name: string, spec: Partial<NomadBindingRuleSpec> & { authMethod: string }): DesiredObject<'NomadBindingRule'> {
+  return {
+    kind: 'NomadBindingRule',
+    name,
+    protect: false,
+    spec: { bindType: 'role', bindName: name, ...spec },
+    range: { ...RANGE, file: '/m/rules.yaml' },
+    positions: { '/spec/authMethod': AUTH_METHOD_POS },
+    baseDir: '/m',
+  };
+}
+
+export const asAny = (o: DesiredObject<'NomadAuthMethod'> | DesiredObject<'NomadBindingRule'>): AnyDesired => o as AnyDesired;
