@@ -88,6 +88,8 @@ describe('every converge command in examples/ci runs against the sandbox', () =>
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
+  const codes: { command: string; code: number }[] = [];
+
   const commands = [
     ...workflowCommands().map((c) => ({ where: `${c.file}: ${c.step}`, args: c.args })),
     ...nomadJobCommands().map((args) => ({ where: 'nomad/drift.nomad.hcl', args })),
@@ -101,6 +103,7 @@ describe('every converge command in examples/ci runs against the sandbox', () =>
   for (const { where, args } of commands) {
     it(`${where}: converge ${args.join(' ')}`, { timeout: 120_000 }, async () => {
       const r = await runCli(args, dir, env);
+      codes.push({ command: args[0] ?? '', code: r.code });
       const context = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
       expect([0, 2], context).toContain(r.code);
       expect(r.stderr + r.stdout).not.toContain('ci-examples-okta-secret-7Hq2');
@@ -120,6 +123,13 @@ describe('every converge command in examples/ci runs against the sandbox', () =>
       }
     });
   }
+
+  it('tells the CI story: the PR plan has changes, the reviewed plan applies, then no drift', () => {
+    const byCommand = (c: string) => codes.filter((x) => x.command === c).map((x) => x.code);
+    expect(byCommand('plan')).toEqual([2]);
+    expect(byCommand('apply')).toEqual([0]);
+    expect(byCommand('drift').every((code) => code === 0)).toBe(true);
+  });
 
   it('kept the state in Nomad Variables, where the next CI job finds it', async () => {
     const res = await fetch(`${sandbox.env.NOMAD_ADDR}/v1/var/converge/ci-examples`, { headers: { 'X-Nomad-Token': sandbox.env.NOMAD_TOKEN ?? '' } });
