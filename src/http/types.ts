@@ -14,7 +14,10 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   /** Serialised as JSON unless already a string. */
   body?: unknown;
-  /** Defaults: GET/PUT/DELETE idempotent, POST/PATCH not. Non-idempotent requests are never retried. */
+  /**
+   * Defaults: GET/PUT/DELETE idempotent, POST/PATCH not. Non-idempotent requests are retried only when
+   * the server cannot have acted on them: a 429, or a connection that never opened (see retry-policy.ts).
+   */
   idempotent?: boolean;
   /** For messages and events: what this request is about, e.g. `NomadAuthMethod/okta`. */
   subject?: string;
