@@ -32,7 +32,8 @@ export async function demoCommand(outer: Host, opts: { examples: string }): Prom
     cwd: work,
     env: { ...outer.env, ...sandbox.env, ...DEMO_SECRETS, GITHUB_ACTIONS: '' },
   });
-  const say = (title: string) => host.err(`\n\x1b[1m━━ ${title}\x1b[0m\n\n`.replace(/\x1b\[[0-9;]*m/g, host.color ? '$&' : ''));
+  const [bold, plain] = host.color ? ['\x1b[1m', '\x1b[0m'] : ['', ''];
+  const say = (title: string) => host.err(`\n${bold}━━ ${title}${plain}\n\n`);
   const expect = (step: string, code: number, wanted: number[]) => {
     if (!wanted.includes(code)) throw new Error(`demo step "${step}" exited ${code}, expected ${wanted.join(' or ')}`);
   };
