@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { open, readFile, unlink } from 'node:fs/promises';
+import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
 import { ConvergeError } from '../diagnostics/errors.js';
 import type { LockInfo, StateLock } from './types.js';
@@ -7,8 +7,10 @@ import type { LockInfo, StateLock } from './types.js';
 /*
  * Local state lock: a lock file `<state>.lock` created with O_EXCL (one creator wins, atomically,
  * on local filesystems) holding LockInfo JSON. There is no lease: a holder that dies leaves the file.
- * Such a lock is recognised as stale when it was taken on this host by a pid that no longer runs,
- * and reported as such; converge never breaks a lock by itself (`converge state unlock <id>` does).
+ * A lock taken on this host by a pid that no longer runs is provably dead (the local counterpart of an
+ * expired Nomad Variables lease), so it is taken over, and the caller is told whose lock it replaced:
+ * a SIGKILLed CI job must not leave a lock that needs a human. A lock from another host (a shared
+ * filesystem) or an unreadable one is never broken automatically: `converge state unlock <id>` does that.
  */
 
 export interface LocalLockOptions {
@@ -96,28 +98,63 @@ function lockedError(opts: LocalLockOptions, holder: LockInfo | 'unreadable' | u
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Creates the lock file with O_EXCL; false when it exists already. */
+async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
+  try {
+    const fh = await open(lockPath, 'wx', 0o600);
+    try {
+      await fh.writeFile(JSON.stringify(info, null, 2) + '\n');
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw new ConvergeError('state.lock-failed', `cannot create the lock file ${lockPath}: ${(e as Error).message}`, {
+      source: 'user',
+      hint: 'check the state directory exists and is writable',
+      cause: e,
+    });
+  }
+}
+
+/**
+ * Removes a dead holder's lock file. Two live processes may race to take over the same dead lock:
+ * the file is first renamed to a name only this attempt knows (rename is atomic, one wins), and the
+ * renamed file is checked to still be the dead holder's before it is deleted; if another process
+ * replaced the lock in between, its file is put back.
+ */
+async function removeDeadLock(lockPath: string, dead: LockInfo): Promise<boolean> {
+  const aside = `${lockPath}.${process.pid}.${randomUUID()}.stale`;
+  try {
+    await rename(lockPath, aside);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false; // someone else took it first
+    throw e;
+  }
+  const moved = await readLockInfo(aside);
+  if (moved !== undefined && moved !== 'unreadable' && moved.id !== dead.id) {
+    // A live lock was moved by mistake: restore it unless a new lock appeared meanwhile.
+    await link(aside, lockPath).catch(() => undefined);
+    await unlink(aside).catch(() => undefined);
+    return false;
+  }
+  await unlink(aside).catch(() => undefined);
+  return true;
+}
+
 export async function acquireLocalLock(opts: LocalLockOptions, operation: string, timeoutMs: number): Promise<StateLock> {
   const who = opts.holder ?? currentHolder();
   const info: LockInfo = { id: randomUUID(), owner: who.owner, host: who.host, pid: who.pid, operation, createdAt: new Date().toISOString() };
   const deadline = Date.now() + Math.max(0, timeoutMs);
   for (;;) {
-    try {
-      const fh = await open(opts.lockPath, 'wx', 0o600);
-      try {
-        await fh.writeFile(JSON.stringify(info, null, 2) + '\n');
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      return { info, release: () => releaseIfOurs(opts.lockPath, info.id) };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new ConvergeError('state.lock-failed', `cannot create the lock file ${opts.lockPath}: ${(e as Error).message}`, {
-          source: 'user',
-          hint: 'check the state directory exists and is writable',
-          cause: e,
-        });
-      }
+    if (await tryCreate(opts.lockPath, info)) return { info, release: () => releaseIfOurs(opts.lockPath, info.id) };
+    const dead = await readLockInfo(opts.lockPath);
+    if (dead !== undefined && dead !== 'unreadable' && isStale(dead) && (await removeDeadLock(opts.lockPath, dead))) {
+      const taken = await tryCreate(opts.lockPath, info);
+      if (taken) return { info, replaced: dead, release: () => releaseIfOurs(opts.lockPath, info.id) };
+      continue;
     }
     const remaining = deadline - Date.now();
     if (remaining <= 0) {

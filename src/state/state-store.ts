@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConvergeError } from '../diagnostics/errors.js';
 import { addressKey, kindOrder, type Address } from '../model/kinds.js';
+import type { Reporter } from '../model/events.js';
 import { STATE_FORMAT_VERSION, type InFlightRun, type StateBackend, type StateDocument, type StateLock, type StateRecord } from './types.js';
 
 /** A new, empty state with a fresh random salt (decisions.md §3). */
@@ -31,6 +32,8 @@ export interface OpenStateStoreOptions {
   /** Shown to whoever finds the lock held, e.g. `apply`. */
   operation: string;
   lockTimeoutMs: number;
+  /** Told when the lock replaced one left by a dead holder. */
+  reporter?: Reporter;
 }
 
 function sortRecords(records: StateRecord[]): StateRecord[] {
@@ -42,6 +45,17 @@ const same = (r: Address, a: Address) => r.kind === a.kind && r.name === a.name;
 /** Takes the lock (when asked) before reading, so two applies never work from the same state. */
 export async function openStateStore(backend: StateBackend, opts: OpenStateStoreOptions): Promise<StateStore> {
   const lock: StateLock | undefined = opts.lock ? await backend.lock(opts.operation, { timeoutMs: opts.lockTimeoutMs }) : undefined;
+  if (lock?.replaced) {
+    const dead = lock.replaced;
+    opts.reporter?.emit({
+      code: 'state.lock-replaced',
+      level: 'warn',
+      message:
+        `took over the ${backend.description} lock left by ${dead.owner} (pid ${dead.pid}, "${dead.operation}" since ${dead.createdAt}): ` +
+        `that process is no longer running on ${dead.host}; anything it left in flight is resumed from the state`,
+      data: { lockId: dead.id, pid: dead.pid, host: dead.host },
+    });
+  }
   let doc: StateDocument;
   try {
     doc = await backend.read();

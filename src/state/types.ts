@@ -52,6 +52,8 @@ export interface LockInfo {
 
 export interface StateLock {
   info: LockInfo;
+  /** A lock left by a holder known to be dead, which this lock replaced (callers warn about it). */
+  replaced?: LockInfo;
   release(): Promise<void>;
 }
 

@@ -144,6 +144,7 @@ describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔
     ws.sandbox.tfe.control.setStepDelay(5);
     const b = await ws.cli(['apply', '--auto-approve', ...FAST]);
     expect(b.code).toBe(0);
+    expect(b.stderr).toMatch(/took over the local state file .* lock left by .*no longer running/);
     expect(initiates()).toBe(before + 1);
     expect((await workspaceAttrs(ws, 'vpc-dev'))['source-module-id']).toBe('private/acme/vpc/aws/1.5.0');
     expect((await ws.cli(['plan', '--detailed-exitcode'])).code).toBe(0);

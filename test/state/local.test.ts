@@ -107,6 +107,37 @@ describe('local state backend', () => {
     await expect(readFile(`${path}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('never takes over a lock from another host, even with a pid that is not running here', async () => {
+    const path = join(dir, 'other-host.json');
+    const other = createLocalBackend(path, { holder: { owner: 'ci@runner-7', host: 'runner-7.example', pid: 2 ** 22 + 17 } });
+    const held = await other.lock('apply', { timeoutMs: 0 });
+    await expect(createLocalBackend(path).lock('plan', { timeoutMs: 0 })).rejects.toMatchObject({ code: 'state.locked' });
+    await held.release();
+  });
+
+  it('never takes over a lock whose holder is alive on this host', async () => {
+    const path = join(dir, 'alive.json');
+    const held = await createLocalBackend(path, { holder: { owner: 'me@here', host: hostname(), pid: process.ppid } }).lock('apply', { timeoutMs: 0 });
+    await expect(createLocalBackend(path).lock('plan', { timeoutMs: 0 })).rejects.toMatchObject({ code: 'state.locked' });
+    await held.release();
+  });
+
+  it('two processes racing for one dead lock: exactly one takes it over', async () => {
+    const path = join(dir, 'race.json');
+    const dead = await crashingHolder(path);
+    const results = await Promise.allSettled([createLocalBackend(path).lock('a', { timeoutMs: 0 }), createLocalBackend(path).lock('b', { timeoutMs: 0 })]);
+    const won = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<ReturnType<typeof createLocalBackend>['lock']>>> => r.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    // The loser may slip in first with a plain create after the winner moved the dead file aside:
+    // either way one live holder remains and the dead lock is gone.
+    expect(won[0]?.value.info.id).not.toBe(dead.id);
+    const lost = results.find((r) => r.status === 'rejected');
+    expect((lost as PromiseRejectedResult).reason).toMatchObject({ code: 'state.locked' });
+    const onDisk = JSON.parse(await readFile(`${path}.lock`, 'utf8')) as LockInfo;
+    expect(onDisk.id).toBe(won[0]?.value.info.id);
+    await won[0]?.value.release();
+  });
+
   it('force-unlock of an unlocked state says so', async () => {
     await expect(createLocalBackend(join(dir, 'free.json')).forceUnlock('x')).rejects.toMatchObject({ code: 'state.not-locked' });
   });

@@ -54,6 +54,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
     lock: true,
     operation: 'apply',
     lockTimeoutMs,
+    reporter: host.reporter,
   });
   try {
     const session = await openPlanSession(host, paths, { target: targets, state: store.doc });
