@@ -73,25 +73,48 @@ export function tfeFromEnv(env: NodeJS.ProcessEnv, organizationFromSettings?: st
 
 function tfeToken(env: NodeJS.ProcessEnv, host: string): { token: string; source: string } | undefined {
   if (env.TFE_TOKEN) return { token: env.TFE_TOKEN, source: 'TFE_TOKEN' };
-  const envName = tfTokenEnvName(host);
-  const fromHostEnv = env[envName];
-  if (fromHostEnv) return { token: fromHostEnv, source: envName };
-  const file = credentialsFile(env);
-  const fromFile = readCredentialsFile(file, host);
-  if (fromFile) return { token: fromFile, source: file };
+  const fromHostEnv = tokenFromHostEnv(env, host);
+  if (fromHostEnv) return fromHostEnv;
+  // Terraform merges `credentials` blocks of the CLI config with credentials.tfrc.json (reference §10).
+  for (const file of credentialsFiles(env)) {
+    const token = readCredentialsFile(file, host);
+    if (token) return { token, source: file };
+  }
   return undefined;
 }
 
 /** Terraform's rule: periods become `_`, hyphens may be written `__` (TF collectCredentialsFromEnv). */
 export function tfTokenEnvName(host: string): string {
-  return 'TF_TOKEN_' + host.replace(/:\d+$/, '').replace(/-/g, '__').replace(/\./g, '_');
+  return 'TF_TOKEN_' + bareHost(host).replace(/-/g, '__').replace(/\./g, '_');
 }
 
-function credentialsFile(env: NodeJS.ProcessEnv): string {
-  // TF_CLI_CONFIG_FILE names the CLI config; credentials.tfrc.json sits in the CLI config dir.
-  if (env.TF_CLI_CONFIG_FILE && env.TF_CLI_CONFIG_FILE.endsWith('.json')) return env.TF_CLI_CONFIG_FILE;
+/**
+ * Like Terraform's collectCredentialsFromEnv: every `TF_TOKEN_*` variable is decoded back to a host
+ * (`__` → `-`, `_` → `.`) and compared case-insensitively, so `TF_TOKEN_APP_TERRAFORM_IO` and a
+ * literal hyphen (`TF_TOKEN_my-tfe_example_com`, where the shell allows it) both match.
+ */
+function tokenFromHostEnv(env: NodeJS.ProcessEnv, host: string): { token: string; source: string } | undefined {
+  const want = bareHost(host).toLowerCase();
+  const exact = tfTokenEnvName(host);
+  if (env[exact]) return { token: env[exact], source: exact };
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith('TF_TOKEN_') || !value) continue;
+    const decoded = name.slice('TF_TOKEN_'.length).replace(/__/g, '-').replace(/_/g, '.').toLowerCase();
+    if (decoded === want) return { token: value, source: name };
+  }
+  return undefined;
+}
+
+/**
+ * Where Terraform CLI keeps credentials, in the order converge reads them: the CLI config file
+ * (`TF_CLI_CONFIG_FILE`, else the legacy `TERRAFORM_CONFIG`, else `~/.terraformrc`), an HCL file
+ * with `credentials "host" { token = "…" }` blocks (JSON syntax allowed), then
+ * `~/.terraform.d/credentials.tfrc.json`, which `terraform login` writes (reference tfc-api.md §10).
+ */
+export function credentialsFiles(env: NodeJS.ProcessEnv): string[] {
   const home = env.HOME || homedir();
-  return join(home, '.terraform.d', 'credentials.tfrc.json');
+  const cliConfig = env.TF_CLI_CONFIG_FILE || env.TERRAFORM_CONFIG || join(home, '.terraformrc');
+  return [cliConfig, join(home, '.terraform.d', 'credentials.tfrc.json')];
 }
 
 function readCredentialsFile(file: string, host: string): string | undefined {
@@ -101,16 +124,50 @@ function readCredentialsFile(file: string, host: string): string | undefined {
   } catch {
     return undefined;
   }
+  const tokens = text.trimStart().startsWith('{') ? parseJsonCredentials(text, file) : parseHclCredentials(text);
+  const want = bareHost(host).toLowerCase();
+  for (const [name, token] of tokens) {
+    if (name.toLowerCase() === host.toLowerCase() || bareHost(name).toLowerCase() === want) return token;
+  }
+  return undefined;
+}
+
+function parseJsonCredentials(text: string, file: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let parsed: { credentials?: Record<string, { token?: unknown }> };
   try {
-    const parsed = JSON.parse(text) as { credentials?: Record<string, { token?: unknown }> };
-    const entry = parsed.credentials?.[host] ?? parsed.credentials?.[host.replace(/:\d+$/, '')];
-    return typeof entry?.token === 'string' && entry.token !== '' ? entry.token : undefined;
+    parsed = JSON.parse(text) as typeof parsed;
   } catch {
     throw new ConvergeError('config.credentials-file', `cannot parse the Terraform credentials file ${file}`, {
       source: 'user',
       hint: 'it must be JSON like {"credentials":{"app.terraform.io":{"token":"…"}}}; `terraform login` writes it',
     });
   }
+  for (const [name, entry] of Object.entries(parsed.credentials ?? {})) {
+    if (typeof entry?.token === 'string' && entry.token !== '') out.set(name, entry.token);
+  }
+  return out;
+}
+
+/**
+ * The `credentials "host" { token = "…" }` blocks of a .terraformrc-style file. Not a full HCL
+ * parser: other blocks (provider_installation, plugin_cache_dir, …) are skipped; comments (`#`,
+ * `//`, `/* *\/`) are ignored.
+ */
+export function parseHclCredentials(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const clean = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*(#|\/\/).*$/gm, '');
+  const block = /credentials\s+"([^"]+)"\s*\{([^{}]*)\}/g;
+  for (const m of clean.matchAll(block)) {
+    const token = /(?:^|\s)token\s*=\s*"((?:[^"\\]|\\.)*)"/.exec(m[2] ?? '');
+    if (m[1] && token?.[1]) out.set(m[1], token[1].replace(/\\(.)/g, '$1'));
+  }
+  return out;
+}
+
+/** An environment variable name cannot hold `:`, so the env lookup (and a fallback key match) ignores a port. */
+function bareHost(host: string): string {
+  return host.replace(/:\d+$/, '');
 }
 
 function isTrue(v: string | undefined): boolean {

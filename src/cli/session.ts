@@ -13,7 +13,7 @@ import { createSecretResolver } from '../secrets/resolver.js';
 import type { StateBackend, StateDocument } from '../state/types.js';
 import { createLocalBackend } from '../state/local-backend.js';
 import { createNomadVariablesBackend } from '../state/nomad/index.js';
-import { nomadFromEnv, tfeFromEnv } from './credentials.js';
+import { nomadFromEnv, tfeFromEnv, tfTokenEnvName } from './credentials.js';
 import type { Host } from './host.js';
 
 const NOMAD_KINDS: readonly Kind[] = ['NomadAuthMethod', 'NomadBindingRule'];
@@ -87,7 +87,7 @@ export function providersFor(host: Host, kinds: ReadonlySet<Kind>, settings: Set
     if (!tfe.token) {
       throw new ConvergeError('config.tfe-token', `no HCP Terraform token for ${tfe.hostname}`, {
         source: 'user',
-        hint: `export TFE_TOKEN=<a user or team token>, or TF_TOKEN_${tfe.hostname.replace(/\./g, '_')}, or run \`terraform login ${tfe.hostname}\``,
+        hint: `export TFE_TOKEN=<a user or team token>, or ${tfTokenEnvName(tfe.hostname)}, or run \`terraform login ${tfe.hostname}\``,
       });
     }
     if (!tfe.organization) {
