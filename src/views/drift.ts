@@ -1,7 +1,9 @@
 import { assertNever } from '../model/action.js';
 import { hasChanges, type DriftCause, type DriftItem, type Plan } from '../plan/types.js';
-import { formatFieldChange, painter, plural, type Paint } from './format.js';
-import { mdCode, mdEscape } from './markdown.js';
+import { formatFieldChange, formatValue, painter, plural, type Paint } from './format.js';
+import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdEscape, mdFence } from './markdown.js';
+
+const BANNER_NAMES = 20;
 
 /*
  * Drift views. They tell apart what changed outside converge (live ≠ last applied), what is only
@@ -115,27 +117,71 @@ export function renderDriftJson(plan: Plan): string {
   return JSON.stringify(driftReport(plan), null, 2);
 }
 
-export function renderDriftMarkdown(plan: Plan, opts: { title?: string } = {}): string {
-  const out: string[] = [`## ${opts.title ?? 'converge drift'}`, ''];
+function driftMark(item: DriftItem): string {
+  return `${causeMark(item.cause)} ${item.kind}/${item.name}`;
+}
+
+/** One drifted object as a collapsed section: the message, then its fields as a diff. */
+function driftSection(item: DriftItem): string {
+  const what = item.fields.length > 0 ? plural(item.fields.length, 'field') : item.cause;
+  const diff: string[] = [];
+  for (const f of item.fields) {
+    if (f.before !== null) diff.push(`- ${f.path}: ${formatValue(f.before, f.sensitive)}`);
+    if (f.after !== null) diff.push(`+ ${f.path}: ${formatValue(f.after, f.sensitive)}`);
+  }
+  return [
+    `<details><summary><code>${htmlEscape(driftMark(item))}</code> ${htmlEscape(what)}</summary>`,
+    '',
+    mdEscape(item.message),
+    '',
+    ...(diff.length > 0 ? [mdFence('diff', diff.join('\n')), ''] : []),
+    '</details>',
+    '',
+    '',
+  ].join('\n');
+}
+
+function names(items: readonly { kind: string; name: string }[]): string {
+  const shown = items.slice(0, BANNER_NAMES).map((i) => mdCode(`${i.kind}/${i.name}`));
+  return shown.join(', ') + (items.length > BANNER_NAMES ? ` and ${items.length - BANNER_NAMES} more` : '');
+}
+
+function driftHead(plan: Plan, title: string): string {
+  const out: string[] = [`## ${title}`, ''];
+  const missing = plan.drift.filter((i) => i.cause === 'missing');
+  if (missing.length > 0) {
+    out.push('> [!CAUTION]', `> **${plural(missing.length, 'object')} converge owns ${missing.length === 1 ? 'is' : 'are'} gone from the live service** (deleted outside converge?): ${names(missing)}.`, '');
+  }
+  const deletes = plan.changes.filter((c) => c.action === 'delete');
+  if (deletes.length > 0) {
+    out.push('> [!CAUTION]', `> Applying the manifests now would **delete ${plural(deletes.length, 'object')}**: ${names(deletes)}.`, '');
+  }
   if (plan.drift.length === 0) {
-    out.push('No drift. Live state matches what converge last applied.');
+    out.push('No drift. Live state matches what converge last applied.', '');
   } else {
     const c = countDrift(plan.drift);
     out.push('| Changed outside converge | Pending | Missing | Hidden |', '|---:|---:|---:|---:|', `| ${c.outside} | ${c.pending} | ${c.missing} | ${c.hidden} |`, '');
-    for (const cause of CAUSE_ORDER) {
-      const group = plan.drift.filter((i) => i.cause === cause);
-      if (group.length === 0) continue;
-      out.push(`### ${mdEscape(causeTitle(cause))}`, '');
-      for (const item of group) {
-        out.push(`- ${mdCode(`${item.kind}/${item.name}`)}: ${mdEscape(item.message)}`);
-        for (const f of item.fields) out.push(`  - ${mdCode(formatFieldChange(f))}`);
-      }
-      out.push('');
-    }
   }
   if (hasChanges(plan)) {
     const s = plan.summary;
-    out.push('', `The manifests also plan ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.upgrade} to upgrade.`);
+    out.push(`The manifests also plan ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.upgrade} to upgrade (run \`converge plan\` for details).`, '');
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return out.join('\n') + '\n';
+}
+
+/**
+ * Drift as an issue body / job summary: banners for objects gone from the live service and for
+ * deletions the manifests would make, a counts table, then one collapsed section per drifted
+ * object, grouped by cause. Never longer than `maxLength` (GitHub caps issue bodies at 65 536).
+ */
+export function renderDriftMarkdown(plan: Plan, opts: { title?: string; maxLength?: number } = {}): string {
+  const maxLength = opts.maxLength ?? DEFAULT_MARKDOWN_MAX;
+  const sections: string[] = [];
+  for (const cause of CAUSE_ORDER) {
+    const group = plan.drift.filter((i) => i.cause === cause);
+    group.forEach((item, i) => sections.push((i === 0 ? `### ${mdEscape(causeTitle(cause))}\n\n` : '') + driftSection(item)));
+  }
+  const note = (shown: number, total: number) =>
+    `> [!NOTE]\n> Showing ${shown} of ${total} drifted objects: the rest was cut to keep this under ${maxLength} characters. Run \`converge drift\` for the full report.\n`;
+  return fitSections(driftHead(plan, opts.title ?? 'converge drift'), sections, maxLength, note);
 }

@@ -1,7 +1,7 @@
 import type { Change, Plan } from '../plan/types.js';
 import { countDrift } from './drift.js';
 import { actionSymbol, describeDiagnosticCount, formatValue, plural } from './format.js';
-import { htmlEscape, mdCode, mdFence } from './markdown.js';
+import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdFence } from './markdown.js';
 import { NO_CHANGES } from './plan-summary.js';
 
 /*
@@ -10,7 +10,7 @@ import { NO_CHANGES } from './plan-summary.js';
  * summary table and the deletion banner are always kept. Secrets are already placeholders in the plan.
  */
 
-export const DEFAULT_MARKDOWN_MAX = 65_536;
+export { DEFAULT_MARKDOWN_MAX };
 const BANNER_NAMES = 20;
 
 function diffLines(c: Change): string[] {
@@ -74,22 +74,6 @@ export function renderPlanMarkdown(plan: Plan, opts: { title?: string; maxLength
   const maxLength = opts.maxLength ?? DEFAULT_MARKDOWN_MAX;
   const changes = plan.changes.filter((c) => c.action !== 'no-op');
   const top = head(plan, opts.title ?? 'converge plan', changes.filter((c) => c.action === 'delete'));
-  const sections = changes.map(objectSection);
-  const heading = sections.length > 0 ? '### Changes\n\n' : '';
-  const full = (top + heading + sections.join('')).trimEnd() + '\n';
-  if (full.length <= maxLength) return full;
-
-  // Cut the per-object section; reserve room for the note at its longest.
-  const reserve = truncationNote(changes.length, changes.length, maxLength).length;
-  let text = top + heading;
-  let shown = 0;
-  for (const section of sections) {
-    if (text.length + section.length + reserve > maxLength) break;
-    text += section;
-    shown += 1;
-  }
-  text += truncationNote(shown, changes.length, maxLength);
-  text = text.trimEnd() + '\n';
-  // Only an absurdly small limit gets here: keep the beginning (the summary comes first).
-  return text.length <= maxLength ? text : text.slice(0, Math.max(0, maxLength - 1)) + '…';
+  const heading = changes.length > 0 ? '### Changes\n\n' : '';
+  return fitSections(top + heading, changes.map(objectSection), maxLength, (shown, total) => truncationNote(shown, total, maxLength));
 }

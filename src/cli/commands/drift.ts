@@ -14,7 +14,7 @@ export async function driftCommand(
   await session.close();
   const { plan } = session.run;
   if (opts.json) host.out(renderDriftJson(plan) + '\n');
-  else if (opts.markdown) host.out(renderDriftMarkdown(plan) + '\n');
+  else if (opts.markdown) host.out(renderDriftMarkdown(plan)); // ends in a newline and fits 65 536 as is
   else host.out(renderDriftText(plan, { color: host.color }));
   await appendStepSummary(host, renderDriftMarkdown(plan));
   return plan.drift.length > 0 || hasChanges(plan) ? EXIT.changes : EXIT.ok;

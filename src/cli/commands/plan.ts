@@ -94,7 +94,7 @@ export async function planCommand(host: Host, paths: string[], opts: PlanFlags):
   await result.close();
   const { plan } = result.run;
   if (opts.json) host.out(renderPlanJson(plan) + '\n');
-  else if (opts.markdown) host.out(renderPlanMarkdown(plan) + '\n');
+  else if (opts.markdown) host.out(renderPlanMarkdown(plan)); // ends in a newline and fits 65 536 as is
   else host.out(renderPlanText(plan, { color: host.color }));
   if (opts.out) {
     await writeFile(resolve(host.cwd, opts.out), result.saved(), { mode: 0o600 });
