@@ -1,5 +1,6 @@
 import type { ConvergeEvent, EventLevel, Reporter } from '../model/events.js';
 import { Redactor } from '../secrets/redactor.js';
+import { formatElapsed, ProgressLine } from './progress.js';
 
 /** Exit codes, the same for every command (README "Exit codes"). */
 export const EXIT = { ok: 0, error: 1, changes: 2 } as const;
@@ -16,24 +17,59 @@ export interface HostOptions {
   cwd: string;
   verbosity: 'quiet' | 'normal' | 'verbose';
   color: boolean;
+  /** Clock for elapsed times (tests pass a fake one). */
+  now?: () => number;
+  /** Redraw the TTY status line every second so the elapsed time moves (off in tests). */
+  tick?: boolean;
 }
 
 const LEVEL_RANK: Record<EventLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
 /**
+ * Events that only say what is happening now. On a TTY they replace the status line instead of
+ * scrolling; elsewhere they are ordinary timestamped lines.
+ */
+const STATUS_CODES = new Set(['apply.change.start', 'tfe.run.phase', 'tfe.run.resume', 'state.lock.wait']);
+
+/**
+ * Whether to colour: not with --no-color, not when NO_COLOR is set to anything non-empty
+ * (https://no-color.org), not on a dumb terminal, and only when the stream is a TTY.
+ */
+export function colorEnabled(flag: boolean | undefined, env: NodeJS.ProcessEnv, stream: TextSink): boolean {
+  return flag !== false && !env.NO_COLOR && stream.isTTY === true && env.TERM !== 'dumb';
+}
+
+/**
  * The only place output happens. Results go to stdout, everything else (progress, warnings,
  * diagnostics) to stderr, so `plan --json > plan.json` stays clean. Every byte passes the redactor.
+ *
+ * Progress: commands name the current phase (`phase('applying', 7)`); `apply.change.done` events
+ * count towards the total. On a TTY one status line (`[3/7] applying · <what now> · 12s`) is
+ * rewritten in place; elsewhere every event is a line stamped with an ISO time and the count.
+ * `--quiet` shows only warnings and errors; `--verbose` adds debug events (retries, timings).
  */
 export class Host {
   readonly redactor = new Redactor();
   readonly reporter: Reporter;
-  private lastProgressWidth = 0;
+  private readonly status: ProgressLine;
+  private readonly now: () => number;
+  private readonly minLevel: number;
+  private phaseName: string | undefined;
+  private phaseStart = 0;
+  private total: number | undefined;
+  private done = 0;
+  private current = '';
+  private ticker: NodeJS.Timeout | undefined;
+  private readonly silenced = new Set<string>();
 
   constructor(readonly opts: HostOptions) {
-    const min = opts.verbosity === 'verbose' ? 0 : opts.verbosity === 'quiet' ? 2 : 1;
+    this.now = opts.now ?? Date.now;
+    this.minLevel = opts.verbosity === 'verbose' ? 0 : opts.verbosity === 'quiet' ? 2 : 1;
+    this.status = new ProgressLine(opts.stderr);
     this.reporter = {
       emit: (event: ConvergeEvent) => {
-        if (LEVEL_RANK[event.level] < min) return;
+        if (event.code === 'apply.change.done') this.done += 1;
+        if (LEVEL_RANK[event.level] < this.minLevel || this.silenced.has(event.code)) return;
         this.progress(event);
       },
     };
@@ -55,36 +91,85 @@ export class Host {
     return this.opts.stderr.isTTY === true;
   }
 
+  /** Drops events with this code from now on (the command has already said the same thing). */
+  silence(code: string): void {
+    this.silenced.add(code);
+  }
+
+  /**
+   * Starts a phase of a long operation: `total` objects to go through, when known. Announced as a
+   * line (not on --quiet); on a TTY the status line then follows it with the elapsed time.
+   */
+  phase(name: string, total?: number): void {
+    this.endPhase();
+    this.phaseName = name;
+    this.phaseStart = this.now();
+    this.total = total;
+    this.done = 0;
+    this.current = '';
+    if (this.minLevel > 1) return;
+    if (this.interactive) {
+      this.drawStatus();
+      if (this.opts.tick !== false) {
+        // unref: the ticker must never keep the process alive.
+        this.ticker = setInterval(() => this.drawStatus(), 1000);
+        this.ticker.unref();
+      }
+    } else {
+      this.line(`${name}${total !== undefined ? ` (${total} ${total === 1 ? 'object' : 'objects'})` : ''}…`);
+    }
+  }
+
+  /** Ends the current phase: clears the status line; the time it took is a debug event. */
+  endPhase(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+    if (this.phaseName === undefined) return;
+    const name = this.phaseName;
+    this.phaseName = undefined;
+    this.status.clear();
+    this.reporter.emit({ code: 'cli.phase.done', level: 'debug', message: `${name}: done in ${formatElapsed(this.now() - this.phaseStart)}`, data: { phase: name, elapsedMs: this.now() - this.phaseStart } });
+  }
+
   out(text: string): void {
-    this.clearProgress();
+    this.status.clear();
     this.opts.stdout.write(this.redactor.redact(text));
   }
 
   err(text: string): void {
-    this.clearProgress();
+    this.status.clear();
     this.opts.stderr.write(this.redactor.redact(text));
+  }
+
+  private counter(): string {
+    if (this.total === undefined || this.phaseName === undefined) return '';
+    return `[${Math.min(this.done, this.total)}/${this.total}] `;
+  }
+
+  private drawStatus(): void {
+    if (this.phaseName === undefined || !this.interactive) return;
+    const elapsed = formatElapsed(this.now() - this.phaseStart);
+    const now = this.current ? ` · ${this.current}` : '';
+    this.status.draw(this.redactor.redact(`${this.counter()}${this.phaseName}${now} · ${elapsed}`));
+  }
+
+  private line(text: string): void {
+    const stamp = this.interactive ? '' : `${new Date(this.now()).toISOString()} `;
+    this.err(`${stamp}${text}\n`);
   }
 
   private progress(event: ConvergeEvent): void {
     const text = this.redactor.redact(event.message);
-    const transient = event.level === 'info' && event.data?.transient === true;
-    if (this.interactive && transient) {
-      // On a TTY, transient progress rewrites one line instead of scrolling.
-      const line = text.length > 120 ? text.slice(0, 117) + '...' : text;
-      this.opts.stderr.write('\r' + line.padEnd(this.lastProgressWidth));
-      this.lastProgressWidth = line.length;
+    const isStatus = event.level === 'info' && (event.data?.transient === true || STATUS_CODES.has(event.code));
+    if (this.interactive && isStatus) {
+      this.current = text;
+      if (this.phaseName !== undefined) this.drawStatus();
+      else this.status.draw(text);
       return;
     }
-    this.clearProgress();
     const prefix = event.level === 'warn' ? 'Warning: ' : event.level === 'error' ? 'Error: ' : '';
-    const stamp = this.interactive ? '' : `${new Date().toISOString()} `;
-    this.opts.stderr.write(`${stamp}${prefix}${text}\n`);
-  }
-
-  private clearProgress(): void {
-    if (this.lastProgressWidth > 0) {
-      this.opts.stderr.write('\r' + ' '.repeat(this.lastProgressWidth) + '\r');
-      this.lastProgressWidth = 0;
-    }
+    const count = event.code === 'apply.change.done' ? this.counter() : '';
+    this.line(`${count}${prefix}${text}`);
+    this.drawStatus();
   }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
-import { Host } from './host.js';
+import { colorEnabled, Host } from './host.js';
 
 /*
  * Entry point. Command modules are imported lazily inside their actions so `converge --version`
@@ -23,14 +23,13 @@ interface GlobalFlags {
 function makeHost(program: Command): Host {
   const g = program.opts<GlobalFlags>();
   const env = process.env;
-  const color = g.color !== false && !env.NO_COLOR && process.stdout.isTTY === true && env.TERM !== 'dumb';
   return new Host({
     stdout: process.stdout,
     stderr: process.stderr,
     env,
     cwd: process.cwd(),
     verbosity: g.quiet ? 'quiet' : g.verbose ? 'verbose' : 'normal',
-    color,
+    color: colorEnabled(g.color, env, process.stdout),
   });
 }
 

@@ -9,8 +9,11 @@ export async function runCommand(host: Host, action: (host: Host) => Promise<num
   try {
     return await action(host);
   } catch (e) {
+    host.endPhase();
     host.err(formatError(e, host.env.CONVERGE_DEBUG === '1'));
     return EXIT.error;
+  } finally {
+    host.endPhase();
   }
 }
 

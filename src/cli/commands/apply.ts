@@ -8,12 +8,12 @@ import type { SavedPlan } from '../../plan/types.js';
 import { parseSavedPlan } from '../../plan/serialize.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { loadManifests } from '../../manifest/index.js';
-import { openStateStore } from '../../state/state-store.js';
 import { renderApplyResultText } from '../../views/apply-result.js';
 import { renderPlanText } from '../../views/plan-text.js';
 import { parseFlagDuration } from '../durations.js';
 import { EXIT, type Host } from '../host.js';
 import { reportDiagnostics, stateBackendFor } from '../session.js';
+import { openLockedStore } from '../state-lock.js';
 import { appendStepSummary, openPlanSession } from './plan.js';
 import { renderPlanMarkdown } from '../../views/plan-markdown.js';
 
@@ -50,12 +50,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   // The lock is taken before live state is read, so two applies never plan from the same state.
   const manifests = await loadManifests(paths, { cwd: host.cwd });
   if (!reportDiagnostics(host, manifests.diagnostics, manifests.sources)) return EXIT.error;
-  const store = await openStateStore(stateBackendFor(host, manifests.desired.settings), {
-    lock: true,
-    operation: 'apply',
-    lockTimeoutMs,
-    reporter: host.reporter,
-  });
+  const store = await openLockedStore(host, stateBackendFor(host, manifests.desired.settings), 'apply', lockTimeoutMs);
   try {
     const session = await openPlanSession(host, paths, { target: targets, state: store.doc });
     if (!session) return EXIT.error;
@@ -90,12 +85,14 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
       }
       if (!reportDiagnostics(host, preflight, session.sources)) return EXIT.error;
 
+      host.phase('applying', run.plan.changes.filter((c) => c.action !== 'no-op').length);
       const result = await applyPlan(run, {
         providers: session.providers,
         store,
         ctx: session.ctx,
         options: { runTimeoutMs, pollIntervalMs: parseFlagDuration(opts.pollInterval ?? '1s', '--poll-interval'), concurrency },
       });
+      host.endPhase();
       if (opts.json) host.out(JSON.stringify(result, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as ConvergeError).code, message: v.message } : v), 2) + '\n');
       else host.out(renderApplyResultText(result));
       await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));

@@ -1,37 +1,87 @@
 import { errorMessage, isConvergeError } from '../../diagnostics/errors.js';
 import { hasErrors } from '../../diagnostics/types.js';
+import type { Kind } from '../../model/kinds.js';
+import type { Provider } from '../../providers/provider.js';
+import { emptyState } from '../../state/state-store.js';
+import type { StateDocument } from '../../state/types.js';
+import { nomadFromEnv, tfeFromEnv } from '../credentials.js';
 import { EXIT, type Host } from '../host.js';
 import { closeAll, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor } from '../session.js';
 
+const GROUPS: { id: string; kinds: readonly Kind[] }[] = [
+  { id: 'nomad', kinds: ['NomadAuthMethod', 'NomadBindingRule'] },
+  { id: 'tfe', kinds: ['NoCodeModule', 'NoCodeWorkspace'] },
+];
+
 /**
- * Checks what an apply would need, before anything is sent: each provider in play is reached and
- * its token's privileges are checked (management for Nomad; user or team, not organization, for no-code writes).
+ * Checks what an apply would need, and reports every missing piece in one run instead of stopping
+ * at the first: manifests, the state backend, then for each service the kinds in play need
+ * (desired or owned) its address and token, reachability, and the token's privileges (the
+ * providers' preflights: Nomad needs a management token; HCP Terraform no-code writes need a user
+ * or team token, not an organization token). Sends only reads, never a write.
  */
 export async function doctorCommand(host: Host, paths: string[]): Promise<number> {
   const manifests = await loadValid(host, paths);
   if (!manifests) return EXIT.error;
-  host.out(`ok    manifests: ${manifests.desired.objects.length} documents in ${manifests.files.length} files\n`);
-  const backend = stateBackendFor(host, manifests.desired.settings);
-  const state = await backend.read();
-  host.out(`ok    state: ${backend.description} (${state.records.length} owned objects)\n`);
-  const providers = providersFor(host, kindsInPlay(manifests, state), manifests.desired.settings);
   let failed = false;
+  const ok = (what: string) => host.out(`ok    ${what}\n`);
+  const fail = (what: string, hint?: string) => {
+    failed = true;
+    host.out(`FAIL  ${what}${hint ? `\n      ${hint}` : ''}\n`);
+  };
+  ok(`manifests: ${manifests.desired.objects.length} documents in ${manifests.files.length} files`);
+
+  let state: StateDocument = emptyState();
   try {
-    const ctx = providerContext(host, state);
-    for (const p of providers) {
-      try {
-        const diags = p.preflight ? await p.preflight(ctx, p.kinds) : [];
-        for (const d of diags) host.out(`${d.severity === 'error' ? 'FAIL' : 'warn'}  ${p.id}: ${d.summary}${d.detail ? `\n      ${d.detail}` : ''}\n`);
-        if (hasErrors(diags)) failed = true;
-        else host.out(`ok    ${p.id}: reachable, token can manage ${p.kinds.join(', ')}\n`);
-      } catch (e) {
-        failed = true;
-        const hint = isConvergeError(e) && e.hint ? `\n      ${e.hint}` : '';
-        host.out(`FAIL  ${p.id}: ${errorMessage(e)}${hint}\n`);
-      }
-    }
-  } finally {
-    await closeAll(providers);
+    const backend = stateBackendFor(host, manifests.desired.settings);
+    state = await backend.read();
+    ok(`state: ${backend.description} (${state.records.length} owned objects)`);
+  } catch (e) {
+    fail(`state: ${errorMessage(e)}`, isConvergeError(e) ? e.hint : undefined);
   }
+
+  const inPlay = kindsInPlay(manifests, state);
+  for (const group of GROUPS) {
+    const kinds = new Set(group.kinds.filter((k) => inPlay.has(k)));
+    if (kinds.size === 0) continue;
+    const where = connectionText(host, group.id, manifests.desired.settings.spec.tfe?.organization);
+    let providers: Provider[] = [];
+    try {
+      providers = providersFor(host, kinds, manifests.desired.settings);
+    } catch (e) {
+      fail(`${group.id} (${where}): ${errorMessage(e)}`, isConvergeError(e) ? e.hint : undefined);
+      continue;
+    }
+    try {
+      const ctx = providerContext(host, state);
+      for (const p of providers) {
+        const diags = p.preflight ? await p.preflight(ctx, [...kinds]) : [];
+        for (const d of diags) {
+          if (d.severity === 'error') fail(`${p.id} (${where}): ${d.summary}`, d.detail);
+          else host.out(`warn  ${p.id} (${where}): ${d.summary}${d.detail ? `\n      ${d.detail}` : ''}\n`);
+        }
+        if (!hasErrors(diags)) ok(`${p.id} (${where}): reachable, token may manage ${[...kinds].join(', ')}`);
+      }
+    } catch (e) {
+      fail(`${group.id} (${where}): ${errorMessage(e)}`, isConvergeError(e) ? e.hint : undefined);
+    } finally {
+      await closeAll(providers);
+    }
+  }
+  host.out(failed ? 'Fix the FAIL lines above before `converge apply`. Nothing was written.\n' : 'Ready: `converge apply` has what it needs. Nothing was written.\n');
   return failed ? EXIT.error : EXIT.ok;
+}
+
+/** Where converge connects and where the token came from (never the token itself). */
+function connectionText(host: Host, id: string, organization: string | undefined): string {
+  try {
+    if (id === 'nomad') {
+      const n = nomadFromEnv(host.env);
+      return `${n.address}, token ${n.token ? 'from NOMAD_TOKEN' : 'missing'}`;
+    }
+    const t = tfeFromEnv(host.env, organization);
+    return `${t.address}, organization ${t.organization ?? '(none)'}, token ${t.tokenSource ? `from ${t.tokenSource}` : 'missing'}`;
+  } catch (e) {
+    return errorMessage(e);
+  }
 }

@@ -62,6 +62,7 @@ export async function openPlanSession(
   const ctx = providerContext(host, state);
   const close = () => closeAll(providers);
   try {
+    host.phase(`planning: reading live state for ${manifests.desired.objects.length} manifest objects and ${state.records.length} owned`);
     const run = await createPlan({
       desired: manifests.desired,
       providers,
@@ -69,6 +70,7 @@ export async function openPlanSession(
       ctx,
       options: { targets, ...(opts.region ? { readRegion: opts.region } : {}) },
     });
+    host.endPhase();
     if (!reportDiagnostics(host, run.plan.diagnostics, manifests.sources)) {
       await close();
       return undefined;

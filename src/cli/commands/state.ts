@@ -1,6 +1,6 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { addressKey, parseAddress, type Address } from '../../model/kinds.js';
-import { openStateStore } from '../../state/state-store.js';
+import { openLockedStore } from '../state-lock.js';
 import type { StateBackend } from '../../state/types.js';
 import { EXIT, type Host } from '../host.js';
 import { loadValid, stateBackendFor } from '../session.js';
@@ -48,7 +48,7 @@ export async function stateRm(host: Host, text: string, paths: string[]): Promis
   const a = address(text);
   const backend = await backendFor(host, paths);
   if (!backend) return EXIT.error;
-  const store = await openStateStore(backend, { lock: true, operation: 'state rm', lockTimeoutMs: 0, reporter: host.reporter });
+  const store = await openLockedStore(host, backend, 'state rm', 0);
   try {
     if (!store.get(a)) {
       host.err(`Error: ${addressKey(a)} is not in ${backend.description}\n`);
@@ -85,9 +85,9 @@ export async function stateMigrate(host: Host, opts: { to: string; path?: string
     opts.to === 'local'
       ? stateBackendFor(host, { spec: { state: { backend: 'local', path: opts.path ?? '.converge/state.json' } } })
       : stateBackendFor(host, { spec: { state: { backend: 'nomad', path: opts.path ?? 'converge/state' } } });
-  const source = await openStateStore(from, { lock: true, operation: 'state migrate', lockTimeoutMs: 0, reporter: host.reporter });
+  const source = await openLockedStore(host, from, 'state migrate', 0);
   try {
-    const dest = await openStateStore(target, { lock: true, operation: 'state migrate', lockTimeoutMs: 0, reporter: host.reporter });
+    const dest = await openLockedStore(host, target, 'state migrate', 0);
     try {
       if (dest.doc.records.length > 0) {
         throw new ConvergeError('state.migrate-target-not-empty', `${target.description} already holds ${dest.doc.records.length} records`, {

@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Runs the built CLI (dist/cli/main.js; `npm run build` first, as `npm test` does). */
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI = join(REPO, 'dist', 'cli', 'main.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests`);
+}
+
+export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/**
+ * The test process's environment without anything that would change the CLI's behaviour
+ * (GitHub Actions variables, a developer's NOMAD_* / TFE_* / TF_* credentials), and a temp HOME.
+ */
+export function cleanEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/^(GITHUB_|NOMAD_|TFE_|TF_|CONVERGE_|NO_COLOR$|FORCE_COLOR$)/.test(k)) continue;
+    env[k] = v;
+  }
+  return { ...env, HOME: home, ...extra };
+}
+
+/** A temp directory with a copy of some of examples/ (relative paths), removed by the returned function. */
+export async function tempProject(copy: string[]): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'converge-cli-'));
+  for (const rel of copy) await cp(join(REPO, 'examples', rel), join(dir, rel), { recursive: true });
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Values for the secrets the example manifests reference with fromEnv. */
+export const EXAMPLE_SECRETS = { OKTA_CLIENT_SECRET: 'cli-test-okta-secret-Zq81', VPC_DB_PASSWORD: 'cli-test-vpc-password-Zq81' };
