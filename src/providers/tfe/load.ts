@@ -290,7 +290,8 @@ async function loadWorkspaces(
     if (d) {
       const spec = d.spec;
       if (spec.project !== undefined) {
-        const p = projectByName.get(spec.project.toLowerCase());
+        // By name, or by `prj-` id (reference §7).
+        const p = projectByName.get(spec.project.toLowerCase()) ?? projectsById.get(spec.project);
         if (!p) {
           diagnostics.push(
             errorAt(d, '/spec/project', 'tfe.workspace.project-unknown', `project "${spec.project}" not found in organization ${organization} (or the token cannot see it)`, `projects: ${projects.map((x) => x.name).join(', ') || 'none'}`),
