@@ -147,7 +147,7 @@ export class Host {
   }
 
   private drawStatus(): void {
-    if (this.phaseName === undefined || !this.interactive) return;
+    if (this.phaseName === undefined || !this.interactive || this.minLevel > 1) return;
     const elapsed = formatElapsed(this.now() - this.phaseStart);
     const now = this.current ? ` · ${this.current}` : '';
     this.status.draw(this.redactor.redact(`${this.counter()}${this.phaseName}${now} · ${elapsed}`));
