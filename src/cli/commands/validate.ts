@@ -16,6 +16,10 @@ export async function validateCommand(host: Host, paths: string[], opts: { json?
       host.out(`Success! ${docs} document${docs === 1 ? '' : 's'} in ${result.files.length} file${result.files.length === 1 ? '' : 's'} are valid.\n`);
     }
   }
-  if (host.env.GITHUB_ACTIONS === 'true' && diags.length > 0) host.out(renderGithubAnnotations(diags));
+  // GitHub reads workflow commands from stdout and stderr alike; with --json they go to stderr so stdout stays one JSON document.
+  if (host.env.GITHUB_ACTIONS === 'true' && diags.length > 0) {
+    if (opts.json) host.err(renderGithubAnnotations(diags));
+    else host.out(renderGithubAnnotations(diags));
+  }
   return hasErrors(diags) ? EXIT.error : EXIT.ok;
 }

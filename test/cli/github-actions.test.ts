@@ -1,0 +1,77 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, REPO, runCli, tempProject } from './run-cli.js';
+
+/*
+ * Under GitHub Actions (GITHUB_ACTIONS=true): validation problems become workflow commands that
+ * annotate the files (https://docs.github.com/actions/reference/workflow-commands-for-github-actions),
+ * and plan / drift append their Markdown to $GITHUB_STEP_SUMMARY.
+ */
+
+describe('GitHub Actions integration (built CLI)', () => {
+  let sandbox: Sandbox;
+  let project: { dir: string; cleanup: () => Promise<void> };
+  const gh = (extra: Record<string, string> = {}) => cleanEnv(project.dir, { ...sandbox.env, ...EXAMPLE_SECRETS, NO_COLOR: '1', GITHUB_ACTIONS: 'true', ...extra });
+
+  beforeAll(async () => {
+    assertBuilt();
+    sandbox = await startSandbox({ stepDelayMs: 5 });
+    project = await tempProject(['settings.yaml', 'nomad']);
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+    await project?.cleanup();
+  });
+
+  it('validate: ::error and ::warning annotations with file, line and col', async () => {
+    const broken = await readFile(join(REPO, 'test/fixtures/manifests/invalid/am-ttl-invalid.yaml'), 'utf8');
+    const warned = await readFile(join(REPO, 'test/fixtures/manifests/valid/expected-warnings.yaml'), 'utf8');
+    await writeFile(join(project.dir, 'broken.yaml'), broken);
+    await writeFile(join(project.dir, 'warned.yaml'), warned);
+    try {
+      const r = await runCli(['validate', 'broken.yaml', 'warned.yaml'], project.dir, gh());
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^::error file=broken\.yaml,line=6,col=\d+,endLine=\d+,endColumn=\d+,title=[^:]+::.*not a duration/m);
+      expect(r.stdout).toMatch(/^::warning file=warned\.yaml,line=3,col=\d+,.*::.*underscore/m);
+      // --json keeps stdout one JSON document; the annotations move to stderr.
+      const json = await runCli(['validate', '--json', 'broken.yaml'], project.dir, gh());
+      expect(JSON.parse(json.stdout)).toMatchObject({ valid: false });
+      expect(json.stderr).toMatch(/^::error file=broken\.yaml,line=6,/m);
+      // Without GITHUB_ACTIONS: no workflow commands.
+      const plain = await runCli(['validate', 'broken.yaml'], project.dir, cleanEnv(project.dir));
+      expect(plain.stdout + plain.stderr).not.toContain('::error');
+    } finally {
+      const { rm } = await import('node:fs/promises');
+      await rm(join(project.dir, 'broken.yaml'), { force: true });
+      await rm(join(project.dir, 'warned.yaml'), { force: true });
+    }
+  });
+
+  it('plan and drift append their Markdown to $GITHUB_STEP_SUMMARY; stdout stays as asked', { timeout: 60_000 }, async () => {
+    const summary = join(project.dir, 'step-summary.md');
+    await writeFile(summary, '');
+    const plan = await runCli(['plan', '--json'], project.dir, gh({ GITHUB_STEP_SUMMARY: summary }));
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(JSON.parse(plan.stdout)).toHaveProperty('formatVersion'); // --json output untouched
+    let text = await readFile(summary, 'utf8');
+    expect(text).toMatch(/^## converge plan\n/);
+    expect(text).toContain('| Create | Update | Delete | Upgrade |');
+    expect(text).toContain('<details>');
+    const drift = await runCli(['drift'], project.dir, gh({ GITHUB_STEP_SUMMARY: summary }));
+    expect([0, 2]).toContain(drift.code);
+    text = await readFile(summary, 'utf8');
+    expect(text).toMatch(/## converge plan[\s\S]*## converge drift/);
+    for (const secret of Object.values(EXAMPLE_SECRETS)) expect(text).not.toContain(secret);
+    expect(text).not.toContain(sandbox.env.NOMAD_TOKEN);
+  });
+
+  it('no GITHUB_ACTIONS: $GITHUB_STEP_SUMMARY is left alone', async () => {
+    const summary = join(project.dir, 'untouched.md');
+    await writeFile(summary, '');
+    const r = await runCli(['plan'], project.dir, cleanEnv(project.dir, { ...sandbox.env, ...EXAMPLE_SECRETS, GITHUB_STEP_SUMMARY: summary }));
+    expect(r.code, r.stderr).toBe(0);
+    expect(await readFile(summary, 'utf8')).toBe('');
+  });
+});
