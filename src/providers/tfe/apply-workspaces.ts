@@ -14,7 +14,7 @@ import { failed, outcome } from './outcome.js';
 import { deletionPolicyOf } from './refine.js';
 import { confirmUnlessConflict, followRun, sleep, type FollowResult, type RunPhase } from './runs.js';
 import type { TfeSession } from './session.js';
-import { driveUpgrade, rollout } from './upgrade-driver.js';
+import { driveUpgrade, newestRun, rollout } from './upgrade-driver.js';
 import type { WorkspaceWire } from './wire.js';
 
 /*
@@ -78,7 +78,8 @@ function moduleIdFor(env: Env, module: string): string | undefined {
 async function projectId(env: Env, name: string): Promise<string> {
   const { session } = env;
   session.projects ??= await session.client.listProjects();
-  const p = session.projects.find((x) => x.name.toLowerCase() === name.toLowerCase());
+  // A project is named by its name (case-insensitive, like filter[names]) or by its `prj-` id (reference §7).
+  const p = session.projects.find((x) => x.name.toLowerCase() === name.toLowerCase()) ?? session.projects.find((x) => x.id === name);
   if (!p) throw new ConvergeError('tfe.workspace.project-unknown', `project "${name}" not found in organization ${session.organization}`, { source: 'user' });
   return p.id;
 }
@@ -268,15 +269,18 @@ async function followPlainRun(env: Env, p: PlannedChange, t: RunTarget): Promise
   return { result, url };
 }
 
-/** The first run a workspace creation queued: current-run, else the newest run of the workspace (reference §2). */
+/**
+ * The first run a workspace creation queued: current-run, else the newest run of the workspace
+ * (reference §2: the create answer may show `current-run: null`; poll the run list), else the
+ * workspace's `current-run` read again (for a service without the runs list).
+ */
 async function findFirstRun(env: Env, ws: WorkspaceWire): Promise<string | undefined> {
   if (ws.currentRunId) return ws.currentRunId;
   const started = Date.now();
   let n = 0;
   for (;;) {
-    const runs = await env.session.client.listRuns(ws.id, { what: `runs of workspace ${ws.name}` });
-    const first = runs[0];
-    if (first) return first.id;
+    const first = await newestRun(env.session.client, ws.id, ws.name);
+    if (first !== null) return first;
     if (Date.now() - started > env.ctx.options.runTimeoutMs || env.ctx.signal?.aborted) return undefined;
     await sleep(Math.min(env.ctx.options.pollIntervalMs * 10, env.ctx.options.pollIntervalMs * 2 ** n++), env.ctx.signal);
   }

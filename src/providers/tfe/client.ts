@@ -14,6 +14,7 @@ import {
   parseVariableOption,
   parseWorkspace,
   parseWorkspaceUpgrade,
+  relOne,
   WireError,
   type AccountWire,
   type JsonApiResource,
@@ -188,8 +189,19 @@ export class TfeClient {
   /** All registry modules of the organization with their no-code module ids: one paginated list. */
   async listRegistryModules(): Promise<RegistryModuleWire[]> {
     const what = `registry modules of ${this.organization}`;
-    const { data } = await this.listAll(`/organizations/${this.org}/registry-modules`, { include: 'no-code-modules' }, { what });
-    return data.map((r) => parseRegistryModule(r, what));
+    const { data, included } = await this.listAll(`/organizations/${this.org}/registry-modules`, { include: 'no-code-modules' }, { what });
+    // The relationship data names the no-code module (reference §1.5); should it be missing, the
+    // included no-code modules point back through their `registry-module` relationship.
+    const back = new Map<string, string>();
+    for (const r of included) {
+      const rm = relOne(r, 'registry-module');
+      if (rm && (r.id.startsWith('nocode-') || /^no-code-(allowed-)?modules?$/.test(r.type)) && !back.has(rm.id)) back.set(rm.id, r.id);
+    }
+    return data.map((r) => {
+      const m = parseRegistryModule(r, what);
+      const fromIncluded = back.get(m.id);
+      return m.noCodeModuleIds.length === 0 && fromIncluded !== undefined ? { ...m, noCodeModuleIds: [fromIncluded] } : m;
+    });
   }
 
   async showRegistryModule(namespace: string, name: string, provider: string): Promise<RegistryModuleWire | null> {
@@ -231,14 +243,17 @@ export class TfeClient {
 
   private readNoCodeDoc(data: JsonApiResource, included: JsonApiResource[], what: string): NoCodeModuleRead {
     const module = parseNoCodeModule(data, what);
-    const options = included.filter((r) => r.type === 'variable-options' || r.id.startsWith('ncvaropt-')).map((r) => parseVariableOption(r, what));
+    // Included variable options, whatever the type string's spelling (reference "Surprises" 3).
+    const options = included
+      .filter((r) => /^variable[-_]options?$/.test(r.type) || r.id.startsWith('ncvaropt-') || typeof r.attributes['variable-name'] === 'string')
+      .map((r) => parseVariableOption(r, what));
     return { module, options };
   }
 
   async enableNoCodeModule(body: NoCodeModuleBody, ctx: CallContext): Promise<NoCodeModuleRead> {
     const { data, included } = await this.one(
       { method: 'POST', path: `/organizations/${this.org}/no-code-modules`, body: this.noCodeModuleDocument(body) },
-      ctx,
+      { ...ctx, refusesOrganizationTokens: true },
     );
     return this.readNoCodeDoc(data, included, ctx.what);
   }
@@ -255,7 +270,7 @@ export class TfeClient {
   async updateNoCodeModule(id: string, body: NoCodeModuleBody, ctx: CallContext): Promise<NoCodeModuleRead> {
     const { data, included } = await this.one(
       { method: 'PATCH', path: `/no-code-modules/${encodeURIComponent(id)}`, body: this.noCodeModuleDocument(body) },
-      ctx,
+      { ...ctx, refusesOrganizationTokens: true },
     );
     return this.readNoCodeDoc(data, included, ctx.what);
   }
@@ -344,7 +359,7 @@ export class TfeClient {
         path: `/no-code-modules/${encodeURIComponent(moduleId)}/workspaces`,
         body: { data: { type: 'workspaces', attributes, relationships } },
       },
-      ctx,
+      { ...ctx, refusesOrganizationTokens: true },
     );
     return parseWorkspace(data, ctx.what);
   }
@@ -489,7 +504,16 @@ export class TfeClient {
 
   async initiateUpgrade(moduleId: string, workspaceId: string, message: string, ctx: CallContext): Promise<WorkspaceUpgradeWire> {
     const body = { data: { type: 'workspaces', attributes: { message } } };
-    return parseWorkspaceUpgrade(await this.json({ method: 'POST', path: this.upgradePath(moduleId, workspaceId), body }, ctx), ctx.what);
+    const res = await this.send({ method: 'POST', path: this.upgradePath(moduleId, workspaceId), body }, ctx);
+    // The initiate answer is "not shown" in the spec (§4 rule 4); an empty or non-JSON 2xx still
+    // means the service took it: the caller then finds the run among the workspace's runs.
+    let doc: unknown;
+    try {
+      doc = JSON.parse(res.text) as unknown;
+    } catch {
+      return { runId: null, status: 'unknown', message: null };
+    }
+    return parseWorkspaceUpgrade(doc, ctx.what);
   }
 
   async upgradeStatus(moduleId: string, workspaceId: string, runId: string, ctx: CallContext): Promise<WorkspaceUpgradeWire> {

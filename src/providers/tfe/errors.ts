@@ -22,6 +22,11 @@ export interface ErrorContext {
    * manifest's variable 2: `{ '/data': '/spec/variables/2' }`.
    */
   pointers?: Record<string, string>;
+  /**
+   * The endpoint refuses organization tokens with the same 404 as a missing object (no-code
+   * enable, update, create-workspace: reference §8, spec §5): the 404 message says so too.
+   */
+  refusesOrganizationTokens?: boolean;
 }
 
 /** Request pointers → manifest pointers per kind (the attribute names of client.ts bodies). */
@@ -109,7 +114,9 @@ export function tfeError(res: HttpResponse, ctx: ErrorContext): ConvergeError {
         {
           source: 'user',
           status,
-          hint: `check the name and the organization, and that the token's user or team has access in ${ctx.organization}`,
+          hint: ctx.refusesOrganizationTokens
+            ? `check the name and the organization, and that TFE_TOKEN is a user or team token with access in ${ctx.organization}: organization tokens get this 404 here`
+            : `check the name and the organization, and that the token's user or team has access in ${ctx.organization}`,
         },
       );
     case status === 409:

@@ -11,6 +11,7 @@ import { TfeClient } from './client.js';
 import { loadTfe } from './load.js';
 import { refineTfe } from './refine.js';
 import type { TfeSession } from './session.js';
+import type { AccountWire } from './wire.js';
 
 export interface TfeProviderOptions {
   /** Base URL without /api/v2, e.g. `https://app.terraform.io`. */
@@ -71,18 +72,23 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
 /**
  * Token kind before any write. `GET /account/details` answers, for team and organization tokens,
  * a synthetic service user whose `authenticated-resource` relationship points at the team
- * (`teams`) or the organization (`organizations`) (HCP Terraform Account API). Organization
- * tokens cannot enable/update no-code modules or create workspaces from them (reference §8, NC).
+ * (`teams`) or the organization (`organizations`) (HCP Terraform Account API, "service user").
+ * Organization tokens cannot enable/update no-code modules or create workspaces from them
+ * (reference §8, NC; spec §5). When the account endpoint is not there (a 404 from a service or a
+ * simulator that does not offer it) or says nothing about the kind, converge cannot tell the kind
+ * apart: it warns and goes on, and a 404 on those writes then names organization tokens as a
+ * possible cause (errors.ts). Only a 401 (bad token) stops the apply.
  */
 export async function preflightToken(session: TfeSession): Promise<Diagnostic[]> {
   try {
     const account = await session.client.accountDetails();
-    if (account.authenticatedResource?.type === 'organizations') {
+    const kind = tokenKindOf(account);
+    if (kind === 'organization') {
       return [
         {
           severity: 'error',
           code: 'tfe.token.organization',
-          summary: `the HCP Terraform token is an organization token (${account.authenticatedResource.id}): no-code enable/update and workspace creation need a user or team token`,
+          summary: `the HCP Terraform token is an organization token (${account.authenticatedResource?.id ?? session.organization}): no-code enable/update and workspace creation need a user or team token`,
           detail: 'set TFE_TOKEN to a user or team token: HCP Terraform refuses organization tokens on these endpoints',
         },
       ];
@@ -93,8 +99,29 @@ export async function preflightToken(session: TfeSession): Promise<Diagnostic[]>
       return [{ severity: 'error', code: 'tfe.token.invalid', summary: `HCP Terraform rejected the token (401) for ${session.address}`, detail: 'set TFE_TOKEN to a valid user or team token for this host' }];
     }
     if (isConvergeError(e)) {
-      return [{ severity: 'error', code: 'tfe.preflight', summary: `cannot check the HCP Terraform token: ${e.message}`, ...(e.hint ? { detail: e.hint } : {}) }];
+      return [
+        {
+          severity: 'warning',
+          code: 'tfe.token.kind-unknown',
+          summary: `cannot tell the HCP Terraform token kind (GET /account/details: ${e.message})`,
+          detail: 'no-code enable/update and workspace creation need a user or team token; an organization token is answered 404 there',
+        },
+      ];
     }
     throw e;
   }
+}
+
+/**
+ * `organization` / `team` / `user`, or `unknown`. The relationship decides; without it, a service
+ * user named `api-org-…` is taken for an organization token (inferred from the names HCP Terraform
+ * gives service users; used only when the relationship is missing).
+ */
+export function tokenKindOf(account: AccountWire): 'organization' | 'team' | 'user' | 'unknown' {
+  const type = account.authenticatedResource?.type ?? '';
+  if (/^organi[sz]ations?$/.test(type)) return 'organization';
+  if (/^teams?$/.test(type)) return 'team';
+  if (type === '' && account.username !== null && /^api-org-/.test(account.username)) return 'organization';
+  if (type === '' && account.serviceAccount === false) return 'user';
+  return 'unknown';
 }

@@ -22,8 +22,12 @@ export type RunClass =
   | 'failed';
 
 const FAILED = new Set(['errored', 'canceled', 'force_canceled', 'discarded', 'policy_soft_failed']);
-/** Plan finished and waiting for `apply` (RUN: planned, cost_estimated, policy_checked are confirmable). */
-export const CONFIRMABLE = new Set(['planned', 'cost_estimated', 'policy_checked']);
+/**
+ * Plan finished and possibly waiting for `apply` (RUN: planned, cost_estimated, policy_checked;
+ * post_plan_completed after post-plan run tasks). Used only when the service does not say
+ * `actions.is-confirmable`; a confirm the service refuses (409) just goes on polling.
+ */
+export const CONFIRMABLE = new Set(['planned', 'cost_estimated', 'policy_checked', 'post_plan_completed']);
 /** Needs a person: a soft-mandatory policy failed and waits for an override (RUN). Converge does not override policies. */
 const NEEDS_OVERRIDE = 'policy_override';
 /** A saved-plan run ends here (RUN); converge never starts one, so seeing it means someone else's run. */

@@ -53,11 +53,17 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     });
   } else {
     const started = await client.initiateUpgrade(t.moduleId, t.workspaceId, `converge: upgrade to ${t.toVersion ?? 'the module’s pinned version'}`, call);
-    if (started.runId === null) {
+    let id = started.runId;
+    if (id === null && started.status !== null && started.message === null) {
+      // A plan started (it has a state) but the answer carries no id (go-tfe's WorkspaceUpgrade
+      // has none, reference §3): the upgrade run is the workspace's newest run.
+      id = await newestRun(client, t.workspaceId, t.workspace);
+    }
+    if (id === null) {
       // Nothing pending: the service answers with only a message (reference §3, go-tfe WorkspaceUpgrade.Message).
       return { status: 'succeeded', message: `nothing to upgrade: ${started.message ?? 'no upgrade available'}`, runId: null, url: null };
     }
-    runId = started.runId;
+    runId = id;
     phase = 'initiated';
     startedAt = new Date().toISOString();
     await deps.setInFlight({ purpose: 'upgrade', runId, phase, startedAt, toVersion: t.toVersion });
@@ -114,6 +120,17 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
       if (result.error.code === 'tfe.run.failed') await deps.setInFlight(undefined);
       return { status: 'failed', error: result.error, runId, url };
   }
+}
+
+/** The workspace's newest run: the runs list (newest first, RUN), else the workspace's `current-run`. */
+export async function newestRun(client: TfeClient, workspaceId: string, workspace: string): Promise<string | null> {
+  try {
+    const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
+    if (runs[0]) return runs[0].id;
+  } catch (e) {
+    if (!isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
+  }
+  return (await client.readWorkspace(workspaceId, { what: `workspace ${workspace}` })).currentRunId;
 }
 
 /**

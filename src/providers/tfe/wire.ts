@@ -111,17 +111,29 @@ export function parseListDocument(body: unknown, what: string): JsonApiListDocum
   const data = doc.data.map((r, i) => resource(r, what, `data[${i}]`));
   const pagination = optObj(optObj(doc.meta).pagination);
   let nextPage: number | null = null;
-  const np = pagination['next-page'];
-  if (typeof np === 'number') nextPage = np;
-  else if (np === undefined) {
+  const np = num(pagination['next-page']);
+  const tp = num(pagination['total-pages']);
+  const cp = num(pagination['current-page']);
+  if (np !== undefined) nextPage = np;
+  else {
+    // Either may be missing (some lists carry their own meta, reference §8): links.next, else
+    // current-page < total-pages.
     const next = optObj(doc.links).next;
     if (typeof next === 'string' && next !== '') {
       const m = /page(?:%5B|\[)number(?:%5D|\])=(\d+)/i.exec(next);
       if (m?.[1] !== undefined) nextPage = Number(m[1]);
     }
+    if (nextPage === null && np === undefined && cp !== undefined && cp !== null && tp !== undefined && tp !== null && cp < tp) nextPage = cp + 1;
   }
-  const tp = pagination['total-pages'];
-  return { data, included: included(doc, what), nextPage, totalPages: typeof tp === 'number' ? tp : null };
+  return { data, included: included(doc, what), nextPage, totalPages: tp ?? null };
+}
+
+/** A page number as a number or numeric string; null when explicitly null; undefined when absent or junk. */
+function num(v: unknown): number | null | undefined {
+  if (v === null) return null;
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
+  return undefined;
 }
 
 /** `relationships.<name>.data` as one `{id,type}`, or null. */
@@ -159,7 +171,9 @@ export function parseRegistryModule(r: JsonApiResource, what: string): RegistryM
   const versions: { version: string; status: string }[] = [];
   if (Array.isArray(statuses)) {
     for (const s of statuses) {
-      if (isObj(s) && typeof s.version === 'string') versions.push({ version: s.version, status: typeof s.status === 'string' ? s.status : '' });
+      // An entry without a status is taken as usable: the status only ever marks versions still
+      // ingesting or failed (reference §4).
+      if (isObj(s) && typeof s.version === 'string') versions.push({ version: s.version, status: typeof s.status === 'string' ? s.status : 'ok' });
     }
   }
   return {
@@ -336,10 +350,19 @@ export interface AccountWire {
   id: string;
   /** `relationships.authenticated-resource`: a team or an organization for service users (Account API). */
   authenticatedResource: { id: string; type: string } | null;
+  username: string | null;
+  /** `is-service-account`: true for the synthetic user of team and organization tokens. */
+  serviceAccount: boolean | null;
 }
 
 export function parseAccount(r: JsonApiResource): AccountWire {
-  return { id: r.id, authenticatedResource: relOne(r, 'authenticated-resource') };
+  const a = r.attributes;
+  return {
+    id: r.id,
+    authenticatedResource: relOne(r, 'authenticated-resource'),
+    username: typeof a.username === 'string' ? a.username : null,
+    serviceAccount: typeof a['is-service-account'] === 'boolean' ? a['is-service-account'] : null,
+  };
 }
 
 /** JSON:API error objects; `status` is a string except in the documented 429 body (reference §8). */

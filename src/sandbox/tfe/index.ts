@@ -9,7 +9,7 @@ import { Store } from './model.js';
 import { noCodeModuleRoutes } from './no-code-modules.js';
 import { noCodeWorkspaceRoutes } from './no-code-workspaces.js';
 import { organizationRoutes } from './organizations.js';
-import { MAX_PAGE_SIZE } from './pagination.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './pagination.js';
 import { RATE_LIMIT_PER_SECOND, RateLimiter } from './rate-limit.js';
 import { registryRoutes } from './registry.js';
 import { Router } from './router.js';
@@ -31,7 +31,7 @@ export interface TfeSimOptions extends SimulatorOptions {
   seed?: TfeSeed;
   /** A JSON file with the TfeSeed shape; wins over `seed`. */
   seedFile?: string;
-  /** Default 5, so clients must paginate; capped at 100 like the real API. */
+  /** Default 20 like the real API (reference §8); capped at 100 like it. */
   defaultPageSize?: number;
   /** Time between run state transitions; default 50 ms. */
   stepDelayMs?: number;
@@ -70,7 +70,7 @@ export async function startTfeSimulator(opts: TfeSimOptions = {}): Promise<TfeSi
   const faults = new Faults(opts.faults ?? {});
   const log = opts.log ?? new RequestLog();
   const settings: Settings = {
-    defaultPageSize: Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(opts.defaultPageSize ?? 5))),
+    defaultPageSize: Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(opts.defaultPageSize ?? DEFAULT_PAGE_SIZE))),
     terraformVersion: TERRAFORM_VERSION,
   };
   const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit?.perSecond ?? RATE_LIMIT_PER_SECOND);

@@ -105,12 +105,15 @@ describe('TFE sandbox: projects, agent pools, registry modules, pagination (refe
   });
 
   it('a published version is pending first, then ingested one step later', async () => {
+    // A step long enough that a loaded machine still reads the pending state before ingestion.
+    sim.s.control.setStepDelay(300);
     sim.s.control.publishModuleVersion('acme', 'lambda', 'aws', '1.2.0');
     const path = '/organizations/acme/registry-modules/private/acme/lambda/aws';
     const before = await sim.user.get(path);
     expect(before.body.data.attributes['version-statuses']).toContainEqual({ version: '1.2.0', status: 'pending' });
     expect((await sim.user.get(`${path}/version?module_version=1.2.0`)).status).toBe(404);
-    await sleep(30);
+    await sleep(400);
+    sim.s.control.setStepDelay(5);
     expect((await sim.user.get(`${path}/version?module_version=1.2.0`)).status).toBe(200);
   });
 

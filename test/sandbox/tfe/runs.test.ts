@@ -124,7 +124,7 @@ describe('TFE sandbox: runs (RUN, reference §3, §5)', () => {
   it('runs list is paginated', async () => {
     const ws = (await sim.user.post('/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: 'many-runs', 'auto-apply': true } } })).body.data.id;
     for (let i = 0; i < 7; i++) await sim.user.post('/runs', destroyRun(ws));
-    const p1 = await sim.user.get(`/workspaces/${ws}/runs`);
+    const p1 = await sim.user.get(`/workspaces/${ws}/runs?page[size]=5`);
     expect(p1.body.data).toHaveLength(5);
     expect(p1.body.meta.pagination).toMatchObject({ 'total-count': 7, 'total-pages': 2, 'next-page': 2 });
     const p2 = await sim.user.get(p1.body.links.next);
