@@ -85,7 +85,6 @@ async function runScript(script: string, github: FakeGitHub, files: Record<strin
     if (m !== 'node:fs' && m !== 'fs') throw new Error(`unexpected require(${m})`);
     return { readFileSync: (f: string) => files[f] ?? '' };
   };
-  // eslint-disable-next-line @typescript-eslint/no-empty-function -- only to get the AsyncFunction constructor
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
   const fn = new AsyncFunction('github', 'context', 'require', 'process', script);
   await fn(github, context, req, { env });
