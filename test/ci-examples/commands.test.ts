@@ -124,8 +124,10 @@ describe('every converge command in examples/ci runs against the sandbox', () =>
     });
   }
 
-  it('tells the CI story: the PR plan has changes, the reviewed plan applies, then no drift', () => {
+  it('tells the CI story: valid manifests, access ok, the PR plan has changes, the reviewed plan applies, then no drift', () => {
     const byCommand = (c: string) => codes.filter((x) => x.command === c).map((x) => x.code);
+    expect(byCommand('validate')).toEqual([0]);
+    expect(byCommand('doctor')).toEqual([0]);
     expect(byCommand('plan')).toEqual([2]);
     expect(byCommand('apply')).toEqual([0]);
     expect(byCommand('drift').every((code) => code === 0)).toBe(true);

@@ -82,7 +82,7 @@ describe('GitHub Actions examples', () => {
   });
 
   it('finds every converge command in the workflows', () => {
-    expect(workflowCommands().map((c) => c.args[0])).toEqual(['validate', 'plan', 'apply', 'drift']);
+    expect(workflowCommands().map((c) => c.args[0])).toEqual(['validate', 'doctor', 'plan', 'apply', 'drift']);
   });
 });
 
