@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, REPO, runCli } from './run-cli.js';
+
+/*
+ * README.md is the command reference: every command and `--flag` it names must exist in the built
+ * CLI's help, and every command the CLI has must be in the README. The quick start stays first.
+ */
+
+const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+
+describe('README', () => {
+  let help = '';
+  let commands: string[] = [];
+
+  beforeAll(async () => {
+    assertBuilt();
+    const env = cleanEnv(REPO);
+    const top = await runCli(['--help'], REPO, env);
+    commands = [...top.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
+    const state = await runCli(['state', '--help'], REPO, env);
+    const stateCommands = [...state.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
+    const pages = await Promise.all([
+      ...commands.map((c) => runCli([c, '--help'], REPO, env)),
+      ...stateCommands.map((c) => runCli(['state', c, '--help'], REPO, env)),
+    ]);
+    help = [top.stdout, state.stdout, ...pages.map((p) => p.stdout)].join('\n');
+    commands.push(...stateCommands.map((c) => `state ${c}`));
+  });
+
+  it('keeps the quick start at the top', () => {
+    const quick = readme.indexOf('## Quick start');
+    expect(quick).toBeGreaterThan(0);
+    expect(readme.indexOf('\n## ')).toBe(quick - 1);
+    expect(readme).toContain('npm ci && npm start');
+    expect(readme).toContain('npm ci && npm test');
+    expect(readme).not.toContain('filled in by docs generation');
+  });
+
+  it('documents every command the CLI has', () => {
+    expect(commands.length).toBeGreaterThan(8);
+    for (const c of commands) expect(readme, c).toContain(`converge ${c}`);
+  });
+
+  it('names only flags that exist', () => {
+    const flags = new Set([...readme.matchAll(/`(-{1,2}[a-z][a-z-]*)/g)].map((m) => m[1] ?? ''));
+    expect(flags.size).toBeGreaterThan(20);
+    const missing = [...flags].filter((f) => !new RegExp(`(^|[\\s,])${f}(?=[\\s,]|$)`, 'm').test(help));
+    expect(missing).toEqual([]);
+  });
+
+  it('lists every environment variable the source reads', () => {
+    const src = ['cli/credentials.ts', 'cli/main.ts', 'cli/host.ts', 'cli/run-command.ts', 'cli/commands/plan.ts'].map((f) => readFileSync(join(REPO, 'src', f), 'utf8')).join('\n');
+    const used = new Set([...src.matchAll(/env\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1] ?? ''));
+    for (const v of used) expect(readme, v).toContain(v);
+  });
+});
