@@ -252,10 +252,32 @@ export class TfeClient {
 
   async enableNoCodeModule(body: NoCodeModuleBody, ctx: CallContext): Promise<NoCodeModuleRead> {
     const { data, included } = await this.one(
-      { method: 'POST', path: `/organizations/${this.org}/no-code-modules`, body: this.noCodeModuleDocument(body) },
+      {
+        method: 'POST',
+        path: `/organizations/${this.org}/no-code-modules`,
+        body: this.noCodeModuleDocument(body),
+        // Not idempotent: after a lost reply, the registry module names the no-code module the attempt made (STYLE.md §5).
+        readBack: () => this.readBackNoCodeModule(body.registryModuleId),
+      },
       { ...ctx, refusesOrganizationTokens: true },
     );
     return this.readNoCodeDoc(data, included, ctx.what);
+  }
+
+  /** The no-code module of a registry module, as the raw answer of its read (the enable answer's shape); undefined when none. */
+  private async readBackNoCodeModule(registryModuleId: string): Promise<HttpResponse | undefined> {
+    const rm = (await this.listRegistryModules()).find((m) => m.id === registryModuleId);
+    const id = rm?.noCodeModuleIds[0];
+    if (id === undefined) return undefined;
+    return this.readBackGet(`/no-code-modules/${encodeURIComponent(id)}`, { include: 'variable_options' });
+  }
+
+  /** A GET for a read-back: the raw 2xx answer, undefined on 404, a throw otherwise ("cannot tell"). */
+  private async readBackGet(path: string, query?: HttpRequest['query']): Promise<HttpResponse | undefined> {
+    const res = await this.http.request({ method: 'GET', path, headers: { Accept: MEDIA_TYPE }, ...(query ? { query } : {}) });
+    if (res.status === 404) return undefined;
+    if (!isOk(res.status)) throw new Error(`read-back of ${path} answered ${res.status}`);
+    return res;
   }
 
   /** `GET /no-code-modules/:id?include=variable_options` (the documented spelling, reference §1.3); 404 → null. */
@@ -267,12 +289,12 @@ export class TfeClient {
     return this.readNoCodeDoc(doc.data, doc.included, ctx.what);
   }
 
-  async updateNoCodeModule(id: string, body: NoCodeModuleBody, ctx: CallContext): Promise<NoCodeModuleRead> {
-    const { data, included } = await this.one(
+  /** The answer is not used: any 2xx is success, whatever its body (reference "Surprises" 1). */
+  async updateNoCodeModule(id: string, body: NoCodeModuleBody, ctx: CallContext): Promise<void> {
+    await this.send(
       { method: 'PATCH', path: `/no-code-modules/${encodeURIComponent(id)}`, body: this.noCodeModuleDocument(body) },
       { ...ctx, refusesOrganizationTokens: true },
     );
-    return this.readNoCodeDoc(data, included, ctx.what);
   }
 
   /** `DELETE /no-code-modules/:id` (undocumented in NC, used by go-tfe and the provider). 404 → false (already gone). */
@@ -358,14 +380,16 @@ export class TfeClient {
         method: 'POST',
         path: `/no-code-modules/${encodeURIComponent(moduleId)}/workspaces`,
         body: { data: { type: 'workspaces', attributes, relationships } },
+        // Not idempotent: after a lost reply, a workspace of that name is the one the attempt made (STYLE.md §5).
+        readBack: () => this.readBackGet(`/organizations/${this.org}/workspaces/${encodeURIComponent(body.name)}`),
       },
       { ...ctx, refusesOrganizationTokens: true },
     );
     return parseWorkspace(data, ctx.what);
   }
 
-  /** `PATCH /workspaces/:id`; omitted attributes keep their value. */
-  async updateWorkspace(id: string, body: WorkspaceUpdateBody, ctx: CallContext): Promise<WorkspaceWire> {
+  /** `PATCH /workspaces/:id`; omitted attributes keep their value. The answer is not used: any 2xx is success. */
+  async updateWorkspace(id: string, body: WorkspaceUpdateBody, ctx: CallContext): Promise<void> {
     const attributes: Record<string, JsonValue> = {};
     if (body.description !== undefined) attributes.description = body.description;
     if (body.executionMode !== undefined) {
@@ -380,8 +404,7 @@ export class TfeClient {
     if (body.sourceUrl !== undefined) attributes['source-url'] = body.sourceUrl;
     const data: Record<string, JsonValue> = { type: 'workspaces', attributes };
     if (body.projectId !== undefined) data.relationships = { project: { data: { id: body.projectId, type: 'projects' } } };
-    const doc = await this.one({ method: 'PATCH', path: `/workspaces/${encodeURIComponent(id)}`, body: { data } }, ctx);
-    return parseWorkspace(doc.data, ctx.what);
+    await this.send({ method: 'PATCH', path: `/workspaces/${encodeURIComponent(id)}`, body: { data } }, ctx);
   }
 
   /** `POST /workspaces/:id/actions/safe-delete` (204; 409 while it manages resources). 404 → false (already gone). */
@@ -420,17 +443,17 @@ export class TfeClient {
     return doc.data.map((r) => parseVar(r, ctx.what));
   }
 
-  async createVar(workspaceId: string, v: VarBody, ctx: CallContext): Promise<VarWire> {
-    const { data } = await this.one(
+  /** 201 (reference §6); the answer is not used: any 2xx is success. */
+  async createVar(workspaceId: string, v: VarBody, ctx: CallContext): Promise<void> {
+    await this.send(
       { method: 'POST', path: `/workspaces/${encodeURIComponent(workspaceId)}/vars`, body: { data: { type: 'vars', attributes: varAttributes(v) } } },
       ctx,
     );
-    return parseVar(data, ctx.what);
   }
 
-  /** PATCH needs `data.id` in the body (reference §6). */
-  async updateVar(workspaceId: string, varId: string, v: VarBody, ctx: CallContext): Promise<VarWire> {
-    const { data } = await this.one(
+  /** PATCH needs `data.id` in the body (reference §6); the answer is not used. */
+  async updateVar(workspaceId: string, varId: string, v: VarBody, ctx: CallContext): Promise<void> {
+    await this.send(
       {
         method: 'PATCH',
         path: `/workspaces/${encodeURIComponent(workspaceId)}/vars/${encodeURIComponent(varId)}`,
@@ -438,7 +461,6 @@ export class TfeClient {
       },
       ctx,
     );
-    return parseVar(data, ctx.what);
   }
 
   async deleteVar(workspaceId: string, varId: string, ctx: CallContext): Promise<void> {
