@@ -111,9 +111,12 @@ export class TfeWorld {
     return this.apply(await this.plan(objects), opts);
   }
 
-  /** Requests to paths matching `re` with `method`. */
+  /**
+   * Requests to paths matching `re` with `method` that reached the API: a request the rate limiter
+   * or a fault refused (and the HTTP layer then retried) is not counted twice.
+   */
   count(method: string, re: RegExp): number {
-    return this.sim.log.entries({ service: 'tfe', method }).filter((e) => re.test(e.path)).length;
+    return this.sim.log.entries({ service: 'tfe', method }).filter((e) => e.fault === undefined && re.test(e.path)).length;
   }
 
   /** A direct read, as the team token (the simulator rate-limits per token, like the real service per user). */
