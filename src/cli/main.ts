@@ -174,6 +174,26 @@ program
     await run(program, async (host) => (await import('./commands/doctor.js')).doctorCommand(host, paths));
   });
 
+program
+  .command('export')
+  .description('write manifests for live objects (secrets as fromEnv placeholders); sends no writes')
+  .option('--kind <kind>', 'only this kind (repeatable): NomadAuthMethod, NomadBindingRule, NoCodeModule, NoCodeWorkspace', collect, [])
+  .option('--out <dir>', 'write one file per kind into this directory instead of stdout')
+  .option('--force', 'with --out: replace existing files')
+  .option('--organization <org>', 'HCP Terraform organization (default: TFE_ORGANIZATION)')
+  .action(async (opts) => {
+    await run(program, async (host) => (await import('./commands/export.js')).exportCommand(host, opts));
+  });
+
+program
+  .command('import')
+  .description('record an existing live object as owned, without changing it (needs its manifest document)')
+  .argument('<address>', 'Kind/name')
+  .argument('[paths...]', 'manifest files or directories', ['.'])
+  .action(async (address: string, paths: string[]) => {
+    await run(program, async (host) => (await import('./commands/import.js')).importCommand(host, address, paths));
+  });
+
 program.parseAsync(process.argv).catch((e: unknown) => {
   process.stderr.write(`converge: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exitCode = 1;

@@ -1,0 +1,62 @@
+import { KINDS, kindOrder, type Kind } from '../model/kinds.js';
+import type { ExportDocument, ExportResult } from './types.js';
+import { EXPORT_FILES, renderDocuments } from './yaml.js';
+
+/** One connected service and the kinds to read from it (the CLI builds these from the environment). */
+export interface ExportSource {
+  /** For messages and file headers, e.g. `Nomad at http://127.0.0.1:4646`. */
+  description: string;
+  kinds: readonly Kind[];
+  export(kinds: ReadonlySet<Kind>): Promise<ExportResult>;
+}
+
+export interface ExportRun extends ExportResult {
+  sources: string[];
+}
+
+/**
+ * Reads every source (one after another: each already bounds its own concurrency) and merges the
+ * documents in dependency order (auth methods, rules, modules, workspaces), then by name.
+ */
+export async function exportLive(sources: readonly ExportSource[], kinds: ReadonlySet<Kind>): Promise<ExportRun> {
+  const run: ExportRun = { documents: [], secrets: [], notes: [], sources: [] };
+  for (const source of sources) {
+    const wanted = new Set(source.kinds.filter((k) => kinds.has(k)));
+    if (wanted.size === 0) continue;
+    const r = await source.export(wanted);
+    run.sources.push(source.description);
+    run.documents.push(...r.documents);
+    run.secrets.push(...r.secrets);
+    run.notes.push(...r.notes);
+  }
+  run.documents.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return run;
+}
+
+export interface ExportFile {
+  /** File name inside the output directory (EXPORT_FILES). */
+  file: string;
+  kind: Kind;
+  documents: ExportDocument[];
+  text: string;
+}
+
+const HEADER = (sources: readonly string[]) =>
+  `Exported by \`converge export\` from ${sources.join(' and ') || 'nothing'}.\n` +
+  'Secret values are never exported: each `fromEnv` names the environment variable to set before `converge plan`.';
+
+/** One file per kind that has documents (`--out DIR`). */
+export function exportFiles(run: ExportRun): ExportFile[] {
+  const files: ExportFile[] = [];
+  for (const kind of KINDS) {
+    const documents = run.documents.filter((d) => d.kind === kind);
+    if (documents.length === 0) continue;
+    files.push({ file: EXPORT_FILES[kind], kind, documents, text: renderDocuments(documents, HEADER(run.sources)) });
+  }
+  return files;
+}
+
+/** Everything as one multi-document stream (stdout). */
+export function exportText(run: ExportRun): string {
+  return run.documents.length === 0 ? '' : renderDocuments(run.documents, HEADER(run.sources));
+}

@@ -1,0 +1,24 @@
+import { stringify } from 'yaml';
+import type { Kind } from '../model/kinds.js';
+import type { ExportDocument } from './types.js';
+
+/** File written by `converge export --out DIR` for each kind. */
+export const EXPORT_FILES: Record<Kind, string> = {
+  NomadAuthMethod: 'nomad-auth-methods.yaml',
+  NomadBindingRule: 'nomad-binding-rules.yaml',
+  NoCodeModule: 'no-code-modules.yaml',
+  NoCodeWorkspace: 'no-code-workspaces.yaml',
+};
+
+/**
+ * Multi-document YAML in the manifest format. `lineWidth: 0` keeps long selectors and PEMs on one
+ * line as written; strings that YAML would read as numbers or booleans are quoted by the library,
+ * so a variable value `"256"` stays a string.
+ */
+export function renderDocuments(documents: readonly ExportDocument[], header?: string): string {
+  const body = documents
+    .map((d) => stringify({ kind: d.kind, name: d.name, spec: d.spec }, { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false }))
+    .join('---\n');
+  const head = header ? header.split('\n').map((l) => (l === '' ? '#' : `# ${l}`)).join('\n') + '\n' : '';
+  return head + body;
+}
