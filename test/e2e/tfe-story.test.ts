@@ -181,4 +181,22 @@ describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔
     expect(r.status).toBe(404);
     expect((await ws.cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   });
+
+  it('a 422 from the service points at the manifest file and line of the field it names', async () => {
+    const name = `w-${'x'.repeat(93)}`;
+    await ws.write('long.yaml', `kind: NoCodeWorkspace\nname: ${name}\nspec:\n  module: lambda\n  autoApply: true\n`);
+    const a = await ws.cli(['apply', '--auto-approve', ...FAST]);
+    await ws.write('long.yaml', '');
+    expect(a.code).toBe(1);
+    const out = a.stdout + a.stderr;
+    // The sandbox answers 422 at /data/attributes/name; converge maps it to the document's name line.
+    expect(out).toMatch(/Name is too long/);
+    expect(out).toMatch(/long\.yaml line 2, column \d+/);
+  });
+
+  it('a 404 is explained as not found or not authorized, naming the object and the organization', async () => {
+    const p = await ws.cli(['plan'], { TFE_ORGANIZATION: 'nope' });
+    expect(p.code).toBe(1);
+    expect(p.stdout + p.stderr).toMatch(/registry modules of nope not found in organization nope, or the token is not authorized/);
+  });
 });

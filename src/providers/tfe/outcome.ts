@@ -19,5 +19,8 @@ export function failed(p: PlannedChange, e: unknown): ApplyOutcome {
   const error = isConvergeError(e)
     ? e
     : new ConvergeError('tfe.request-failed', `request to HCP Terraform failed: ${errorMessage(e)}`, { source: 'remote', cause: e, retryable: true });
-  return outcome(p, 'failed', error.message, { error });
+  // A 422 mapped back to the manifest (errors.ts) says where, as the CLI's own errors do: the
+  // outcome message is what a person reads after apply.
+  const where = error.range ? ` (on ${error.range.file} line ${error.range.start.line}, column ${error.range.start.col})` : '';
+  return outcome(p, 'failed', `${error.message}${where}`, { error });
 }
