@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyDesired } from '../../../src/model/desired.js';
 import { manifestPointer, tfeError } from '../../../src/providers/tfe/errors.js';
-import { parseErrors, parseListDocument, parseWorkspaceUpgrade } from '../../../src/providers/tfe/wire.js';
+import { parseAccount, parseErrors, parseListDocument, parseRegistryModule, parseWorkspace, parseWorkspaceUpgrade } from '../../../src/providers/tfe/wire.js';
+import { tokenKindOf } from '../../../src/providers/tfe/provider.js';
 import { classifyRun, pollDelay } from '../../../src/providers/tfe/runs.js';
 import { rollout } from '../../../src/providers/tfe/upgrade-driver.js';
 
@@ -52,6 +53,12 @@ describe('errors', () => {
     expect(tfeError({ status: 503, headers: {}, text: '' }, { what: 'x', organization: 'acme' }).retryable).toBe(true);
   });
 
+  it('a 404 on an endpoint that refuses organization tokens names them as a possible cause', () => {
+    const res = { status: 404, headers: {}, text: '{"errors":[{"status":"404","title":"not found"}]}' };
+    const e = tfeError(res, { what: 'no-code module of acme/vpc/aws', organization: 'acme', refusesOrganizationTokens: true });
+    expect(e.message).toMatch(/no-code module of acme\/vpc\/aws not found in organization acme, or the token is not authorized/);
+    expect(e.hint).toMatch(/organization tokens get this 404/);
+  });
   it('parses error bodies with string or number status, and plain string errors', () => {
     expect(parseErrors('{"errors":[{"detail":"slow down","status":429,"title":"Too many requests"}]}')[0]?.status).toBe('429');
     expect(parseErrors('{"errors":["boom"]}')[0]?.detail).toBe('boom');
@@ -65,6 +72,40 @@ describe('wire', () => {
     expect(parseListDocument({ data: [], links: { next: 'https://h/api/v2/x?page%5Bnumber%5D=2&page%5Bsize%5D=100' } }, 'x').nextPage).toBe(2);
     expect(parseListDocument({ data: [], meta: { pagination: { 'next-page': null } } }, 'x').nextPage).toBeNull();
     expect(() => parseListDocument({ data: {} }, 'list of x')).toThrow(/list of x/);
+  });
+  it('pagination tolerates numeric strings, a missing next-page (current < total), and neither meta nor links', () => {
+    expect(parseListDocument({ data: [], meta: { pagination: { 'next-page': '2', 'total-pages': '3' } } }, 'x')).toMatchObject({ nextPage: 2, totalPages: 3 });
+    expect(parseListDocument({ data: [], meta: { pagination: { 'current-page': 1, 'total-pages': 2 } } }, 'x').nextPage).toBe(2);
+    expect(parseListDocument({ data: [], meta: { pagination: { 'current-page': 2, 'total-pages': 2 } } }, 'x').nextPage).toBeNull();
+    expect(parseListDocument({ data: [] }, 'x')).toMatchObject({ nextPage: null, totalPages: null });
+    expect(parseListDocument({ data: [], links: { next: null } }, 'x').nextPage).toBeNull();
+  });
+  it('workspaces: description null, no-code attributes absent on ordinary workspaces, current-run null', () => {
+    const w = parseWorkspace(
+      { id: 'ws-1', type: 'workspaces', attributes: { name: 'a', description: null, 'auto-apply': false }, relationships: { 'current-run': { data: null } } },
+      'x',
+    );
+    expect(w).toMatchObject({ description: null, sourceModuleId: null, noCodeUpgradeAvailable: null, currentRunId: null, agentPoolId: null });
+  });
+  it('registry module: a version without a status is usable; singular type accepted', () => {
+    const m = parseRegistryModule(
+      { id: 'mod-1', type: 'registry-module', attributes: { name: 'vpc', namespace: 'acme', provider: 'aws', 'version-statuses': [{ version: '1.0.0' }, { version: '1.1.0', status: 'pending' }] }, relationships: {} },
+      'x',
+    );
+    expect(m.versions).toEqual([
+      { version: '1.0.0', status: 'ok' },
+      { version: '1.1.0', status: 'pending' },
+    ]);
+    expect(m.registryName).toBe('private');
+  });
+  it('token kind from account details: the relationship, else an api-org- service user; otherwise unknown', () => {
+    const acct = (rel: unknown, attrs: Record<string, unknown> = {}) =>
+      tokenKindOf(parseAccount({ id: 'user-1', type: 'users', attributes: attrs, relationships: rel ? { 'authenticated-resource': { data: rel } } : {} }));
+    expect(acct({ id: 'acme', type: 'organizations' })).toBe('organization');
+    expect(acct({ id: 'team-1', type: 'teams' })).toBe('team');
+    expect(acct(null, { username: 'api-org-acme-x1', 'is-service-account': true })).toBe('organization');
+    expect(acct(null, { username: 'alice', 'is-service-account': false })).toBe('user');
+    expect(acct(null, {})).toBe('unknown');
   });
   it('an upgrade answer with only a message has no run', () => {
     expect(parseWorkspaceUpgrade({ data: { type: 'workspace-upgrade', attributes: { message: 'No upgrade available' } } }, 'x')).toEqual({
@@ -85,6 +126,14 @@ describe('runs', () => {
     expect(classifyRun('planned', false)).toBe('running');
     expect(classifyRun('post_plan_completed', true)).toBe('confirmable');
     for (const s of ['pending', 'fetching', 'planning', 'cost_estimating', 'confirmed', 'apply_queued', 'applying', 'post_apply_running']) expect(classifyRun(s)).toBe('running');
+    // After post-plan run tasks the run may wait there for a confirmation (RUN).
+    expect(classifyRun('post_plan_completed')).toBe('confirmable');
+    expect(classifyRun('planned_and_saved')).toBe('failed');
+    // Every state the reference lists classifies; an unknown one keeps polling instead of crashing.
+    const all =
+      'pending fetching fetching_completed pre_plan_running pre_plan_completed queuing plan_queued planning planned cost_estimating cost_estimated policy_checking policy_override policy_soft_failed policy_checked confirmed post_plan_running post_plan_completed planned_and_finished planned_and_saved apply_queued applying applied discarded errored canceled force_canceled pre_apply_running pre_apply_completed post_apply_running post_apply_completed queuing_apply';
+    for (const s of all.split(' ')) expect(['running', 'confirmable', 'applied', 'no-changes', 'failed']).toContain(classifyRun(s));
+    expect(classifyRun('some_state_added_next_year')).toBe('running');
   });
   it('polls back off up to 10× the interval', () => {
     const d = [0, 1, 2, 3, 10, 20].map((n) => pollDelay({ pollIntervalMs: 100 }, n));
