@@ -157,11 +157,15 @@ export class TfeClient {
     const data: JsonApiResource[] = [];
     const included: JsonApiResource[] = [];
     let page: number | null = 1;
+    let size = PAGE_SIZE;
     while (page !== null) {
       const doc = parseListDocument(
-        await this.json({ method: 'GET', path, query: { ...query, 'page[size]': PAGE_SIZE, 'page[number]': page } }, ctx),
+        await this.json({ method: 'GET', path, query: { ...query, 'page[size]': size, 'page[number]': page } }, ctx),
         ctx.what,
       );
+      // Page numbers count pages of the size the service used: a service that pages smaller than
+      // asked is followed at its own size, so no item is skipped.
+      if (doc.pageSize !== null && doc.pageSize > 0 && doc.pageSize < size) size = doc.pageSize;
       data.push(...doc.data);
       included.push(...doc.included);
       // An out-of-range page answers 200 with empty data (reference §4): stop there too.

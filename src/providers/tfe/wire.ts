@@ -77,6 +77,8 @@ export interface JsonApiListDocument {
   /** Next page number, or null on the last page. */
   nextPage: number | null;
   totalPages: number | null;
+  /** The page size the service used (meta `page-size`, else `page[size]` of links.next), when it says. */
+  pageSize: number | null;
 }
 
 function resource(v: unknown, what: string, path: string): JsonApiResource {
@@ -111,6 +113,12 @@ export function parseListDocument(body: unknown, what: string): JsonApiListDocum
   const data = doc.data.map((r, i) => resource(r, what, `data[${i}]`));
   const pagination = optObj(optObj(doc.meta).pagination);
   let nextPage: number | null = null;
+  let pageSize = num(pagination['page-size']) ?? null;
+  const nextLink = optObj(doc.links).next;
+  if (pageSize === null && typeof nextLink === 'string') {
+    const m = /page(?:%5B|\[)size(?:%5D|\])=(\d+)/i.exec(nextLink);
+    if (m?.[1] !== undefined) pageSize = Number(m[1]);
+  }
   const np = num(pagination['next-page']);
   const tp = num(pagination['total-pages']);
   const cp = num(pagination['current-page']);
@@ -125,7 +133,7 @@ export function parseListDocument(body: unknown, what: string): JsonApiListDocum
     }
     if (nextPage === null && np === undefined && cp !== undefined && cp !== null && tp !== undefined && tp !== null && cp < tp) nextPage = cp + 1;
   }
-  return { data, included: included(doc, what), nextPage, totalPages: tp ?? null };
+  return { data, included: included(doc, what), nextPage, totalPages: tp ?? null, pageSize };
 }
 
 /** A page number as a number or numeric string; null when explicitly null; undefined when absent or junk. */

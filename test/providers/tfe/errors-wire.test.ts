@@ -79,6 +79,9 @@ describe('wire', () => {
     expect(parseListDocument({ data: [], meta: { pagination: { 'current-page': 2, 'total-pages': 2 } } }, 'x').nextPage).toBeNull();
     expect(parseListDocument({ data: [] }, 'x')).toMatchObject({ nextPage: null, totalPages: null });
     expect(parseListDocument({ data: [], links: { next: null } }, 'x').nextPage).toBeNull();
+    // The size the service really used, so later pages are asked at that size.
+    expect(parseListDocument({ data: [], meta: { pagination: { 'page-size': 20 } } }, 'x').pageSize).toBe(20);
+    expect(parseListDocument({ data: [], links: { next: 'https://h/x?page%5Bnumber%5D=2&page%5Bsize%5D=50' } }, 'x')).toMatchObject({ pageSize: 50, nextPage: 2 });
   });
   it('workspaces: description null, no-code attributes absent on ordinary workspaces, current-run null', () => {
     const w = parseWorkspace(
