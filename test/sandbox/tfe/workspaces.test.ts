@@ -138,7 +138,10 @@ describe('TFE sandbox: workspaces (reference §2, §5)', () => {
     expect(names).toEqual([...names].sort());
     expect(all.body.meta.pagination['total-count']).toBe(names.length);
     const page = await sim.user.get('/organizations/acme/workspaces');
-    expect(page.body.data).toHaveLength(Math.min(5, names.length));
+    // Default page size 20, as the real API (reference §8).
+    expect(page.body.data).toHaveLength(Math.min(20, names.length));
+    expect(page.body.meta.pagination['page-size']).toBe(20);
+    expect((await sim.user.get('/organizations/acme/workspaces?page[size]=101')).body.meta.pagination['page-size']).toBe(100);
     const search = await sim.user.get('/organizations/acme/workspaces?search[name]=VPC-D');
     expect(search.body.data.map((w: { attributes: { name: string } }) => w.attributes.name)).toEqual(['vpc-dev']);
     const wild = await sim.user.get('/organizations/acme/workspaces?search[wildcard-name]=*-agent');
