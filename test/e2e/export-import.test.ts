@@ -1,0 +1,306 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { openWorkspace, runCli, type CliResult, type Workspace } from './harness.js';
+
+/*
+ * `converge export` and `converge import` against the sandbox: the examples are applied, more
+ * objects are made out of band through the sandbox HTTP APIs, then everything is exported, planned
+ * from a fresh state, imported and planned again. Every step asserts the request log: export and
+ * import send reads only.
+ */
+
+const OKTA_SECRET = 'e2e-okta-secret-Zq81';
+const VPC_PASSWORD = 'e2e-vpc-password-Zq81';
+const PEM_SECRET = '-----BEGIN PRIVATE KEY-----\\nMIIoob-pem-secret-Zq81\\n-----END PRIVATE KEY-----';
+const AWS_SECRET = 'oob-aws-secret-Zq81';
+const SECRETS = [OKTA_SECRET, VPC_PASSWORD, 'oob-pem-secret-Zq81', AWS_SECRET];
+
+/** Values for the exported fromEnv placeholders (names derived from object and field, see docs/export-import.md). */
+const PLACEHOLDER_ENV = {
+  OKTA_OIDC_CLIENT_SECRET: OKTA_SECRET,
+  AZURE_OIDC_CLIENT_SECRET: 'azure-client-secret',
+  AZURE_OIDC_PEM_KEY: 'azure-pem',
+  VPC_DEV_DB_PASSWORD: VPC_PASSWORD,
+  VPC_OPS_ENV_AWS_SECRET_ACCESS_KEY: AWS_SECRET,
+};
+
+interface Doc {
+  kind: string;
+  name: string;
+  spec: Record<string, unknown>;
+}
+interface JsonPlan {
+  changes: { kind: string; name: string; action: string; reason?: string; notes: string[]; fields: { path: string; sensitive: boolean }[] }[];
+}
+
+function docs(text: string): Doc[] {
+  return parseAllDocuments(text).map((d) => d.toJS() as Doc);
+}
+
+async function nomadPost(ws: Workspace, path: string, body: unknown): Promise<void> {
+  const r = await fetch(`${ws.sandbox.nomad.url}${path}`, {
+    method: 'POST',
+    headers: { 'X-Nomad-Token': ws.sandbox.nomad.managementToken },
+    body: JSON.stringify(body),
+  });
+  expect(r.status, await r.clone().text()).toBe(200);
+}
+
+async function tfe(ws: Workspace, method: string, path: string, body?: unknown): Promise<{ data: { id: string; attributes: Record<string, unknown> } }> {
+  const r = await fetch(`${ws.sandbox.tfe.url}/api/v2${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${ws.sandbox.tfe.tokens.user}`, 'Content-Type': 'application/vnd.api+json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await r.text();
+  expect(r.status, text).toBeLessThan(300);
+  return JSON.parse(text) as { data: { id: string; attributes: Record<string, unknown> } };
+}
+
+/** Objects made outside converge: an auth method with a client-assertion key, colliding rules, a workspace with a secret env var. */
+async function createOutOfBand(ws: Workspace): Promise<void> {
+  await nomadPost(ws, '/v1/acl/auth-method/azure', {
+    Name: 'azure',
+    Type: 'OIDC',
+    TokenLocality: 'local',
+    MaxTokenTTL: '90m',
+    TokenNameFormat: '${auth_method_name}-${value.user}',
+    Config: {
+      OIDCDiscoveryURL: 'https://login.microsoftonline.com/acme/v2.0',
+      OIDCClientID: 'azure-client',
+      OIDCClientSecret: 'oob-client-secret-Zq81',
+      ExpirationLeeway: '1m30s',
+      BoundAudiences: ['azure-client'],
+      AllowedRedirectURIs: ['http://localhost:4649/oidc/callback'],
+      ClaimMappings: { 'https://acme.example/claims/team': 'team' },
+      OIDCClientAssertion: {
+        KeySource: 'private_key',
+        Audience: ['https://login.microsoftonline.com/acme/v2.0'],
+        PrivateKey: { PemKey: PEM_SECRET.replace(/\\n/g, '\n'), KeyIDHeader: 'kid', KeyID: 'key-1' },
+      },
+    },
+  });
+  // Same auth method and bind name twice (names must stay unique), and a management rule.
+  for (const selector of ['"ops" in list.groups', '"sre" in list.groups']) {
+    await nomadPost(ws, '/v1/acl/binding-rule', { AuthMethod: 'azure', Selector: selector, BindType: 'role', BindName: 'ops' });
+  }
+  await nomadPost(ws, '/v1/acl/binding-rule', { AuthMethod: 'azure', Selector: '"admins" in list.groups', BindType: 'management', Description: 'break glass' });
+
+  const modules = await tfe(ws, 'GET', '/organizations/acme/registry-modules?include=no-code-modules');
+  const vpc = (modules as unknown as { data: { attributes: { name: string }; relationships: { 'no-code-modules': { data: { id: string }[] } } }[] }).data.find(
+    (m) => m.attributes.name === 'vpc',
+  );
+  const vpcModuleId = vpc?.relationships['no-code-modules'].data[0]?.id;
+  expect(vpcModuleId).toBeDefined();
+  const created = await tfe(ws, 'POST', `/no-code-modules/${vpcModuleId}/workspaces`, {
+    data: {
+      type: 'workspaces',
+      attributes: { name: 'vpc-ops', description: 'made by hand', 'auto-apply': true },
+      relationships: {
+        vars: {
+          data: [
+            { type: 'vars', attributes: { key: 'region', value: 'us-east-1', category: 'terraform' } },
+            { type: 'vars', attributes: { key: 'cidr_block', value: '10.1.0.0/16', category: 'terraform', description: 'the range' } },
+            { type: 'vars', attributes: { key: 'AWS_SECRET_ACCESS_KEY', value: AWS_SECRET, category: 'env', sensitive: true } },
+          ],
+        },
+      },
+    },
+  });
+  expect(created.data.id).toMatch(/^ws-/);
+  // Not made from a no-code module: not converge's kind, never exported.
+  await tfe(ws, 'POST', '/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: 'scratch' } } });
+}
+
+describe('converge export and import (built CLI ↔ sandbox)', () => {
+  let ws: Workspace;
+  let fresh: string;
+  const inFresh = (args: string[]): Promise<CliResult> => runCli(args, { cwd: fresh, env: { ...ws.env, ...PLACEHOLDER_ENV } });
+
+  beforeAll(async () => {
+    ws = await openWorkspace({ copyExamples: true });
+    const applied = await ws.cli(['apply', '--auto-approve', '--poll-interval', '20ms']);
+    expect(applied.code, applied.stderr).toBe(0);
+    await createOutOfBand(ws);
+    fresh = await mkdtemp(join(tmpdir(), 'converge-export-'));
+  });
+  afterAll(async () => {
+    await ws?.close();
+    if (fresh) await rm(fresh, { recursive: true, force: true });
+  });
+
+  it('prints every live object as manifests on stdout, sends only reads, and leaks no secret', async () => {
+    ws.sandbox.log.clear();
+    const r = await ws.cli(['export']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ws.sandbox.log.writes()).toEqual([]);
+    expect(ws.sandbox.log.size).toBeGreaterThan(0);
+    for (const s of SECRETS) {
+      expect(r.stdout).not.toContain(s);
+      expect(r.stderr).not.toContain(s);
+    }
+    expect(r.stdout).not.toContain('redacted');
+    const all = docs(r.stdout);
+    const names = all.map((d) => `${d.kind}/${d.name}`);
+    expect(names).toEqual([
+      'NomadAuthMethod/azure',
+      'NomadAuthMethod/github-actions',
+      'NomadAuthMethod/okta',
+      'NomadBindingRule/azure-management',
+      'NomadBindingRule/azure-ops',
+      'NomadBindingRule/azure-ops-2',
+      'NomadBindingRule/github-actions-deploy',
+      'NomadBindingRule/okta-developer',
+      'NoCodeModule/lambda',
+      'NoCodeModule/vpc',
+      'NoCodeWorkspace/lambda-dev',
+      'NoCodeWorkspace/vpc-dev',
+      'NoCodeWorkspace/vpc-ops',
+    ]);
+    const azure = all.find((d) => d.name === 'azure')?.spec as { maxTokenTtl: string; config: Record<string, unknown> };
+    expect(azure.maxTokenTtl).toBe('1h30m');
+    expect(azure.config.oidcClientSecret).toEqual({ fromEnv: 'AZURE_OIDC_CLIENT_SECRET' });
+    expect(azure.config.oidcClientAssertion).toMatchObject({ keySource: 'private_key', privateKey: { pemKey: { fromEnv: 'AZURE_OIDC_PEM_KEY' }, keyId: 'key-1' } });
+    const opsWs = all.find((d) => d.name === 'vpc-ops')?.spec;
+    expect(opsWs).toMatchObject({ module: 'vpc', description: 'made by hand', autoApply: true });
+    expect(opsWs?.variables).toContainEqual({ key: 'AWS_SECRET_ACCESS_KEY', value: { fromEnv: 'VPC_OPS_ENV_AWS_SECRET_ACCESS_KEY' }, category: 'env', sensitive: true });
+    expect(all.find((d) => d.name === 'vpc')?.spec).toMatchObject({ registryModule: 'acme/vpc/aws', versionPin: '1.4.0' });
+    // The env var names to set are listed on stderr, never values.
+    expect(r.stderr).toContain('VPC_OPS_ENV_AWS_SECRET_ACCESS_KEY');
+  });
+
+  it('--kind limits the export to one service; a workspace export brings its modules along', async () => {
+    ws.sandbox.log.clear();
+    const rules = await ws.cli(['export', '--kind', 'NomadBindingRule']);
+    expect(rules.code, rules.stderr).toBe(0);
+    expect(new Set(docs(rules.stdout).map((d) => d.kind))).toEqual(new Set(['NomadBindingRule']));
+    expect(ws.sandbox.log.entries({ service: 'tfe' })).toEqual([]);
+    const wsOnly = await ws.cli(['export', '--kind', 'NoCodeWorkspace']);
+    expect(new Set(docs(wsOnly.stdout).map((d) => d.kind))).toEqual(new Set(['NoCodeModule', 'NoCodeWorkspace']));
+    expect(wsOnly.stderr).toContain('also exported 2 NoCodeModule');
+    expect(ws.sandbox.log.writes()).toEqual([]);
+    const bad = await ws.cli(['export', '--kind', 'Workspace']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--kind Workspace: unknown kind');
+  });
+
+  it('--out writes one valid file per kind and refuses to overwrite without --force', async () => {
+    const r = await inFresh(['export', '--out', 'exported']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await readdir(join(fresh, 'exported'))).sort()).toEqual([
+      'no-code-modules.yaml',
+      'no-code-workspaces.yaml',
+      'nomad-auth-methods.yaml',
+      'nomad-binding-rules.yaml',
+    ]);
+    const v = await inFresh(['validate', 'exported']);
+    expect(v.code, v.stderr).toBe(0);
+    const before = await readFile(join(fresh, 'exported', 'nomad-auth-methods.yaml'), 'utf8');
+    const again = await inFresh(['export', '--out', 'exported']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('refusing to overwrite');
+    expect(again.stderr).toContain('--force');
+    const forced = await inFresh(['export', '--out', 'exported', '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    // Same live objects, same text: names and order are stable.
+    expect(await readFile(join(fresh, 'exported', 'nomad-auth-methods.yaml'), 'utf8')).toBe(before);
+  });
+
+  it('from a fresh state, the exported files plan only adoptions: no field changes except the secrets, which the plan says it will write', async () => {
+    ws.sandbox.log.clear();
+    const r = await inFresh(['plan', '--json', 'exported']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ws.sandbox.log.writes()).toEqual([]);
+    const plan = JSON.parse(r.stdout) as JsonPlan;
+    expect(plan.changes).toHaveLength(13);
+    for (const c of plan.changes) {
+      expect(c.action, `${c.kind}/${c.name}`).toBe('update');
+      expect(c.reason).toBe('adopt into state');
+      expect(c.fields.filter((f) => !f.sensitive), `${c.kind}/${c.name}`).toEqual([]);
+      if (c.fields.length > 0) expect(c.notes.some((n) => n.startsWith('secret value unknown to converge: it will be written'))).toBe(true);
+    }
+    const secretFields = plan.changes.flatMap((c) => c.fields.map((f) => `${c.kind}/${c.name} ${f.path}`)).sort();
+    expect(secretFields).toEqual([
+      'NoCodeWorkspace/vpc-dev variables.terraform.db_password.value',
+      'NoCodeWorkspace/vpc-ops variables.env.AWS_SECRET_ACCESS_KEY.value',
+      'NomadAuthMethod/azure config.oidcClientAssertion.privateKey.pemKey',
+      'NomadAuthMethod/azure config.oidcClientSecret',
+      'NomadAuthMethod/okta config.oidcClientSecret',
+    ]);
+  });
+
+  it('import refuses an address without a manifest document, and an object that does not exist live', async () => {
+    ws.sandbox.log.clear();
+    const noDoc = await inFresh(['import', 'NomadAuthMethod/nope', 'exported']);
+    expect(noDoc.code).toBe(1);
+    expect(noDoc.stderr).toContain('no NomadAuthMethod document named nope');
+    expect(noDoc.stderr).toContain('converge export');
+
+    const ghostDir = await mkdtemp(join(tmpdir(), 'converge-ghost-'));
+    try {
+      const text = (await readFile(join(fresh, 'exported', 'nomad-auth-methods.yaml'), 'utf8')).replace('name: github-actions', 'name: ghost');
+      await writeFile(join(ghostDir, 'methods.yaml'), text);
+      const ghost = await runCli(['import', 'NomadAuthMethod/ghost'], { cwd: ghostDir, env: { ...ws.env, ...PLACEHOLDER_ENV } });
+      expect(ghost.code).toBe(1);
+      expect(ghost.stderr).toContain('NomadAuthMethod/ghost does not exist live');
+      const state = await readFile(join(ghostDir, '.converge', 'state.json'), 'utf8').catch(() => '{"records":[]}');
+      expect((JSON.parse(state) as { records: unknown[] }).records).toEqual([]);
+    } finally {
+      await rm(ghostDir, { recursive: true, force: true });
+    }
+    const bad = await inFresh(['import', 'Nope/x', 'exported']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('is not Kind/name');
+    expect(ws.sandbox.log.writes()).toEqual([]);
+  });
+
+  // One of each kind and each secret shape (client secret, PEM key, sensitive terraform and env
+  // variables), plus a rule whose name was de-duplicated: each import is a CLI run that reads live state.
+  const IMPORTED = [
+    'NomadAuthMethod/azure',
+    'NomadAuthMethod/okta',
+    'NomadBindingRule/azure-ops-2',
+    'NoCodeModule/vpc',
+    'NoCodeWorkspace/vpc-dev',
+    'NoCodeWorkspace/vpc-ops',
+  ];
+
+  it('imports exported objects without a single write; then the plan shows no changes for them', async () => {
+    ws.sandbox.log.clear();
+    for (const address of IMPORTED) {
+      const r = await inFresh(['import', address, 'exported']);
+      expect(r.code, `${address}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toContain(`Imported ${address}`);
+    }
+    expect(ws.sandbox.log.writes()).toEqual([]);
+    const list = await inFresh(['state', 'list', 'exported']);
+    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(IMPORTED);
+    const plan = await inFresh(['plan', '--detailed-exitcode', 'exported', ...IMPORTED.flatMap((a) => ['--target', a])]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('No changes');
+    const state = await readFile(join(fresh, '.converge', 'state.json'), 'utf8');
+    for (const s of SECRETS) expect(state).not.toContain(s);
+  });
+
+  it('importing an owned object says so and changes nothing', async () => {
+    const before = await readFile(join(fresh, '.converge', 'state.json'), 'utf8');
+    ws.sandbox.log.clear();
+    const r = await inFresh(['import', 'NomadBindingRule/azure-ops-2', 'exported']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('NomadBindingRule/azure-ops-2 is already owned by converge');
+    expect(await readFile(join(fresh, '.converge', 'state.json'), 'utf8')).toBe(before);
+    expect(ws.sandbox.log.writes()).toEqual([]);
+  });
+
+  it('after import, removing a document plans its delete', async () => {
+    const r = await inFresh(['plan', '--json', 'exported/nomad-auth-methods.yaml', 'exported/no-code-modules.yaml', 'exported/no-code-workspaces.yaml']);
+    expect(r.code, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as JsonPlan;
+    // Only the owned rule is deleted; rules converge does not own are none of its business.
+    expect(plan.changes.filter((c) => c.action === 'delete').map((c) => `${c.kind}/${c.name}`)).toEqual(['NomadBindingRule/azure-ops-2']);
+    expect(plan.changes.filter((c) => c.kind === 'NomadBindingRule' && c.action !== 'delete')).toEqual([]);
+  });
+});
