@@ -98,7 +98,9 @@ export async function preflightToken(session: TfeSession): Promise<Diagnostic[]>
     if (isConvergeError(e) && e.code === 'tfe.token.invalid') {
       return [{ severity: 'error', code: 'tfe.token.invalid', summary: `HCP Terraform rejected the token (401) for ${session.address}`, detail: 'set TFE_TOKEN to a valid user or team token for this host' }];
     }
-    if (isConvergeError(e)) {
+    // The endpoint is not there (404/403) or answers a shape converge cannot read: the kind is
+    // unknown, not wrong. Anything else (5xx, network) stops the apply as before.
+    if (isConvergeError(e) && (e.status === 404 || e.status === 403 || e.code === 'tfe.response.invalid')) {
       return [
         {
           severity: 'warning',
@@ -107,6 +109,9 @@ export async function preflightToken(session: TfeSession): Promise<Diagnostic[]>
           detail: 'no-code enable/update and workspace creation need a user or team token; an organization token is answered 404 there',
         },
       ];
+    }
+    if (isConvergeError(e)) {
+      return [{ severity: 'error', code: 'tfe.preflight', summary: `cannot check the HCP Terraform token: ${e.message}`, ...(e.hint ? { detail: e.hint } : {}) }];
     }
     throw e;
   }
