@@ -59,7 +59,7 @@ export async function importCommand(host: Host, text: string, paths: string[]): 
       if (unverifiedSecrets.length > 0) {
         host.out(
           `Recorded the manifest's value of ${unverifiedSecrets.join(', ')} without comparing it to the live one (the service never returns secrets). ` +
-            'If they may differ, change the value in the environment and apply, so converge writes it.\n',
+            `If they may differ, \`converge state rm ${key}\` and let \`converge apply\` adopt it: adoption writes the secret.\n`,
         );
       }
       return EXIT.ok;
