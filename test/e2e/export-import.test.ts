@@ -187,6 +187,23 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     expect(bad.stderr).toContain('--kind Workspace: unknown kind');
   });
 
+  it('says what to set when no service is configured, and when --kind needs one that is not', async () => {
+    const bare = { PATH: process.env.PATH ?? '', HOME: fresh };
+    const none = await runCli(['export'], { cwd: fresh, env: bare });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('no service to export from');
+    expect(none.stderr).toContain('NOMAD_ADDR');
+    const tfeOnly = await runCli(['export', '--kind', 'NoCodeModule'], { cwd: fresh, env: { ...bare, TFE_ADDRESS: ws.env.TFE_ADDRESS ?? '', TFE_TOKEN: ws.env.TFE_TOKEN ?? '' } });
+    expect(tfeOnly.code).toBe(1);
+    expect(tfeOnly.stderr).toContain('no HCP Terraform organization');
+    // Nomad alone configured: only Nomad is read, nothing is asked of HCP Terraform.
+    ws.sandbox.log.clear();
+    const nomadOnly = await runCli(['export'], { cwd: fresh, env: { ...bare, NOMAD_ADDR: ws.env.NOMAD_ADDR ?? '', NOMAD_TOKEN: ws.env.NOMAD_TOKEN ?? '' } });
+    expect(nomadOnly.code, nomadOnly.stderr).toBe(0);
+    expect(new Set(docs(nomadOnly.stdout).map((d) => d.kind))).toEqual(new Set(['NomadAuthMethod', 'NomadBindingRule']));
+    expect(ws.sandbox.log.entries({ service: 'tfe' })).toEqual([]);
+  });
+
   it('--out writes one valid file per kind and refuses to overwrite without --force', async () => {
     const r = await inFresh(['export', '--out', 'exported']);
     expect(r.code, r.stderr).toBe(0);
