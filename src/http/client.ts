@@ -1,6 +1,7 @@
 import pRetry from 'p-retry';
 import type { Dispatcher } from 'undici';
 import { ConvergeError } from '../diagnostics/errors.js';
+import { formatDuration } from '../model/duration-text.js';
 import type { Reporter } from '../model/events.js';
 import { HostGate, sleep } from './gate.js';
 import { Pacer } from './pacer.js';
@@ -209,7 +210,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
           reporter?.emit({
             code: 'http.retry',
             level: is429 || attemptNumber >= 3 ? 'warn' : 'debug',
-            message: `${req.method} ${shownPath}${req.subject ? ` (${req.subject})` : ''}: ${'status' in what ? `HTTP ${what.status}` : what.error}; retry ${attemptNumber} of ${retries} in ${waitMs} ms`,
+            message: `${req.method} ${shownPath}${req.subject ? ` (${req.subject})` : ''}: ${'status' in what ? `HTTP ${what.status}` : what.error}; retry ${attemptNumber} of ${retries} in ${formatDuration(waitMs)}`,
             data: { method: req.method, path: shownPath, ...what, attempt: attemptNumber, waitMs, subject: req.subject },
           });
           // A 429's wait is the gate, which the next attempt passes through; others sleep here.
