@@ -86,6 +86,20 @@ export async function readManifestFile(file: ManifestFile): Promise<ReadResult> 
   const at = (line: number, col: number): Diagnostic['range'] => ({ file: file.display, start: { line, col }, end: { line, col: col + 1 } });
   try {
     const st = await stat(file.path);
+    if (!st.isFile()) {
+      // A FIFO, socket or device named on the command line (`converge plan /dev/zero`): reading it would
+      // block forever or never end, and its size of 0 says nothing. Only regular files are manifests.
+      return {
+        ok: false,
+        diagnostic: {
+          severity: 'error',
+          code: 'manifest.not-a-file',
+          summary: 'not a regular file (a pipe, socket or device cannot be a manifest)',
+          detail: 'Name manifest files or the directories that hold them.',
+          range: at(1, 1),
+        },
+      };
+    }
     if (st.size > MAX_FILE_BYTES) {
       return {
         ok: false,
