@@ -3,6 +3,7 @@ import type { Diagnostic } from '../diagnostics/types.js';
 import { sortDiagnostics } from '../diagnostics/types.js';
 import type { AnyDesired, DesiredSet, Settings } from '../model/desired.js';
 import type { SettingsSpec, SpecByKind } from '../model/specs.js';
+import { clipDiagnostic } from './clip.js';
 import { discoverFiles, readManifestFile } from './files.js';
 import type { ManifestFile } from './files.js';
 import { checkAuthMethod } from './rules/auth-method.js';
@@ -196,7 +197,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
 
   return {
     desired: { objects, settings },
-    diagnostics: sortDiagnostics(diagnostics),
+    diagnostics: sortDiagnostics(diagnostics.map(clipDiagnostic)),
     files: found.files.map((f) => f.display),
     sources,
   };

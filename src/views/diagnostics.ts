@@ -9,6 +9,10 @@ export interface DiagnosticsTextOptions {
 /** Codes whose source line holds a secret the user wrote down: never echo it back. */
 const HIDE_SOURCE = new Set(['secret.literal']);
 
+/** Longest source line quoted under a diagnostic, and how much of it comes before the column. */
+const MAX_QUOTED_CHARS = 200;
+const QUOTE_BEFORE = 60;
+
 const paint = (on: boolean, code: string, s: string): string => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
 
 function sourceLine(sources: Map<string, string>, file: string, line: number): string | undefined {
@@ -48,11 +52,15 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: DiagnosticsText
       if (src !== undefined) {
         const num = String(r.start.line);
         const pad = ' '.repeat(num.length);
+        // A multi-megabyte line (a hostile or generated value) is quoted as a window around the column.
+        const from = src.length > MAX_QUOTED_CHARS ? Math.max(0, Math.min(r.start.col - 1 - QUOTE_BEFORE, src.length - MAX_QUOTED_CHARS)) : 0;
+        const to = Math.min(src.length, from + MAX_QUOTED_CHARS);
+        const shown = `${from > 0 ? '…' : ''}${src.slice(from, to)}${to < src.length ? '…' : ''}`;
         // Keep tabs in the padding so the carets line up under tab-indented text.
-        const lead = [...src.slice(0, Math.max(0, r.start.col - 1))].map((c) => (c === '\t' ? '\t' : ' ')).join('');
+        const lead = (from > 0 ? ' ' : '') + [...src.slice(from, Math.max(from, r.start.col - 1))].map((c) => (c === '\t' ? '\t' : ' ')).join('');
         const endCol = r.end.line === r.start.line ? r.end.col : src.length + 1;
-        const width = Math.max(1, Math.min(endCol, src.length + 1) - r.start.col);
-        lines.push(`  ${num} | ${src}`);
+        const width = Math.max(1, Math.min(endCol, to + 1) - Math.max(r.start.col, from + 1));
+        lines.push(`  ${num} | ${shown}`);
         lines.push(`  ${pad} | ${lead}${paint(opts.color, d.severity === 'error' ? '31' : '33', '^'.repeat(width))}`);
       }
     }
