@@ -30,7 +30,7 @@ export function reportDiagnostics(host: Host, diags: readonly Diagnostic[], sour
 
 /** Loads and validates manifests; prints problems. Undefined when there are errors (nothing is sent then). */
 export async function loadValid(host: Host, paths: string[]): Promise<ManifestLoadResult | undefined> {
-  const result = await loadManifests(paths, { cwd: host.cwd });
+  const result = await loadManifests(paths, { cwd: host.cwd, env: host.env });
   return reportDiagnostics(host, result.diagnostics, result.sources) ? result : undefined;
 }
 

@@ -35,6 +35,11 @@ export interface ManifestLoadResult {
 
 export interface LoadOptions {
   cwd?: string;
+  /**
+   * Environment to check `fromEnv` secret references against (plan, apply, drift: commands that will
+   * send requests). Left out by `validate`, which runs offline without secrets.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -182,7 +187,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
         checkNoCodeWorkspace(d, doc.value.spec as SpecByKind['NoCodeWorkspace']);
         break;
     }
-    await checkSecrets(d);
+    await checkSecrets(d, opts.env);
     objects.push({
       kind: doc.kind,
       name: doc.name,

@@ -48,7 +48,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   const concurrency = Math.max(1, Number.parseInt(opts.parallelism ?? '4', 10) || 4);
 
   // The lock is taken before live state is read, so two applies never plan from the same state.
-  const manifests = await loadManifests(paths, { cwd: host.cwd });
+  const manifests = await loadManifests(paths, { cwd: host.cwd, env: host.env });
   if (!reportDiagnostics(host, manifests.diagnostics, manifests.sources)) return EXIT.error;
   const store = await openLockedStore(host, stateBackendFor(host, manifests.desired.settings), 'apply', lockTimeoutMs);
   try {

@@ -33,9 +33,11 @@ function sites(d: DocDiagnostics): SecretSite[] {
 
 /**
  * Literal secrets are warned about; `fromFile` paths must exist (relative to the manifest's directory).
- * Environment variables are deliberately not read: validate runs offline, without secrets.
+ * Environment variables are read only when `env` is given (plan, apply, drift): validate runs offline,
+ * without secrets, but a run that will send requests must find every `fromEnv` before the first one,
+ * so a missing secret stops it with a located diagnostic and nothing sent.
  */
-export async function checkSecrets(d: DocDiagnostics): Promise<void> {
+export async function checkSecrets(d: DocDiagnostics, env?: NodeJS.ProcessEnv): Promise<void> {
   for (const s of sites(d)) {
     if (typeof s.value === 'string') {
       if (s.sensitive) {
@@ -48,7 +50,19 @@ export async function checkSecrets(d: DocDiagnostics): Promise<void> {
       }
       continue;
     }
-    const ref = s.value as { fromFile?: string };
+    const ref = s.value as { fromFile?: string; fromEnv?: string };
+    if (env !== undefined && typeof ref.fromEnv === 'string') {
+      // The resolver treats '' as unset too (secrets/resolver.ts).
+      const v = env[ref.fromEnv];
+      if (v === undefined || v === '') {
+        d.error(
+          'secret.env-missing',
+          `${s.pointer}/fromEnv`,
+          `environment variable ${ref.fromEnv} is not set`,
+          `export ${ref.fromEnv}=… before running converge, or reference the secret with { fromFile: PATH }.`,
+        );
+      }
+    }
     if (typeof ref.fromFile === 'string') {
       const path = isAbsolute(ref.fromFile) ? ref.fromFile : resolve(d.doc.baseDir, ref.fromFile);
       try {
