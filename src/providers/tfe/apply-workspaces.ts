@@ -415,7 +415,8 @@ async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired, works
   const version = parseSourceModuleId(ws.sourceModuleId)?.version ?? to;
   await saveRecord(env, p, workspaceId, appliedFields(p, version), { workspaceId, moduleId });
   const prefix = done === 'recorded in state' ? '' : `${done}; `;
-  return outcome(p, 'succeeded', `${prefix}${r.message}${version ? ` (now at ${version})` : ''}`, { runUrl: r.url });
+  // The planned `to` is already in the result line; the version read back is news only when it differs.
+  return outcome(p, 'succeeded', `${prefix}${r.message}${version && version !== to ? ` (now at ${version})` : ''}`, { runUrl: r.url });
 }
 
 async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired): Promise<ApplyOutcome> {

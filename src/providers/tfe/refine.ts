@@ -40,6 +40,24 @@ function moduleOptionsChange(view: ObjectView, all: ReadonlyMap<string, ObjectVi
   return canonicalJson(m.desired.fields.variableOptions ?? null) !== canonicalJson(m.live.fields.variableOptions ?? null);
 }
 
+const DIFFERS = 'differs from the manifests: ';
+
+/**
+ * The engine's reason without `moduleVersion`: the upgrade's own reason names both versions, so a
+ * reviewer reads the move once (the field list still shows it).
+ */
+function withoutModuleVersion(reason: string): string {
+  return reason
+    .split('; ')
+    .map((part) => {
+      if (!part.startsWith(DIFFERS)) return part;
+      const paths = part.slice(DIFFERS.length).split(', ').filter((p) => p !== 'moduleVersion');
+      return paths.length > 0 ? DIFFERS + paths.join(', ') : '';
+    })
+    .filter((part) => part !== '')
+    .join('; ');
+}
+
 export function refineTfe(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>): Change[] {
   if (view.kind !== 'NoCodeWorkspace') return [change];
   if (change.action === 'delete') {
@@ -58,7 +76,8 @@ export function refineTfe(view: ObjectView, change: Change, all: ReadonlyMap<str
 
   const inFlight = record?.inFlight;
   if (reasons.length > 0) {
-    const other = change.action === 'update' && change.reason ? `; ${change.reason}` : '';
+    const rest = change.action === 'update' && change.reason ? withoutModuleVersion(change.reason) : '';
+    const other = rest ? `; ${rest}` : '';
     const notes = [...change.notes];
     if (inFlight?.purpose === 'upgrade') notes.push(`resumes upgrade run ${inFlight.runId} (last seen ${inFlight.phase}) instead of starting another`);
     return [{ ...change, action: 'upgrade', upgrade: { from, to: to ?? from }, reason: `${reasons.join('; ')}${other}`, notes }];
