@@ -22,12 +22,30 @@ export function joinPath(parent: string, key: string): string {
   return `${parent}[${JSON.stringify(key)}]`;
 }
 
+/**
+ * A map whose entries are themselves objects (workspace `variables` by category and key, a module's
+ * `variableOptions` by variable name), or an empty map. When such a map appears or disappears as a
+ * whole (a create, a delete, a new category) it is still listed entry by entry: a reviewer reads one
+ * line per variable instead of one JSON blob, and an empty map (`variableOptions: {}`) is no line at
+ * all. An object of plain values (one variable's record, a claim mapping) stays one field.
+ */
+function isMapOfObjects(v: { [key: string]: JsonValue }): boolean {
+  const values = Object.values(v);
+  return values.length === 0 || values.some((x) => isPlainObject(x));
+}
+
 function collect(path: string, before: JsonValue | undefined, after: JsonValue | undefined, out: FieldChange[]): void {
   // Nested maps (claimMappings, extraHeaders) are compared key by key so a reviewer sees which key moved.
   // Arrays are leaves: providers sort set-like lists, order-significant lists must show as a whole.
-  if (isPlainObject(before) && isPlainObject(after)) {
-    const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-    for (const k of keys) collect(joinPath(path, k), before[k], after[k], out);
+  const b0 = before ?? null;
+  const a0 = after ?? null;
+  const descend =
+    (isPlainObject(b0) && isPlainObject(a0)) || (isPlainObject(b0) && a0 === null && isMapOfObjects(b0)) || (b0 === null && isPlainObject(a0) && isMapOfObjects(a0));
+  if (descend) {
+    const bm = isPlainObject(b0) ? b0 : {};
+    const am = isPlainObject(a0) ? a0 : {};
+    const keys = new Set([...Object.keys(bm), ...Object.keys(am)]);
+    for (const k of keys) collect(joinPath(path, k), bm[k], am[k], out);
     return;
   }
   const b = before ?? null;

@@ -1,10 +1,16 @@
 import { assertNever, type Action } from '../model/action.js';
+import { addressKey } from '../model/kinds.js';
 import type { ApplyOutcome } from '../providers/provider.js';
 import type { ApplyResult } from '../engine/types.js';
+import type { Change } from '../plan/types.js';
+import { actionSymbol } from './format.js';
 
 /*
- * Result of an apply, for people. When everything succeeded the closing line says only that
- * ("Apply complete: 3 succeeded."), so a clean run prints no "failed" anywhere; otherwise every count.
+ * Result of an apply, for people: one line per object saying once what happened
+ * (`+ NomadAuthMethod/okta  created`, `~ NomadAuthMethod/okta  updated (config.claimMappings.name)`,
+ * `^ NoCodeWorkspace/vpc-dev  upgraded 1.4.0 → 1.5.0: run run-… applied`), then hint and run URL
+ * lines. When everything succeeded the closing line says only that ("Apply complete: 3 succeeded."),
+ * so a clean run prints no "failed" anywhere; otherwise every count.
  */
 
 function done(action: Action): string {
@@ -24,30 +30,51 @@ function done(action: Action): string {
   }
 }
 
-function line(o: ApplyOutcome): string[] {
-  const address = `${o.kind}/${o.name}`;
-  let head: string;
+const MAX_PATHS = 5;
+
+/** What the plan knew about the change: the fields an update touched, the versions an upgrade moves between. */
+function planned(c: Change | undefined): string {
+  if (!c) return '';
+  if (c.action === 'upgrade' && c.upgrade) {
+    const { from, to } = c.upgrade;
+    return from === to ? ` at ${to ?? '(none)'}` : ` ${from ?? '(none)'} → ${to ?? '(none)'}`;
+  }
+  if (c.action === 'update' && c.fields.length > 0) {
+    const paths = [...new Set(c.fields.map((f) => f.path))];
+    const shown = paths.slice(0, MAX_PATHS).join(', ');
+    return ` (${paths.length > MAX_PATHS ? `${shown} and ${paths.length - MAX_PATHS} more` : shown})`;
+  }
+  return '';
+}
+
+/**
+ * The succeeded line's text. A provider message that already starts with the verb ("created rule
+ * 0876…") says what happened by itself; a bare verb ("created") adds nothing; anything else is
+ * detail after the verb and what the plan knew.
+ */
+function succeededText(o: ApplyOutcome, change: Change | undefined): string {
+  const verb = done(o.action);
+  const message = o.message?.trim() ?? '';
+  if (message === verb || message === '') return `${verb}${planned(change)}`;
+  if (message.startsWith(`${verb} `)) return message;
+  return `${verb}${planned(change)}: ${message}`;
+}
+
+function headText(o: ApplyOutcome, change: Change | undefined): string {
+  const detail = o.message ?? o.error?.message;
+  const tail = detail ? `: ${detail}` : '';
   switch (o.status) {
     case 'succeeded':
-      head = `  ok        ${address}: ${done(o.action)}`;
-      break;
+      return succeededText(o, change);
     case 'failed':
-      head = `  FAILED    ${address}: ${o.action} failed`;
-      break;
+      return `FAILED to ${o.action}${tail}`;
     case 'skipped':
-      head = `  skipped   ${address}: ${o.action} not attempted`;
-      break;
+      return `skipped${tail}`;
     case 'awaiting-confirmation':
-      head = `  waiting   ${address}: ${o.action} awaiting confirmation`;
-      break;
+      return `awaiting confirmation${tail}`;
     default:
       return assertNever(o.status, 'outcome status');
   }
-  const detail = o.message ?? o.error?.message;
-  const out = [detail ? `${head}: ${detail}` : head];
-  if (o.error?.hint) out.push(`            hint: ${o.error.hint}`);
-  if (o.runUrl) out.push(`            run: ${o.runUrl}`);
-  return out;
 }
 
 export function applySummaryLine(result: ApplyResult): string {
@@ -56,9 +83,23 @@ export function applySummaryLine(result: ApplyResult): string {
   return `Apply complete: ${c.succeeded} succeeded, ${c.failed} failed, ${c.skipped} skipped, ${c.awaiting} awaiting confirmation.`;
 }
 
-export function renderApplyResultText(result: ApplyResult): string {
+/**
+ * `plan` (the plan that was applied) lets each line name the fields updated and the versions
+ * upgraded between; without it the lines say only what the providers reported.
+ */
+export function renderApplyResultText(result: ApplyResult, plan?: { changes: readonly Change[] }): string {
+  const changes = new Map<string, Change>();
+  for (const c of plan?.changes ?? []) if (c.action !== 'no-op') changes.set(`${addressKey(c)} ${c.action}`, c);
+  const width = Math.max(0, ...result.outcomes.map((o) => addressKey(o).length));
   const out: string[] = [];
-  for (const o of result.outcomes) out.push(...line(o));
+  for (const o of result.outcomes) {
+    const address = addressKey(o);
+    const pad = ' '.repeat(width - address.length);
+    out.push(`  ${actionSymbol(o.action)} ${address}${pad}  ${headText(o, changes.get(`${address} ${o.action}`))}`);
+    const indent = ' '.repeat(width + 6);
+    if (o.error?.hint) out.push(`${indent}hint: ${o.error.hint}`);
+    if (o.runUrl) out.push(`${indent}run: ${o.runUrl}`);
+  }
   if (out.length > 0) out.push('');
   out.push(applySummaryLine(result));
   return out.join('\n') + '\n';

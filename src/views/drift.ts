@@ -1,6 +1,6 @@
 import { assertNever } from '../model/action.js';
 import { hasChanges, type DriftCause, type DriftItem, type Plan } from '../plan/types.js';
-import { formatFieldChange, formatValue, painter, plural, type Paint } from './format.js';
+import { formatFieldLine, painter, plural, presentFields, type Paint } from './format.js';
 import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdEscape, mdFence } from './markdown.js';
 
 const BANNER_NAMES = 20;
@@ -69,10 +69,19 @@ export function renderDriftItemsText(items: readonly DriftItem[], paint: Paint):
     for (const item of group) {
       lines.push(`  ${paint(cause === 'pending' ? 'yellow' : 'magenta', causeMark(cause))} ${paint('bold', `${item.kind}/${item.name}`)}`);
       lines.push(`      ${paint('dim', `# ${item.message}`)}`);
-      for (const f of item.fields) lines.push(`      ${formatFieldChange(f)}`);
+      for (const f of presentFields(item.fields)) lines.push(`      ${formatFieldLine(f)}`);
     }
   }
   return lines;
+}
+
+/**
+ * Drift a plan cannot show by itself: changes made outside converge, owned objects gone, and
+ * fields converge cannot read. `pending` (the manifests moved, live did not) is exactly what the
+ * plan's own changes list, so plan and apply leave it out; `converge drift` shows it.
+ */
+export function informativeDrift(items: readonly DriftItem[]): DriftItem[] {
+  return items.filter((i) => i.cause !== 'pending');
 }
 
 function countsLine(c: DriftCounts): string {
@@ -125,9 +134,9 @@ function driftMark(item: DriftItem): string {
 function driftSection(item: DriftItem): string {
   const what = item.fields.length > 0 ? plural(item.fields.length, 'field') : item.cause;
   const diff: string[] = [];
-  for (const f of item.fields) {
-    if (f.before !== null) diff.push(`- ${f.path}: ${formatValue(f.before, f.sensitive)}`);
-    if (f.after !== null) diff.push(`+ ${f.path}: ${formatValue(f.after, f.sensitive)}`);
+  for (const f of presentFields(item.fields)) {
+    if (f.before !== null) diff.push(`- ${f.path}: ${f.before}`);
+    if (f.after !== null) diff.push(`+ ${f.path}: ${f.after}`);
   }
   return [
     `<details><summary><code>${htmlEscape(driftMark(item))}</code> ${htmlEscape(what)}</summary>`,

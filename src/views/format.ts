@@ -1,7 +1,7 @@
 import { assertNever, type Action } from '../model/action.js';
 import type { JsonValue } from '../model/json.js';
 import type { Diagnostic } from '../diagnostics/types.js';
-import { SENSITIVE_PLACEHOLDER, type FieldChange } from '../plan/types.js';
+import { SENSITIVE_PLACEHOLDER, type Change, type FieldChange } from '../plan/types.js';
 
 /** Shared formatting for the plan views. Pure; colour only when asked for. */
 
@@ -63,8 +63,94 @@ export function formatValue(value: JsonValue, sensitive: boolean): string {
   return JSON.stringify(value);
 }
 
+function isRecord(v: JsonValue): v is { [key: string]: JsonValue } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A record that holds one value plus attributes: a workspace variable (`value`, `description`,
+ * `hcl`, `sensitive`). Without `value` but with `sensitive: true` its value is a secret the plan
+ * never carries. The diff lists such a record as one field when it appears or disappears whole.
+ */
+function isValueRecord(v: JsonValue): v is { [key: string]: JsonValue } {
+  // `sensitive` is always a boolean in such a record, never in a claim mapping (string → string).
+  return isRecord(v) && typeof v.sensitive === 'boolean' && ('value' in v || v.sensitive);
+}
+
+/** Attributes worth a reviewer's eye: the ones set to something other than false, "" or empty. */
+function setAttributes(rec: { [key: string]: JsonValue }, hidden: boolean): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(rec).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (k === 'value' || v === null || v === false || v === '') continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    if (isRecord(v) && Object.keys(v).length === 0) continue;
+    // `(sensitive)` already says so.
+    if (k === 'sensitive' && v === true && hidden) continue;
+    out.push(v === true ? k : `${k} ${JSON.stringify(v)}`);
+  }
+  return out;
+}
+
+/** One side of a field for people; `hidden` means its value is a secret shown as the placeholder. */
+function formatSide(value: JsonValue, sensitive: boolean, hidden: boolean): string {
+  if (value === null) return formatValue(null, false);
+  if (!sensitive && isValueRecord(value)) {
+    const secret = hidden || !('value' in value);
+    const attrs = setAttributes(value, secret);
+    const shown = secret ? SENSITIVE_PLACEHOLDER : JSON.stringify(value.value ?? null);
+    return attrs.length > 0 ? `${shown} (${attrs.join(', ')})` : shown;
+  }
+  return formatValue(value, sensitive);
+}
+
+/** A field as a reviewer reads it: values already formatted, `null` where the field is absent. */
+export interface FieldLine {
+  path: string;
+  before: string | null;
+  after: string | null;
+}
+
+/**
+ * Fields of one change (or drift item) for display. A variable that appears or disappears whole is
+ * one line (`variables.terraform.region: "eu-west-1"`, attributes only when set); its secret value,
+ * which the plan carries as a separate sensitive field `….value`, is folded into that line as
+ * `(sensitive)` instead of a second line.
+ */
+export function presentFields(fields: readonly FieldChange[]): FieldLine[] {
+  const records = new Map(fields.filter((f) => !f.sensitive && (isValueRecord(f.before) || isValueRecord(f.after))).map((f) => [f.path, f]));
+  const folded = new Set<FieldChange>();
+  const hiddenSide = new Map<string, { before: boolean; after: boolean }>();
+  for (const f of fields) {
+    if (!f.sensitive || !f.path.endsWith('.value')) continue;
+    const parent = records.get(f.path.slice(0, -'.value'.length));
+    if (!parent) continue;
+    // Fold only when the secret appears/disappears on the same sides as its record.
+    if ((f.before === null) !== (parent.before === null) || (f.after === null) !== (parent.after === null)) continue;
+    folded.add(f);
+    hiddenSide.set(parent.path, { before: f.before !== null, after: f.after !== null });
+  }
+  const out: FieldLine[] = [];
+  for (const f of fields) {
+    if (folded.has(f)) continue;
+    const hidden = hiddenSide.get(f.path);
+    out.push({
+      path: f.path,
+      before: f.before === null ? null : formatSide(f.before, f.sensitive, hidden?.before ?? false),
+      after: f.after === null ? null : formatSide(f.after, f.sensitive, hidden?.after ?? false),
+    });
+  }
+  return out;
+}
+
+const ABSENT = formatValue(null, false);
+
+/** `path: before → after`. */
+export function formatFieldLine(l: FieldLine): string {
+  return `${l.path}: ${l.before ?? ABSENT} → ${l.after ?? ABSENT}`;
+}
+
 export function formatFieldChange(f: FieldChange): string {
-  return `${f.path}: ${formatValue(f.before, f.sensitive)} → ${formatValue(f.after, f.sensitive)}`;
+  return presentFields([f]).map(formatFieldLine).join('');
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
@@ -88,4 +174,16 @@ export function describeDiagnosticCount(diags: readonly Diagnostic[]): string | 
   if (errors > 0) parts.push(plural(errors, 'error'));
   if (warnings > 0) parts.push(plural(warnings, 'warning'));
   return parts.length === 0 ? undefined : parts.join(' and ');
+}
+
+/**
+ * The `version: from → to` line of an upgrade, or undefined when a field of the change already says
+ * the same move (the workspace's `moduleVersion`): one fact, one line.
+ */
+export function upgradeLine(c: Pick<Change, 'upgrade' | 'fields'>): string | undefined {
+  const u = c.upgrade;
+  if (!u) return undefined;
+  if (u.from !== u.to && c.fields.some((f) => !f.sensitive && f.before === u.from && f.after === u.to)) return undefined;
+  if (u.from === u.to) return `version: ${u.to ?? '(none)'} (unchanged)`;
+  return `version: ${u.from ?? '(none)'} → ${u.to ?? '(none)'}`;
 }

@@ -1,6 +1,6 @@
 import type { Change, Plan } from '../plan/types.js';
-import { countDrift } from './drift.js';
-import { actionSymbol, describeDiagnosticCount, formatValue, plural } from './format.js';
+import { countDrift, informativeDrift } from './drift.js';
+import { actionSymbol, describeDiagnosticCount, plural, presentFields, upgradeLine } from './format.js';
 import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdFence } from './markdown.js';
 import { NO_CHANGES } from './plan-summary.js';
 
@@ -16,19 +16,23 @@ const BANNER_NAMES = 20;
 function diffLines(c: Change): string[] {
   const lines: string[] = [`${actionSymbol(c.action)} ${c.kind}/${c.name}${c.deletion ? ` (deletion: ${c.deletion})` : ''}`];
   if (c.reason) lines.push(`# ${c.reason}`);
-  if (c.upgrade) {
-    lines.push(`- version: ${c.upgrade.from ?? '(none)'}`, `+ version: ${c.upgrade.to ?? '(none)'}`);
+  const u = c.upgrade;
+  const version = upgradeLine(c);
+  if (u && version !== undefined) {
+    if (u.from === u.to) lines.push(`  ${version}`);
+    else lines.push(`- version: ${u.from ?? '(none)'}`, `+ version: ${u.to ?? '(none)'}`);
   }
-  for (const f of c.fields) {
-    if (f.before !== null) lines.push(`- ${f.path}: ${formatValue(f.before, f.sensitive)}`);
-    if (f.after !== null) lines.push(`+ ${f.path}: ${formatValue(f.after, f.sensitive)}`);
+  for (const f of presentFields(c.fields)) {
+    if (f.before !== null) lines.push(`- ${f.path}: ${f.before}`);
+    if (f.after !== null) lines.push(`+ ${f.path}: ${f.after}`);
   }
   for (const n of c.notes) lines.push(`# note: ${n}`);
   return lines;
 }
 
 function objectSection(c: Change): string {
-  const what = c.fields.length > 0 ? `${c.action}, ${plural(c.fields.length, 'field')}` : c.action;
+  const shown = presentFields(c.fields).length;
+  const what = shown > 0 ? `${c.action}, ${plural(shown, 'field')}` : c.action;
   return [
     `<details><summary><code>${htmlEscape(`${actionSymbol(c.action)} ${c.kind}/${c.name}`)}</code> ${htmlEscape(what)}</summary>`,
     '',
@@ -51,10 +55,12 @@ function head(plan: Plan, title: string, deletes: Change[]): string {
   out.push('| Create | Update | Delete | Upgrade |', '|---:|---:|---:|---:|', `| ${s.create} | ${s.update} | ${s.delete} | ${s.upgrade} |`, '');
   const diags = describeDiagnosticCount(plan.diagnostics);
   if (diags !== undefined) out.push(`> [!WARNING]`, `> The plan reported ${diags}: see the run log.`, '');
-  if (plan.drift.length > 0) {
-    const d = countDrift(plan.drift);
+  // Pending drift is this plan's own changes said again: only drift the plan cannot show is counted.
+  const drift = informativeDrift(plan.drift);
+  if (drift.length > 0) {
+    const d = countDrift(drift);
     out.push(
-      `**Drift since the last apply:** ${d.outside} changed outside converge, ${d.pending} pending, ${d.missing} missing, ${d.hidden} hidden (run \`converge drift\` for details).`,
+      `**Drift since the last apply:** ${d.outside} changed outside converge, ${d.missing} missing, ${d.hidden} hidden (run \`converge drift\` for details).`,
       '',
     );
   }

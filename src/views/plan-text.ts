@@ -1,6 +1,6 @@
-import type { Change, DriftItem, Plan } from '../plan/types.js';
-import { renderDriftItemsText } from './drift.js';
-import { actionColor, actionSymbol, describeDiagnosticCount, formatFieldChange, formatValue, painter, type Paint } from './format.js';
+import type { Change, Plan } from '../plan/types.js';
+import { informativeDrift, renderDriftItemsText } from './drift.js';
+import { actionColor, actionSymbol, describeDiagnosticCount, formatFieldLine, painter, presentFields, upgradeLine, type Paint } from './format.js';
 import { summaryLine } from './plan-summary.js';
 
 /*
@@ -22,10 +22,11 @@ export function renderChangeText(c: Change, paint: Paint): string[] {
   const symbol = paint(actionColor(c.action), actionSymbol(c.action));
   lines.push(`  ${symbol} ${paint('bold', `${c.kind}/${c.name}`)}${headerNote(c)}`);
   if (c.reason) lines.push(`${INDENT}${paint('dim', `# ${c.reason}`)}`);
-  if (c.upgrade) lines.push(`${INDENT}version: ${c.upgrade.from ?? '(none)'} → ${c.upgrade.to ?? '(none)'}`);
+  const version = upgradeLine(c);
+  if (version !== undefined) lines.push(`${INDENT}${version}`);
   if (c.action !== 'delete') {
-    for (const f of c.fields) {
-      lines.push(c.action === 'create' ? `${INDENT}${f.path}: ${formatValue(f.after, f.sensitive)}` : `${INDENT}${formatFieldChange(f)}`);
+    for (const f of presentFields(c.fields)) {
+      lines.push(c.action === 'create' ? `${INDENT}${f.path}: ${f.after ?? '(absent)'}` : `${INDENT}${formatFieldLine(f)}`);
     }
   }
   for (const n of c.notes) lines.push(`${INDENT}${paint('dim', `note: ${n}`)}`);
@@ -40,7 +41,9 @@ export function renderPlanText(plan: Plan, opts: { color: boolean }): string {
     out.push('converge will perform these actions:', '');
     for (const c of shown) out.push(...renderChangeText(c, paint), '');
   }
-  const drift: DriftItem[] = plan.drift;
+  // Pending drift (the manifests moved, live did not) is the plan above said again: only what the
+  // plan cannot show is listed here; `converge drift` has the full report.
+  const drift = informativeDrift(plan.drift);
   if (drift.length > 0) {
     out.push('Drift since the last apply:', '', ...renderDriftItemsText(drift, paint), '');
   }

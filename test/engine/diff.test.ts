@@ -61,6 +61,31 @@ describe('diffFields', () => {
     ]);
   });
 
+  // Regression: a workspace create showed `variables: {"terraform":{…},"env":{}}` as one JSON blob.
+  it('a map of records that appears or disappears whole is listed one record per field; an empty map is no field', () => {
+    const variables = {
+      terraform: { region: { value: 'eu-west-1', hcl: false }, db: { hcl: false, sensitive: true } },
+      env: {},
+    };
+    const created = diffFields({}, { variables, variableOptions: {}, claimMappings: { a: 'b' } });
+    expect(created).toEqual([
+      { path: 'claimMappings', before: null, after: { a: 'b' }, sensitive: false },
+      { path: 'variables.terraform.db', before: null, after: { hcl: false, sensitive: true }, sensitive: false },
+      { path: 'variables.terraform.region', before: null, after: { value: 'eu-west-1', hcl: false }, sensitive: false },
+    ]);
+    // A delete names the same paths, before and after swapped.
+    expect(diffFields({ variables }, {}).map((f) => [f.path, f.after])).toEqual([
+      ['variables.terraform.db', null],
+      ['variables.terraform.region', null],
+    ]);
+    // Both sides present: only the record's fields that moved.
+    const moved = structuredClone(variables);
+    moved.terraform.region.value = 'us-east-1';
+    expect(diffFields({ variables }, { variables: moved })).toEqual([
+      { path: 'variables.terraform.region.value', before: 'eu-west-1', after: 'us-east-1', sensitive: false },
+    ]);
+  });
+
   it('compares arrays as whole values (providers sort set-like lists)', () => {
     expect(diffFields({ l: [1, 2] }, { l: [2, 1] })).toEqual([{ path: 'l', before: [1, 2], after: [2, 1], sensitive: false }]);
   });

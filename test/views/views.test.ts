@@ -7,6 +7,7 @@ import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../src
 import { parsePlanJson, renderPlanJson } from '../../src/views/plan-json.js';
 import { renderPlanMarkdown } from '../../src/views/plan-markdown.js';
 import { renderPlanText } from '../../src/views/plan-text.js';
+import { formatFieldLine, presentFields, upgradeLine } from '../../src/views/format.js';
 import { CANARY, okta, gh } from '../engine/fixtures.js';
 import { World } from '../engine/harness.js';
 import { emptyPlan, samplePlan, sampleResult } from './sample-plan.js';
@@ -37,9 +38,22 @@ describe('plan views (golden files)', () => {
   });
 
   it('apply result', async () => {
-    await expect(renderApplyResultText(sampleResult())).toMatchFileSnapshot('__golden__/apply-result.txt');
-    const clean = renderApplyResultText({ outcomes: [{ kind: 'NomadAuthMethod', name: 'okta', action: 'create', status: 'succeeded' }], counts: { succeeded: 1, failed: 0, skipped: 0, awaiting: 0 } });
-    expect(clean).toBe('  ok        NomadAuthMethod/okta: created\n\nApply complete: 1 succeeded.\n');
+    await expect(renderApplyResultText(sampleResult(), samplePlan())).toMatchFileSnapshot('__golden__/apply-result.txt');
+    // Regression: "ok  NomadAuthMethod/okta: created: created" said the verb twice.
+    const clean = renderApplyResultText(
+      { outcomes: [{ kind: 'NomadAuthMethod', name: 'okta', action: 'create', status: 'succeeded', message: 'created' }], counts: { succeeded: 1, failed: 0, skipped: 0, awaiting: 0 } },
+      samplePlan(),
+    );
+    expect(clean).toBe('  + NomadAuthMethod/okta  created\n\nApply complete: 1 succeeded.\n');
+    const updated = renderApplyResultText(
+      { outcomes: [{ kind: 'NomadAuthMethod', name: 'gh', action: 'update', status: 'succeeded', message: 'updated' }], counts: { succeeded: 1, failed: 0, skipped: 0, awaiting: 0 } },
+      samplePlan(),
+    );
+    expect(updated).toContain('  ~ NomadAuthMethod/gh  updated (config.claimMappings.email, config.claimMappings.mail, maxTokenTtl)\n');
+    // Without the plan the line still says what happened, once.
+    expect(renderApplyResultText({ outcomes: [{ kind: 'NomadBindingRule', name: 'r', action: 'create', status: 'succeeded', message: 'created rule 42' }], counts: { succeeded: 1, failed: 0, skipped: 0, awaiting: 0 } })).toBe(
+      '  + NomadBindingRule/r  created rule 42\n\nApply complete: 1 succeeded.\n',
+    );
   });
 });
 
@@ -142,3 +156,40 @@ describe('secrets never reach a rendered or saved plan', () => {
     expect(renderPlanText(run.plan, { color: false })).toContain('config.oidcClientSecret: (sensitive) → (sensitive)');
   });
 });
+
+describe('fields for people', () => {
+  it('folds a variable’s secret value into its one line, shows attributes only when set', () => {
+    const lines = presentFields([
+      { path: 'variables.terraform.db', before: null, after: { description: '', hcl: false, sensitive: true }, sensitive: false },
+      { path: 'variables.terraform.db.value', before: null, after: '(sensitive)', sensitive: true },
+      { path: 'variables.terraform.old', before: { value: 'x', description: 'gone soon', hcl: true, sensitive: false }, after: null, sensitive: false },
+      { path: 'variables.terraform.token.value', before: '(sensitive)', after: '(sensitive)', sensitive: true },
+      { path: 'config.claimMappings', before: null, after: { value: 'v', sensitive: 'no' }, sensitive: false },
+    ]).map(formatFieldLine);
+    expect(lines).toEqual([
+      'variables.terraform.db: (absent) → (sensitive)',
+      'variables.terraform.old: "x" (description "gone soon", hcl) → (absent)',
+      'variables.terraform.token.value: (sensitive) → (sensitive)',
+      // A claim mapping that happens to have a `value` claim is not a variable: shown as JSON.
+      'config.claimMappings: (absent) → {"value":"v","sensitive":"no"}',
+    ]);
+  });
+
+  it('an upgrade says its version move once', () => {
+    const field = { path: 'moduleVersion', before: '1.4.0', after: '1.5.0', sensitive: false };
+    expect(upgradeLine({ upgrade: { from: '1.4.0', to: '1.5.0' }, fields: [field] })).toBeUndefined();
+    expect(upgradeLine({ upgrade: { from: '1.4.0', to: '1.5.0' }, fields: [] })).toBe('version: 1.4.0 → 1.5.0');
+    expect(upgradeLine({ upgrade: { from: '1.4.0', to: '1.4.0' }, fields: [] })).toBe('version: 1.4.0 (unchanged)');
+  });
+
+  it('plan and apply leave out pending drift; converge drift keeps it', () => {
+    const plan = samplePlan();
+    expect(renderPlanText(plan, { color: false })).not.toContain('Pending');
+    expect(renderPlanMarkdown(plan)).not.toContain('pending');
+    expect(renderDriftText(plan, { color: false })).toContain('Pending: the manifests changed, live did not');
+    const onlyPending = { ...plan, drift: plan.drift.filter((d) => d.cause === 'pending') };
+    expect(renderPlanText(onlyPending, { color: false })).not.toContain('Drift since the last apply');
+    expect(renderPlanMarkdown(onlyPending)).not.toContain('Drift since the last apply');
+  });
+});
+

@@ -94,7 +94,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
       });
       host.endPhase();
       if (opts.json) host.out(JSON.stringify(result, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as ConvergeError).code, message: v.message } : v), 2) + '\n');
-      else host.out(renderApplyResultText(result));
+      else host.out(renderApplyResultText(result, run.plan));
       await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));
       return result.counts.failed > 0 ? EXIT.error : EXIT.ok;
     } finally {
