@@ -187,3 +187,12 @@ export function upgradeLine(c: Pick<Change, 'upgrade' | 'fields'>): string | und
   if (u.from === u.to) return `version: ${u.to ?? '(none)'} (unchanged)`;
   return `version: ${u.from ?? '(none)'} → ${u.to ?? '(none)'}`;
 }
+
+/**
+ * The fields a view lists for one change. A create leaves out fields it would set to the empty
+ * string (`description: ""`): nothing is set there, and the line would only be noise.
+ */
+export function changeFieldLines(c: Pick<Change, 'action' | 'fields'>): FieldLine[] {
+  const lines = presentFields(c.fields);
+  return c.action === 'create' ? lines.filter((l) => l.after !== '""') : lines;
+}

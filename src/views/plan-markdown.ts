@@ -1,6 +1,6 @@
 import type { Change, Plan } from '../plan/types.js';
 import { countDrift, informativeDrift } from './drift.js';
-import { actionSymbol, describeDiagnosticCount, plural, presentFields, upgradeLine } from './format.js';
+import { actionSymbol, describeDiagnosticCount, changeFieldLines, plural, upgradeLine } from './format.js';
 import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdFence } from './markdown.js';
 import { NO_CHANGES } from './plan-summary.js';
 
@@ -22,7 +22,7 @@ function diffLines(c: Change): string[] {
     if (u.from === u.to) lines.push(`  ${version}`);
     else lines.push(`- version: ${u.from ?? '(none)'}`, `+ version: ${u.to ?? '(none)'}`);
   }
-  for (const f of presentFields(c.fields)) {
+  for (const f of changeFieldLines(c)) {
     if (f.before !== null) lines.push(`- ${f.path}: ${f.before}`);
     if (f.after !== null) lines.push(`+ ${f.path}: ${f.after}`);
   }
@@ -31,7 +31,7 @@ function diffLines(c: Change): string[] {
 }
 
 function objectSection(c: Change): string {
-  const shown = presentFields(c.fields).length;
+  const shown = changeFieldLines(c).length;
   const what = shown > 0 ? `${c.action}, ${plural(shown, 'field')}` : c.action;
   return [
     `<details><summary><code>${htmlEscape(`${actionSymbol(c.action)} ${c.kind}/${c.name}`)}</code> ${htmlEscape(what)}</summary>`,

@@ -1,6 +1,6 @@
 import type { Change, Plan } from '../plan/types.js';
 import { informativeDrift, renderDriftItemsText } from './drift.js';
-import { actionColor, actionSymbol, describeDiagnosticCount, formatFieldLine, painter, presentFields, upgradeLine, type Paint } from './format.js';
+import { actionColor, actionSymbol, describeDiagnosticCount, changeFieldLines, formatFieldLine, painter, upgradeLine, type Paint } from './format.js';
 import { summaryLine } from './plan-summary.js';
 
 /*
@@ -25,7 +25,7 @@ export function renderChangeText(c: Change, paint: Paint): string[] {
   const version = upgradeLine(c);
   if (version !== undefined) lines.push(`${INDENT}${version}`);
   if (c.action !== 'delete') {
-    for (const f of presentFields(c.fields)) {
+    for (const f of changeFieldLines(c)) {
       lines.push(c.action === 'create' ? `${INDENT}${f.path}: ${f.after ?? '(absent)'}` : `${INDENT}${formatFieldLine(f)}`);
     }
   }

@@ -17,6 +17,8 @@ import { SECRET, TfeWorld, doc, lambdaModule, vpcModule } from '../providers/tfe
 const ws = (variables: unknown[]) =>
   doc('NoCodeWorkspace', 'vpc-dev', { module: 'vpc', project: 'Platform', description: 'Development VPC', variables, deletion: 'safe' });
 
+const lambdaDev = () => doc('NoCodeWorkspace', 'lambda-dev', { module: 'lambda', variables: [{ key: 'function_name', value: 'hello-dev' }] });
+
 const VARS = [
   { key: 'region', value: 'eu-west-1' },
   { key: 'db_password', value: { fromEnv: 'VPC_DB_PASSWORD' }, sensitive: true },
@@ -53,6 +55,11 @@ describe('no-code plan views against the TFE simulator', () => {
     // Module options: one line per option; the lambda module's empty options are no line at all.
     expect(out).toContain('      variableOptions.region: {"type":"string","options":["us-east-1","eu-west-1"]}\n');
     expect(out).not.toContain('variableOptions: {}');
+    // A create sets no empty description: that line would be noise (the JSON keeps the field).
+    const preview = await w.plan([lambdaModule(), lambdaDev()]);
+    expect(text(preview)).toContain('      variables.terraform.function_name: "hello-dev"\n');
+    expect(text(preview)).not.toContain('description: ""');
+    expect(change(preview.plan.changes, 'lambda-dev').fields.find((f) => f.path === 'description')?.after).toBe('');
 
     // JSON: the same paths, the record as the value, the secret still its own sensitive field.
     const json = JSON.parse(renderPlanJson(run.plan)) as { changes: Change[] };
@@ -65,6 +72,7 @@ describe('no-code plan views against the TFE simulator', () => {
     });
     expect(fields.find((f) => f.path === 'variables.terraform.db_password.value')).toMatchObject({ after: '(sensitive)', sensitive: true });
     expect(change(json.changes, 'lambda').fields.map((f) => f.path)).toEqual(['enabled', 'registryModule', 'versionPin']);
+    expect(change(json.changes, 'vpc-dev').fields.find((f) => f.path === 'description')?.after).toBe('Development VPC');
 
     const md = renderPlanMarkdown(run.plan);
     expect(md).toContain('+ variables.terraform.db_password: (sensitive)\n');
