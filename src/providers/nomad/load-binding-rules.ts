@@ -30,7 +30,7 @@ export async function loadBindingRules(
   records: StateRecord[],
   knownMethods: ReadonlySet<string>,
   call: CallOptions,
-): Promise<{ views: ObjectView[]; diagnostics: Diagnostic[] }> {
+): Promise<{ views: ObjectView[]; diagnostics: Diagnostic[]; stubs: WireBindingRuleStub[] }> {
   const diagnostics: Diagnostic[] = [];
   const stubs = await session.client.listBindingRules(call);
   const stubById = new Map(stubs.map((s) => [s.ID, s]));
@@ -103,7 +103,7 @@ export async function loadBindingRules(
       });
     }
   }
-  return { views: [...views.values()], diagnostics };
+  return { views: [...views.values()], diagnostics, stubs };
 }
 
 async function fetchRules(client: NomadClient, ids: string[], call: CallOptions, into: Map<string, WireBindingRule>): Promise<void> {

@@ -8,11 +8,14 @@ import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, Obj
 import { applyAuthMethods } from './apply-auth-methods.js';
 import { applyBindingRules } from './apply-binding-rules.js';
 import { NomadClient, type CallOptions } from './client.js';
+import { nomadImportRecord } from './export-record.js';
 import { loadAuthMethods } from './load-auth-methods.js';
 import { loadBindingRules } from './load-binding-rules.js';
 import { preflightNomad } from './preflight.js';
 import { refineNomad } from './refine.js';
+import { replicaLag } from './replica-lag.js';
 import type { NomadSession } from './session.js';
+import type { WireBindingRuleStub } from './wire.js';
 
 export interface NomadProviderOptions {
   /** NOMAD_ADDR, e.g. `https://nomad.example.com:4646`. */
@@ -56,8 +59,11 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
     },
 
     async load(input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
-      // Reads go where the caller points (`drift --region`), else to the configured region.
-      const call: CallOptions = input.readRegion !== undefined ? { region: input.readRegion } : {};
+      // The plan always reads the configured (authoritative) region: writes go there (reference
+      // nomad-api.md §3.1), so a replica's lag never shows as a change. A region asked for with
+      // `--region` is compared afterwards and its lag reported apart from drift (replica-lag.ts).
+      const call: CallOptions = {};
+      const lagRegion = input.readRegion !== undefined && input.readRegion !== opts.region ? input.readRegion : undefined;
       const methods = input.desired.filter(isMethod);
       const rules = input.desired.filter(isRule);
       const methodRecords = input.records.filter((r) => r.kind === 'NomadAuthMethod');
@@ -70,12 +76,15 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
       const m = await loadAuthMethods(session, methods, methodRecords, call, ctx);
       views.push(...m.views);
       diagnostics.push(...m.diagnostics);
+      let ruleStubs: WireBindingRuleStub[] | undefined;
       if (needRules) {
         const known = new Set([...methods.map((o) => o.name), ...m.stubs.map((s) => s.Name)]);
         const r = await loadBindingRules(session, rules, ruleRecords, known, call);
         views.push(...r.views);
         diagnostics.push(...r.diagnostics);
+        ruleStubs = r.stubs;
       }
+      if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { region: lagRegion, methods: m.stubs, rules: ruleStubs })));
       return { views, diagnostics };
     },
 
@@ -84,6 +93,8 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
     apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
       return batch.kind === 'NomadAuthMethod' ? applyAuthMethods(session, batch, ctx) : applyBindingRules(session, batch, ctx);
     },
+
+    adopt: (view, _all, now) => nomadImportRecord(view, now),
 
     async close(): Promise<void> {
       if (ownsHttp) await http.close();

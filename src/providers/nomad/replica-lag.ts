@@ -1,0 +1,83 @@
+import { isConvergeError } from '../../diagnostics/errors.js';
+import type { Diagnostic } from '../../diagnostics/types.js';
+import type { NomadSession } from './session.js';
+import type { WireAuthMethodStub, WireBindingRuleStub } from './wire.js';
+
+/** How many differing objects a lag report names before it says "and N more". */
+const NAMED = 8;
+
+export interface LagInput {
+  /** The region asked about (`plan --region` / `drift --region`). */
+  region: string;
+  /** The lists just read from the authoritative region (the ones the plan is built on). */
+  methods: readonly WireAuthMethodStub[];
+  /** Undefined when no binding rule is in play (their list needs management, §10: read only when needed). */
+  rules: readonly WireBindingRuleStub[] | undefined;
+}
+
+/**
+ * Replication lag of a replica region, told apart from drift. The plan is always built from the
+ * authoritative region (writes go there, reference nomad-api.md §3.1), so a replica that has not yet
+ * copied a write never shows as a change. The replica is then compared the way Nomad's own replicator
+ * does (§7: diff by name or ID and Hash, whole objects are copied so the Hash travels with them; indexes
+ * are region-local and never compared). Differences are one warning, not drift: they clear by themselves
+ * unless replication is failing (§7: no upper bound on the lag then).
+ */
+export async function replicaLag(session: NomadSession, input: LagInput): Promise<Diagnostic[]> {
+  const call = { region: input.region };
+  const differences: string[] = [];
+  try {
+    const methods = await session.client.listAuthMethods(call);
+    differences.push(...compare('NomadAuthMethod', input.methods, methods, (s) => s.Name));
+    if (input.rules !== undefined) {
+      const rules = await session.client.listBindingRules(call);
+      differences.push(...compare('binding rule', input.rules, rules, (s) => s.ID));
+    }
+  } catch (e) {
+    if (!isConvergeError(e)) throw e;
+    // The plan itself stands (it was read from the authoritative region); only the comparison failed,
+    // e.g. 500 `No path to region` for a region name the cluster does not know.
+    return [
+      {
+        severity: 'warning',
+        code: 'nomad.replica-unreadable',
+        summary: `could not read Nomad region ${input.region} to measure its replication lag: ${e.message}`,
+        detail: 'check the region name (`nomad server members` lists the regions); the plan above is unaffected',
+      },
+    ];
+  }
+  if (differences.length === 0) {
+    session.reporter.emit({
+      code: 'nomad.replica.in-sync',
+      level: 'info',
+      message: `Nomad region ${input.region} has every auth method${input.rules ? ' and binding rule' : ''} of the authoritative region (no replication lag)`,
+      data: { region: input.region },
+    });
+    return [];
+  }
+  const named = differences.slice(0, NAMED).join('; ');
+  const more = differences.length > NAMED ? ` and ${differences.length - NAMED} more` : '';
+  return [
+    {
+      severity: 'warning',
+      code: 'nomad.replica-lag',
+      summary: `replication lag: Nomad region ${input.region} is behind the authoritative region on ${differences.length} object(s): ${named}${more}`,
+      detail:
+        'this is not drift: the plan reads the authoritative region, which takes every ACL write; the replica copies it within about a second. ' +
+        'Lag that does not clear means replication is failing (check acl.replication_token and the servers of that region).',
+    },
+  ];
+}
+
+function compare<T extends { Hash: string }>(what: string, authoritative: readonly T[], replica: readonly T[], key: (s: T) => string): string[] {
+  const out: string[] = [];
+  const there = new Map(replica.map((s) => [key(s), s]));
+  const here = new Set(authoritative.map(key));
+  for (const s of authoritative) {
+    const copy = there.get(key(s));
+    if (!copy) out.push(`${what} ${key(s)} not copied yet`);
+    else if (copy.Hash !== s.Hash) out.push(`${what} ${key(s)} is an older copy`);
+  }
+  for (const s of replica) if (!here.has(key(s))) out.push(`${what} ${key(s)} still present (deleted in the authoritative region)`);
+  return out;
+}
