@@ -6,7 +6,7 @@ import type { Reporter } from '../model/events.js';
 import { HostGate, sleep } from './gate.js';
 import { Pacer } from './pacer.js';
 import { createPool } from './pool.js';
-import { backoffMs, errorCode, isRetryableError, isRetryableStatus, serverWaitMs } from './retry-policy.js';
+import { backoffMs, errorCode, isRetryableError, isRetryableStatus, serverWaitMs, wasNotSent } from './retry-policy.js';
 import type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse, HttpStats } from './types.js';
 
 export const HTTP_DEFAULTS = {
@@ -161,6 +161,11 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   async function request(req: HttpRequest): Promise<HttpResponse> {
     if (closed) throw new ConvergeError('http.closed', `${req.method} ${req.path}: the HTTP client is closed`, { source: 'internal' });
     const idempotent = req.idempotent ?? (req.method === 'GET' || req.method === 'PUT' || req.method === 'DELETE');
+    // A non-idempotent request with a read-back is retried like an idempotent one, but only after the
+    // read finds that the failed attempt did nothing (STYLE.md §5).
+    const readBack = idempotent ? undefined : req.readBack;
+    const retriable = idempotent || readBack !== undefined;
+    let recovered: HttpResponse | undefined;
     const fullPath = basePath + req.path + queryString(req.query);
     const shownPath = basePath + req.path;
     const headers: Record<string, string> = { ...opts.headers, ...req.headers };
@@ -190,7 +195,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       } else if (res.status >= 500) {
         serverWait = serverWaitMs(res.headers);
       }
-      if (isRetryableStatus(res.status, idempotent)) throw new RetryableResponse(res);
+      if (isRetryableStatus(res.status, retriable)) throw new RetryableResponse(res);
       return res;
     };
 
@@ -202,9 +207,25 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         shouldRetry: async ({ error, attemptNumber }) => {
           let what: { status: number } | { error: string };
           if (error instanceof RetryableResponse) what = { status: error.response.status };
-          else if (error instanceof NetworkFailure && isRetryableError(error.code, idempotent)) what = { error: error.code ?? 'network' };
+          else if (error instanceof NetworkFailure && isRetryableError(error.code, retriable)) what = { error: error.code ?? 'network' };
           else return false;
           const is429 = 'status' in what && what.status === 429;
+          // A 429 and a connection never made are answered before the handler runs; anything else
+          // may have been acted on: look before sending again.
+          if (readBack && !is429 && !(error instanceof NetworkFailure && wasNotSent(error.code))) {
+            const found = await lookBack(readBack);
+            if (found === 'failed') return false;
+            if (found !== undefined) {
+              recovered = found;
+              reporter?.emit({
+                code: 'http.read-back',
+                level: 'info',
+                message: `${req.method} ${shownPath}${req.subject ? ` (${req.subject})` : ''}: ${'status' in what ? `HTTP ${what.status}` : what.error}, but a read by natural key found it done; not sent again`,
+                data: { method: req.method, path: shownPath, ...what, attempt: attemptNumber, subject: req.subject },
+              });
+              return false;
+            }
+          }
           const waitMs = is429 ? gate.remaining() : (serverWait ?? backoffMs(attemptNumber, minTimeoutMs, maxTimeoutMs));
           stats.retries += 1;
           reporter?.emit({
@@ -219,6 +240,14 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         },
       });
     } catch (e) {
+      if (recovered) return recovered;
+      // The last attempt may have been acted on too: one more look, so the caller never fails a create that happened.
+      if (readBack && (e instanceof RetryableResponse ? e.response.status !== 429 : e instanceof NetworkFailure && !wasNotSent(e.code))) {
+        const found = await lookBack(readBack);
+        if (found !== undefined && found !== 'failed') {
+          return found;
+        }
+      }
       if (e instanceof RetryableResponse) return e.response;
       if (e instanceof NetworkFailure) {
         const code = e.code ?? 'network error';
@@ -243,6 +272,15 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       if (ownsDispatcher) await dispatcher.close();
     },
   };
+}
+
+/** Runs a read-back; a failing read counts as "cannot tell", which ends the retries with the original failure. */
+async function lookBack(readBack: () => Promise<HttpResponse | undefined>): Promise<HttpResponse | undefined | 'failed'> {
+  try {
+    return await readBack();
+  } catch {
+    return 'failed';
+  }
 }
 
 function queryString(query: HttpRequest['query']): string {

@@ -45,6 +45,11 @@ export function isRetryableStatus(status: number, idempotent: boolean): boolean 
   return idempotent && RETRY_STATUSES.has(status);
 }
 
+/** The request cannot have reached the server: repeating it is safe whatever its method. */
+export function wasNotSent(code: string | undefined): boolean {
+  return code !== undefined && NOT_SENT_CODES.has(code);
+}
+
 export function isRetryableError(code: string | undefined, idempotent: boolean): boolean {
   if (code === undefined || !RETRY_ERROR_CODES.has(code)) return false;
   return idempotent || NOT_SENT_CODES.has(code);

@@ -21,6 +21,16 @@ export interface HttpRequest {
   idempotent?: boolean;
   /** For messages and events: what this request is about, e.g. `NomadAuthMethod/okta`. */
   subject?: string;
+  /**
+   * For a non-idempotent request: a read by natural key that finds what a lost attempt did (STYLE.md §5,
+   * "a non-idempotent create is retried only after a read by natural key finds nothing"). After a failure
+   * that may have reached the server (a 5xx, a reset connection) the HTTP layer calls it before deciding:
+   * a response (the object the attempt made, in the shape the request answers with) is returned in place
+   * of the failed attempt; `undefined` (nothing there) lets the request be sent again; a throw ends the
+   * retries with the original failure. Without it a non-idempotent request is never repeated after it
+   * may have reached the server.
+   */
+  readBack?: () => Promise<HttpResponse | undefined>;
 }
 
 export interface HttpResponse {
