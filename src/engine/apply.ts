@@ -1,5 +1,6 @@
 import { ConvergeError, errorMessage, isConvergeError } from '../diagnostics/errors.js';
 import { hasErrors } from '../diagnostics/types.js';
+import { isAdoption } from '../plan/types.js';
 import { addressKey, KINDS, type Address, type Kind } from '../model/kinds.js';
 import type { ApplyContext, ApplyOutcome, OutcomeStatus, PlannedChange, Provider } from '../providers/provider.js';
 import { createApplyContext } from './apply-context.js';
@@ -50,6 +51,10 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
   // Addresses whose deletion must wait: a dependent's delete failed or was skipped.
   const blockedDeletes = new Map<string, string>();
 
+  // Before any write: the records are right whatever the writes do, and a provider working out which
+  // live objects are already owned (a rule create whose answer was lost) sees them.
+  const adopted = ctx.signal?.aborted ? [] : await recordAdoptions(run, providers, store, applyCtx, new Date());
+
   for (const { phase, kind } of batches) {
     const changes = run.planned.filter(
       (p) => p.change.kind === kind && (phase === 'delete' ? p.change.action === 'delete' : WRITE_ACTIONS.has(p.change.action)),
@@ -84,7 +89,7 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
     if (o.status === 'awaiting-confirmation') counts.awaiting += 1;
     else counts[o.status] += 1;
   }
-  return { outcomes, counts };
+  return { outcomes, counts, adopted };
 }
 
 /** The part of a PlanRun apply needs (a PlanRun fits). */
@@ -172,6 +177,39 @@ async function runBatch(
   result.push(...unused);
   for (const o of result) emitDone(ctx, o);
   return result;
+}
+
+/**
+ * Adoptions (no-op changes marked `adopt`): the object is live, matches the manifests and is not in
+ * state. Its record is built by its provider from what the plan read (Provider.adopt, the same
+ * builder `converge import` uses): no request is sent (decisions.md §9).
+ */
+async function recordAdoptions(
+  run: PlanRunLike,
+  providers: readonly Provider[],
+  store: ApplyInput['store'],
+  ctx: ApplyContext,
+  now: Date,
+): Promise<Address[]> {
+  const adopted: Address[] = [];
+  for (const p of run.planned) {
+    const { view } = p;
+    const live = view.live;
+    if (!isAdoption(p.change) || !live || !view.desired || store.get(view)) continue;
+    const provider = providers.find((pr) => pr.kinds.includes(view.kind));
+    if (!provider?.adopt) {
+      throw new ConvergeError('apply.no-adopt', `no provider can record ${addressKey(view)} as owned`, { source: 'internal' });
+    }
+    await store.put(provider.adopt({ ...view, live }, run.views, now));
+    adopted.push({ kind: view.kind, name: view.name });
+    ctx.reporter.emit({
+      code: 'apply.state.adopted',
+      level: 'info',
+      message: `${addressKey(view)}: recorded as owned (it already matched the manifests; nothing sent)`,
+      data: { kind: view.kind, name: view.name, id: live.id },
+    });
+  }
+  return adopted;
 }
 
 /** No-op "already gone" objects (owned, not desired, not live) leave the state once an apply runs. */

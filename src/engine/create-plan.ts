@@ -2,12 +2,12 @@ import { addressKey, kindOrder, type Address, type Kind } from '../model/kinds.j
 import type { AnyDesired } from '../model/desired.js';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics/types.js';
 import type { ObjectView, PlannedChange, Provider } from '../providers/provider.js';
-import { PLAN_FORMAT_VERSION, summarize, type DriftItem, type Plan } from '../plan/types.js';
+import { PLAN_FORMAT_VERSION, summarize, type Change, type DriftItem, type Plan } from '../plan/types.js';
 import type { StateRecord } from '../state/types.js';
 import { dependencyOf } from './dependencies.js';
 import { classifyDrift } from './drift.js';
 import { fingerprint } from './fingerprint.js';
-import { genericChange } from './generic-change.js';
+import { adoptedNote, genericChange, NOTE_ADOPT_MATCHES } from './generic-change.js';
 import { sortForApply } from './order.js';
 import type { PlanInput, PlanRun } from './types.js';
 
@@ -15,6 +15,18 @@ function byAddress(a: { kind: Kind; name: string }, b: { kind: Kind; name: strin
   const k = kindOrder(a.kind) - kindOrder(b.kind);
   if (k !== 0) return k;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/**
+ * An adoption is a no-op by definition. When a provider's refine turns one into a real change (an
+ * HCP Terraform workspace with an upgrade available), it is an ordinary adopting change again: the
+ * write's own record takes ownership, so the marker and its "nothing sent" note go.
+ */
+function settleAdoption(change: Change): Change {
+  if (change.adopt !== true || change.action === 'no-op') return change;
+  const { adopt: _adopt, ...rest } = change;
+  const notes = rest.notes.map((n) => (n === NOTE_ADOPT_MATCHES ? adoptedNote(addressKey(change)) : n));
+  return { ...rest, notes };
 }
 
 /**
@@ -88,7 +100,7 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     diagnostics.push(...generic.diagnostics);
     const provider = providerOf.get(addressKey(view));
     const refined = provider?.refine ? provider.refine(view, generic.change, views) : [generic.change];
-    for (const change of refined) planned.push({ change, view });
+    for (const change of refined) planned.push({ change: settleAdoption(change), view });
     drift.push(...classifyDrift(view));
   }
 

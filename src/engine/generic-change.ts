@@ -2,11 +2,19 @@ import { addressKey } from '../model/kinds.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { ObjectView } from '../providers/provider.js';
 import { diffFields, diffSecrets, mergeFieldChanges } from '../plan/diff.js';
-import { SENSITIVE_PLACEHOLDER, type Change, type FieldChange } from '../plan/types.js';
+import { NOTE_ADOPT_MATCHES, SENSITIVE_PLACEHOLDER, type Change, type FieldChange } from '../plan/types.js';
+
+export { NOTE_ADOPT_MATCHES };
 
 export const NOTE_SECRET_INVISIBLE = 'live secret drift cannot be seen: the server never returns secret values';
 export const NOTE_SECRET_UNKNOWN = 'secret value unknown to converge: it will be written';
 export const NOTE_ALREADY_GONE = 'already gone: will be dropped from state';
+export const REASON_ADOPT = 'adopt into state';
+
+/** The note of an unowned object whose adoption also sends a change (an update, upgrade, …). */
+export function adoptedNote(address: string): string {
+  return `adopted: ${address} exists and is not in state; converge takes ownership of it`;
+}
 
 function describePaths(fields: readonly FieldChange[]): string {
   const paths = fields.map((f) => f.path);
@@ -57,9 +65,15 @@ export function genericChange(view: ObjectView): { change: Change; diagnostics: 
     if (record && record.protect !== desired.object.protect) {
       fields.push({ path: 'protect', before: record.protect, after: desired.object.protect, sensitive: false });
     }
+    // Unowned, every field matches and no secret is desired (with no record every desired secret
+    // is a field: its live value cannot be read, reference nomad-api.md §5 / tfc-api.md §6): nothing
+    // to send. Not a change; apply only records ownership (decisions.md §9).
+    if (!record && fields.length === 0) {
+      return { change: { ...base, action: 'no-op', reason: REASON_ADOPT, fields: [], notes: [...notes, NOTE_ADOPT_MATCHES], adopt: true }, diagnostics };
+    }
     const reasons: string[] = [];
     if (!record) {
-      notes.push(`adopted: ${address} exists and is not in state; converge takes ownership of it`);
+      notes.push(adoptedNote(address));
       if (secrets.unknown.length > 0) notes.push(`${NOTE_SECRET_UNKNOWN} (${secrets.unknown.join(', ')})`);
     }
     if (hasSecrets) notes.push(NOTE_SECRET_INVISIBLE);
@@ -67,7 +81,7 @@ export function genericChange(view: ObjectView): { change: Change; diagnostics: 
     const changedSecrets = record ? secrets.fields : [];
     if (changedSecrets.length > 0) reasons.push(`secret changed: ${describePaths(changedSecrets)}`);
     if (record && record.protect !== desired.object.protect) reasons.push('protect changed (recorded in state)');
-    if (!record) reasons.push('adopt into state');
+    if (!record) reasons.push(REASON_ADOPT);
     if (fields.length === 0 && record) return { change: { ...base, action: 'no-op', fields: [], notes }, diagnostics };
     return { change: { ...base, action: 'update', reason: reasons.join('; '), fields, notes }, diagnostics };
   }

@@ -1,7 +1,7 @@
 import { addressKey, kindOrder, parseAddress } from '../model/kinds.js';
 import { canonicalJson } from '../plan/canonical.js';
 import { diffFields } from '../plan/diff.js';
-import type { Change, ReadFingerprint, SavedPlan } from '../plan/types.js';
+import { isAdoption, type Change, type ReadFingerprint, type SavedPlan } from '../plan/types.js';
 import { fingerprint } from './fingerprint.js';
 import type { PlanRun, StaleFinding } from './types.js';
 
@@ -13,6 +13,7 @@ function show(v: unknown): string {
 function changeKey(c: Change): string {
   return canonicalJson({
     action: c.action,
+    adopt: isAdoption(c),
     fields: c.fields.map((f) => ({ path: f.path, before: f.before, after: f.after, sensitive: f.sensitive })),
     upgrade: c.upgrade ?? null,
     deletion: c.deletion ?? null,
@@ -22,7 +23,8 @@ function changeKey(c: Change): string {
 function changesByAddress(changes: readonly Change[]): Map<string, Change[]> {
   const m = new Map<string, Change[]>();
   for (const c of changes) {
-    if (c.action === 'no-op') continue;
+    // An adoption is a no-op that apply still acts on (it records ownership): it must match too.
+    if (c.action === 'no-op' && !isAdoption(c)) continue;
     const k = addressKey(c);
     m.set(k, [...(m.get(k) ?? []), c]);
   }
@@ -103,7 +105,7 @@ export function findStaleness(saved: SavedPlan, fresh: PlanRun): StaleFinding[] 
     if (canonicalJson(a.map(changeKey)) === canonicalJson(b.map(changeKey))) continue;
     const address = parseAddress(key);
     if (!address) continue;
-    const actions = (cs: Change[]) => (cs.length === 0 ? 'nothing' : cs.map((c) => c.action).join(' + '));
+    const actions = (cs: Change[]) => (cs.length === 0 ? 'nothing' : cs.map((c) => (isAdoption(c) ? 'adopt (record as owned)' : c.action)).join(' + '));
     if (actions(a) !== actions(b)) {
       findings.push({ ...address, message: `the change differs from the saved plan: saved ${actions(a)}, now ${actions(b)}` });
       continue;

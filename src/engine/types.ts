@@ -65,4 +65,9 @@ export interface ApplyResult {
   /** One per change sent or skipped, in the order they finished. */
   outcomes: ApplyOutcome[];
   counts: ApplyCounts;
+  /**
+   * Unowned live objects that matched the manifests (plan no-ops with `adopt`), recorded in state
+   * without any request (decisions.md §9). Not outcomes: nothing was sent. applyPlan always sets it.
+   */
+  adopted?: Address[];
 }

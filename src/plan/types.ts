@@ -5,6 +5,9 @@ import type { Diagnostic } from '../diagnostics/types.js';
 
 export const PLAN_FORMAT_VERSION = '1.0';
 
+/** The note on an adoption (Change.adopt): what happens to the object, for readers of any view. */
+export const NOTE_ADOPT_MATCHES = 'exists and matches the manifests; not owned yet: the next apply records it in state without sending anything';
+
 /** Shown instead of any sensitive value, in every view and in saved plans. */
 export const SENSITIVE_PLACEHOLDER = '(sensitive)';
 
@@ -32,6 +35,12 @@ export interface Change {
   upgrade?: { from: string | null; to: string | null };
   /** For `delete` of a workspace: which policy applies. */
   deletion?: 'safe' | 'destroy' | 'orphan';
+  /**
+   * Only on a `no-op`, only ever `true`: the object exists live and matches the manifests but is
+   * not in state. Nothing is sent for it; apply records it as owned (decisions.md §9). Additive to
+   * plan format 1.0: readers that do not know it see a plain no-op.
+   */
+  adopt?: boolean;
 }
 
 export type DriftCause = 'outside' | 'pending' | 'missing' | 'hidden';
@@ -107,4 +116,14 @@ export function summarize(changes: readonly Change[]): PlanSummary {
 
 export function hasChanges(plan: Pick<Plan, 'changes'>): boolean {
   return plan.changes.some((c) => c.action !== 'no-op');
+}
+
+/** A no-op that apply still acts on: records the (matching, unowned) live object in state. */
+export function isAdoption(c: Pick<Change, 'action' | 'adopt'>): boolean {
+  return c.action === 'no-op' && c.adopt === true;
+}
+
+/** The adoptions of a plan: not changes (hasChanges ignores them), but apply records them. */
+export function adoptions<C extends Pick<Change, 'action' | 'adopt'>>(plan: { changes: readonly C[] }): C[] {
+  return plan.changes.filter(isAdoption);
 }

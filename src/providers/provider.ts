@@ -132,5 +132,12 @@ export interface Provider {
    */
   refine?(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>): Change[];
   apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]>;
+  /**
+   * The state record for an object found live and not owned, built the way this provider's apply
+   * builds one (ids, Nomad's Hash, HCP Terraform's module id and secret version-ids), from what the
+   * plan read. Pure: no request. Used to record an adoption without a write (decisions.md §9) and by
+   * `converge import`.
+   */
+  adopt?(view: ObjectView & { live: LiveView }, all: ReadonlyMap<string, ObjectView>, now: Date): StateRecord;
   close(): Promise<void>;
 }

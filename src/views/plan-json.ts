@@ -1,13 +1,15 @@
 import { ConvergeError } from '../diagnostics/errors.js';
 import type { Change, Plan } from '../plan/types.js';
-import { PLAN_FORMAT_VERSION } from '../plan/types.js';
+import { isAdoption, PLAN_FORMAT_VERSION } from '../plan/types.js';
 
 /*
  * `plan --json`: a report for machines. Exactly
  *   { formatVersion, changes: [{ kind, name, action, fields: [{path, before, after, sensitive}],
- *     id?, reason?, notes?, upgrade?, deletion? }], summary, drift, diagnostics }.
+ *     id?, reason?, notes?, upgrade?, deletion?, adopt? }], summary, drift, diagnostics }.
  * Decision: no-op changes are left out of `changes` (they are not actions; the summary never counts
- * them); `notes` is omitted when empty. Everything the text view shows is here, so
+ * them), except adoptions, which carry `adopt: true` (decisions.md §9: nothing is sent, but apply
+ * records them as owned, so a reader must see them); `notes` is omitted when empty. Everything the
+ * text view shows is here, so
  * `renderPlanText(parsePlanJson(renderPlanJson(p)))` equals `renderPlanText(p)`.
  * A saved plan (`plan --out`, plan/serialize.ts) is a different, complete document.
  */
@@ -22,6 +24,7 @@ interface JsonChange {
   notes?: string[];
   upgrade?: Change['upgrade'];
   deletion?: Change['deletion'];
+  adopt?: true;
 }
 
 function jsonChange(c: Change): JsonChange {
@@ -35,13 +38,14 @@ function jsonChange(c: Change): JsonChange {
     ...(c.notes.length > 0 ? { notes: c.notes } : {}),
     ...(c.upgrade !== undefined ? { upgrade: c.upgrade } : {}),
     ...(c.deletion !== undefined ? { deletion: c.deletion } : {}),
+    ...(isAdoption(c) ? { adopt: true as const } : {}),
   };
 }
 
 export function planJsonObject(plan: Plan): Record<string, unknown> {
   return {
     formatVersion: plan.formatVersion,
-    changes: plan.changes.filter((c) => c.action !== 'no-op').map(jsonChange),
+    changes: plan.changes.filter((c) => c.action !== 'no-op' || isAdoption(c)).map(jsonChange),
     summary: { create: plan.summary.create, update: plan.summary.update, delete: plan.summary.delete, upgrade: plan.summary.upgrade },
     drift: plan.drift,
     diagnostics: plan.diagnostics,

@@ -8,6 +8,7 @@ import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, Pro
 import { applyModules } from './apply-modules.js';
 import { applyWorkspaces } from './apply-workspaces.js';
 import { TfeClient } from './client.js';
+import { tfeImportRecord } from './export-record.js';
 import { loadTfe } from './load.js';
 import { refineTfe } from './refine.js';
 import type { TfeSession } from './session.js';
@@ -62,6 +63,8 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
     apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
       return batch.kind === 'NoCodeModule' ? applyModules(batch, session, ctx) : applyWorkspaces(batch, session, ctx);
     },
+
+    adopt: tfeImportRecord,
 
     async close(): Promise<void> {
       if (ownsHttp) await http.close();
