@@ -1,0 +1,127 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { seededRandom } from '../../src/sandbox/common/faults.js';
+
+/**
+ * A loopback HTTP proxy in front of one simulator that records every request WITH its body and the
+ * answer's body, so the reliability suites can name what a create created (natural key, remote id) —
+ * the simulators' request log keeps method, path and status only.
+ *
+ * It also injects the one fault the simulators cannot: a connection reset AFTER the server processed a
+ * request (`resetAfterRate`, seeded). The simulators' `rateReset` drops the socket before the handler
+ * runs; a lost reply to a POST that did create something is the case where a blind retry duplicates
+ * (STYLE.md §5: "a non-idempotent create is retried only after a read by natural key finds nothing").
+ */
+export interface ProxiedRequest {
+  seq: number;
+  method: string;
+  path: string;
+  query: string;
+  /** Parsed JSON body, or undefined. */
+  body: unknown;
+  /** Upstream status; 0 when the upstream connection failed. */
+  status: number;
+  /** Parsed JSON answer, or undefined. */
+  answer: unknown;
+  /** The client never saw the answer: the proxy reset the connection after the upstream processed it. */
+  resetAfter: boolean;
+  at: number;
+}
+
+export interface RecordingProxy {
+  url: string;
+  log: ProxiedRequest[];
+  /** Probability (0..1) per matching request of a reset after the upstream answered. */
+  setResetAfter(rate: number, match?: (method: string, path: string) => boolean): void;
+  stop(): Promise<void>;
+}
+
+export async function startRecordingProxy(upstreamUrl: string, seed = 7): Promise<RecordingProxy> {
+  const upstream = new URL(upstreamUrl);
+  const log: ProxiedRequest[] = [];
+  const random = seededRandom(seed);
+  let resetRate = 0;
+  let resetMatch: (method: string, path: string) => boolean = (m) => m === 'POST';
+  let selfOrigin = '';
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const body = await readAll(req);
+      const url = new URL(req.url ?? '/', 'http://proxy');
+      const entry: ProxiedRequest = {
+        seq: log.length,
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.search.slice(1),
+        body: parseJson(body),
+        status: 0,
+        answer: undefined,
+        resetAfter: false,
+        at: Date.now(),
+      };
+      log.push(entry);
+      const headers = { ...req.headers, host: upstream.host };
+      const up = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers });
+      up.on('error', () => {
+        req.socket.destroy();
+      });
+      up.on('response', (ur) => {
+        void (async () => {
+          const raw = await readAll(ur);
+          entry.status = ur.statusCode ?? 0;
+          // Links the simulator builds from its own origin must lead back through the proxy.
+          const text = raw.toString('utf8').split(upstream.origin).join(selfOrigin);
+          entry.answer = parseJson(Buffer.from(text));
+          if (resetRate > 0 && resetMatch(entry.method, entry.path) && random() < resetRate) {
+            entry.resetAfter = true;
+            req.socket.destroy();
+            return;
+          }
+          const out: Record<string, string | string[]> = {};
+          for (const [k, v] of Object.entries(ur.headers)) {
+            if (v === undefined || k === 'content-length' || k === 'transfer-encoding' || k === 'connection') continue;
+            out[k] = typeof v === 'string' ? v.split(upstream.origin).join(selfOrigin) : v;
+          }
+          const bytes = Buffer.from(text);
+          out['content-length'] = String(bytes.length);
+          res.writeHead(entry.status, out);
+          res.end(bytes);
+        })();
+      });
+      up.end(body);
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  selfOrigin = `http://127.0.0.1:${port}`;
+  return {
+    url: selfOrigin,
+    log,
+    setResetAfter(rate, match) {
+      resetRate = rate;
+      if (match) resetMatch = match;
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function readAll(stream: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}
+
+function parseJson(b: Buffer): unknown {
+  if (b.length === 0) return undefined;
+  try {
+    return JSON.parse(b.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
