@@ -1,5 +1,6 @@
 import { adoptions, NOTE_ADOPT_MATCHES, type Change, type Plan } from '../plan/types.js';
-import { plural } from './format.js';
+import { mdCode } from './markdown.js';
+import { plural, type Paint } from './format.js';
 
 /*
  * Adoptions (decisions.md §9): unowned live objects that already match the manifests. They are not
@@ -16,4 +17,29 @@ export function adoptionLine(plan: Pick<Plan, 'changes'>): string | undefined {
 /** Notes worth a line under the object: the provider's (how a rule was matched), not the generic one the heading says. */
 export function adoptionNotes(c: Change): string[] {
   return c.notes.filter((n) => n !== NOTE_ADOPT_MATCHES);
+}
+
+/** The text plan's section: one line per adopted object, with the provider's notes under it. */
+export function renderAdoptionsText(plan: Pick<Plan, 'changes'>, paint: Paint): string[] {
+  const adopted = adoptions(plan);
+  if (adopted.length === 0) return [];
+  const out = ['converge will record these existing objects as owned (they match the manifests; nothing is sent):', ''];
+  for (const c of adopted) {
+    out.push(`  ${paint('bold', `= ${c.kind}/${c.name}`)}${c.id !== undefined && c.id !== c.name ? paint('dim', ` (id ${c.id})`) : ''}`);
+    for (const n of adoptionNotes(c)) out.push(`      ${paint('dim', `note: ${n}`)}`);
+  }
+  out.push('');
+  return out;
+}
+
+const MARKDOWN_NAMES = 20;
+
+/** The Markdown plan's line: how many, and which (the first 20). */
+export function adoptionMarkdown(plan: Pick<Plan, 'changes'>): string[] {
+  const adopted = adoptions(plan);
+  const line = adoptionLine(plan);
+  if (line === undefined) return [];
+  const names = adopted.slice(0, MARKDOWN_NAMES).map((c) => mdCode(`${c.kind}/${c.name}`));
+  const more = adopted.length > MARKDOWN_NAMES ? ` and ${adopted.length - MARKDOWN_NAMES} more` : '';
+  return [`${line} ${names.join(', ')}${more}.`, ''];
 }

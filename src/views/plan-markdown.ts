@@ -3,6 +3,7 @@ import { countDrift, informativeDrift } from './drift.js';
 import { actionSymbol, describeDiagnosticCount, changeFieldLines, plural, upgradeLine } from './format.js';
 import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdFence } from './markdown.js';
 import { NO_CHANGES } from './plan-summary.js';
+import { adoptionMarkdown } from './plan-adoptions.js';
 
 /*
  * A plan as a PR comment / job summary. GitHub caps a comment at 65 536 characters, so the output
@@ -65,6 +66,7 @@ function head(plan: Plan, title: string, deletes: Change[]): string {
     );
   }
   if (s.create + s.update + s.delete + s.upgrade === 0) out.push(NO_CHANGES, '');
+  out.push(...adoptionMarkdown(plan));
   return out.join('\n') + '\n';
 }
 

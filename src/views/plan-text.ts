@@ -2,6 +2,7 @@ import type { Change, Plan } from '../plan/types.js';
 import { informativeDrift, renderDriftItemsText } from './drift.js';
 import { actionColor, actionSymbol, describeDiagnosticCount, changeFieldLines, formatFieldLine, painter, upgradeLine, type Paint } from './format.js';
 import { summaryLine } from './plan-summary.js';
+import { adoptionLine, renderAdoptionsText } from './plan-adoptions.js';
 
 /*
  * Terraform-like text of a Plan. A pure function of the plain Plan data that the JSON view keeps
@@ -41,6 +42,7 @@ export function renderPlanText(plan: Plan, opts: { color: boolean }): string {
     out.push('converge will perform these actions:', '');
     for (const c of shown) out.push(...renderChangeText(c, paint), '');
   }
+  out.push(...renderAdoptionsText(plan, paint));
   // Pending drift (the manifests moved, live did not) is the plan above said again: only what the
   // plan cannot show is listed here; `converge drift` has the full report.
   const drift = informativeDrift(plan.drift);
@@ -50,5 +52,7 @@ export function renderPlanText(plan: Plan, opts: { color: boolean }): string {
   const diags = describeDiagnosticCount(plan.diagnostics);
   if (diags !== undefined) out.push(`Diagnostics: ${diags} (reported separately).`, '');
   out.push(paint('bold', summaryLine(plan.summary)));
+  const adopting = adoptionLine(plan);
+  if (adopting !== undefined) out.push(adopting);
   return out.join('\n') + '\n';
 }
