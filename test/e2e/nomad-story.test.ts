@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, type Workspace } from './harness.js';
+import { openWorkspace, spawnCli, waitFor, type Workspace } from './harness.js';
 
 const SETTINGS = `kind: Settings
 name: default
@@ -169,5 +169,82 @@ describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', 
     expect(names).toEqual(['gh']);
     const p = await ws.cli(['plan', '--detailed-exitcode']);
     expect(p.code).toBe(0);
+  });
+});
+
+describe('Nomad auth methods end to end: replica lag, hidden drift, a killed apply', () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    // A replica that lags by a minute: long enough that every read below sees it behind.
+    ws = await openWorkspace({ sandbox: { replicationLagMs: 60_000 } });
+    await ws.write('settings.yaml', SETTINGS);
+    await ws.write('auth.yaml', authMethods());
+    const a = await ws.cli(['apply', '--auto-approve']);
+    expect(a.code).toBe(0);
+  });
+  afterAll(async () => ws?.close());
+
+  it('plan --region of a lagging replica reports the lag apart from drift: no change, no write', async () => {
+    ws.sandbox.log.clear();
+    const p = await ws.cli(['plan', '--region', 'europe', '--detailed-exitcode']);
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain('No changes');
+    expect(p.stderr).toMatch(/replication lag: Nomad region europe is behind/);
+    expect(p.stderr).toContain('NomadAuthMethod okta not copied yet');
+    // The plan read the authoritative region; the replica was only listed for the comparison.
+    const reads = ws.sandbox.log.entries({ service: 'nomad' });
+    expect(reads.filter((e) => e.query.includes('region=europe')).map((e) => e.path)).toEqual(['/v1/acl/auth-methods']);
+    expect(ws.sandbox.log.writes()).toEqual([]);
+
+    const d = await ws.cli(['drift', '--region', 'europe']);
+    expect(d.code).toBe(0);
+    expect(d.stderr).toMatch(/replication lag/);
+
+    ws.sandbox.nomad.setReplicationLag(0);
+    const caughtUp = await ws.cli(['plan', '--region', 'europe', '--detailed-exitcode']);
+    expect(caughtUp.code).toBe(0);
+    expect(caughtUp.stderr).not.toMatch(/is behind/);
+    expect(caughtUp.stderr).toContain('Nomad region europe has every auth method of the authoritative region');
+  });
+
+  it('a rewrite outside converge that changes only the Hash is possible hidden drift, never a change', async () => {
+    // `nomad acl auth-method update` sends back the Config it read, storing the literal "redacted" (reference §5).
+    const url = `${ws.sandbox.nomad.url}/v1/acl/auth-method/okta`;
+    const headers = { 'X-Nomad-Token': ws.sandbox.nomad.managementToken };
+    const live = (await (await fetch(url, { headers })).json()) as Record<string, unknown>;
+    const w = await fetch(url, { method: 'POST', headers, body: JSON.stringify(live) });
+    expect(w.status).toBe(200);
+
+    const p = await ws.cli(['plan', '--detailed-exitcode']);
+    expect(p.code).toBe(0);
+    const d = await ws.cli(['drift', '--json']);
+    expect(d.code).toBe(2);
+    const report = JSON.parse(d.stdout) as { drift: { name: string; cause: string }[] };
+    expect(report.drift.filter((x) => x.name === 'okta').map((x) => x.cause)).toEqual(['hidden']);
+    expect(d.stdout + d.stderr).not.toContain(ws.env.OKTA_CLIENT_SECRET);
+  });
+
+  it('an apply killed mid-way loses nothing it did: the rerun finishes and the next plan is clean', async () => {
+    await ws.write('auth.yaml', authMethods({ ttl: '2h', claim: 'mail' }));
+    ws.sandbox.log.clear();
+    ws.sandbox.nomad.faults.set({ latencyMs: 300 });
+    const child = spawnCli(['apply', '--auto-approve'], { cwd: ws.dir, env: ws.env });
+    const exited = new Promise<void>((r) => child.on('close', () => r()));
+    try {
+      await waitFor(() => ws.sandbox.log.writes('nomad').some((e) => e.status === 200), 20_000, 'the first write');
+      child.kill('SIGKILL');
+      await exited;
+    } finally {
+      ws.sandbox.nomad.faults.reset();
+    }
+    const doneBeforeKill = ws.sandbox.log.writes('nomad').filter((e) => e.status === 200).length;
+    expect(doneBeforeKill).toBeGreaterThanOrEqual(1);
+    expect(doneBeforeKill).toBeLessThan(2);
+
+    const again = await ws.cli(['apply', '--auto-approve']);
+    expect(again.code).toBe(0);
+    const p = await ws.cli(['plan', '--detailed-exitcode']);
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain('No changes');
   });
 });
