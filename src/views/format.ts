@@ -95,7 +95,8 @@ function setAttributes(rec: { [key: string]: JsonValue }, hidden: boolean): stri
 function formatSide(value: JsonValue, sensitive: boolean, hidden: boolean): string {
   if (value === null) return formatValue(null, false);
   if (!sensitive && isValueRecord(value)) {
-    const secret = hidden || !('value' in value);
+    // A record marked sensitive never shows a value, even one a provider left in by mistake.
+    const secret = hidden || !('value' in value) || value.sensitive === true;
     const attrs = setAttributes(value, secret);
     const shown = secret ? SENSITIVE_PLACEHOLDER : JSON.stringify(value.value ?? null);
     return attrs.length > 0 ? `${shown} (${attrs.join(', ')})` : shown;
@@ -147,10 +148,6 @@ const ABSENT = formatValue(null, false);
 /** `path: before → after`. */
 export function formatFieldLine(l: FieldLine): string {
   return `${l.path}: ${l.before ?? ABSENT} → ${l.after ?? ABSENT}`;
-}
-
-export function formatFieldChange(f: FieldChange): string {
-  return presentFields([f]).map(formatFieldLine).join('');
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

@@ -165,6 +165,7 @@ describe('fields for people', () => {
       { path: 'variables.terraform.old', before: { value: 'x', description: 'gone soon', hcl: true, sensitive: false }, after: null, sensitive: false },
       { path: 'variables.terraform.token.value', before: '(sensitive)', after: '(sensitive)', sensitive: true },
       { path: 'config.claimMappings', before: null, after: { value: 'v', sensitive: 'no' }, sensitive: false },
+      { path: 'variables.env.LEAK', before: null, after: { value: CANARY, hcl: false, sensitive: true }, sensitive: false },
     ]).map(formatFieldLine);
     expect(lines).toEqual([
       'variables.terraform.db: (absent) → (sensitive)',
@@ -172,6 +173,8 @@ describe('fields for people', () => {
       'variables.terraform.token.value: (sensitive) → (sensitive)',
       // A claim mapping that happens to have a `value` claim is not a variable: shown as JSON.
       'config.claimMappings: (absent) → {"value":"v","sensitive":"no"}',
+      // Defence in depth: a record marked sensitive never shows a value.
+      'variables.env.LEAK: (absent) → (sensitive)',
     ]);
   });
 
