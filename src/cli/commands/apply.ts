@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { applyPlan, findStaleness } from '../../engine/index.js';
-import { hasChanges } from '../../plan/types.js';
+import { adoptions, hasChanges } from '../../plan/types.js';
+import { addressKey, type Address } from '../../model/kinds.js';
 import type { SavedPlan } from '../../plan/types.js';
 import { parseSavedPlan } from '../../plan/serialize.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
@@ -66,7 +67,8 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
           });
         }
       }
-      if (!hasChanges(run.plan)) {
+      const changing = hasChanges(run.plan);
+      if (!changing && adoptions(run.plan).length === 0) {
         host.out('No changes. Live state matches the manifests.\n');
         return EXIT.ok;
       }
@@ -94,7 +96,8 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
       });
       host.endPhase();
       if (opts.json) host.out(JSON.stringify(result, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as ConvergeError).code, message: v.message } : v), 2) + '\n');
-      else host.out(renderApplyResultText(result, run.plan));
+      else if (!changing) host.out(`No changes to live objects. ${adoptedLine(result.adopted ?? [])}\n`);
+      else host.out(renderApplyResultText(result, run.plan) + ((result.adopted ?? []).length > 0 ? `${adoptedLine(result.adopted ?? [])}\n` : ''));
       await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));
       return result.counts.failed > 0 ? EXIT.error : EXIT.ok;
     } finally {
@@ -103,6 +106,12 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   } finally {
     await store.close();
   }
+}
+
+/** Adoptions recorded without a request (decisions.md §9). */
+function adoptedLine(adopted: readonly Address[]): string {
+  const n = adopted.length;
+  return `Recorded ${n} existing object${n === 1 ? '' : 's'} as owned (nothing was sent): ${adopted.map(addressKey).join(', ')}.`;
 }
 
 async function confirm(host: Host): Promise<boolean> {
