@@ -28,9 +28,21 @@ export interface ProxiedRequest {
   at: number;
 }
 
+export interface RejectRule {
+  match: (method: string, path: string, body: string) => boolean;
+  status: number;
+  contentType: string;
+  body: string;
+}
+
 export interface RecordingProxy {
   url: string;
   log: ProxiedRequest[];
+  /**
+   * Answer matching requests with a permanent refusal instead of forwarding them, as the real service
+   * does for a value it rejects (e.g. a 422 JSON:API error, a 400 text error); undefined clears it.
+   */
+  setReject(rule: RejectRule | undefined): void;
   /** Probability (0..1) per matching request of a reset after the upstream answered. */
   setResetAfter(rate: number, match?: (method: string, path: string) => boolean): void;
   stop(): Promise<void>;
@@ -43,6 +55,7 @@ export async function startRecordingProxy(upstreamUrl: string, seed = 7): Promis
   let resetRate = 0;
   let resetMatch: (method: string, path: string) => boolean = (m) => m === 'POST';
   let selfOrigin = '';
+  let reject: RejectRule | undefined;
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -60,6 +73,12 @@ export async function startRecordingProxy(upstreamUrl: string, seed = 7): Promis
         at: Date.now(),
       };
       log.push(entry);
+      if (reject?.match(entry.method, entry.path, body.toString('utf8'))) {
+        entry.status = reject.status;
+        res.writeHead(reject.status, { 'content-type': reject.contentType, 'content-length': String(Buffer.byteLength(reject.body)) });
+        res.end(reject.body);
+        return;
+      }
       const headers = { ...req.headers, host: upstream.host };
       const up = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers });
       up.on('error', () => {
@@ -97,6 +116,9 @@ export async function startRecordingProxy(upstreamUrl: string, seed = 7): Promis
   return {
     url: selfOrigin,
     log,
+    setReject(rule) {
+      reject = rule;
+    },
     setResetAfter(rate, match) {
       resetRate = rate;
       if (match) resetMatch = match;
