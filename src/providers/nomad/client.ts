@@ -38,6 +38,21 @@ export interface CallOptions {
 const methodPath = (name: string) => `/v1/acl/auth-method/${encodeURIComponent(name)}`;
 const rulePath = (id: string) => `/v1/acl/binding-rule/${encodeURIComponent(id)}`;
 
+/** What a read-back answers when the object is confirmed gone: taken by `isAlreadyGone` like Nomad's own 404. */
+const CONFIRMED_GONE: HttpResponse = { status: 404, headers: {}, text: 'not found (confirmed by a read after the delete failed)' };
+
+/**
+ * A delete of a missing object is a 500 (`ACL auth method not found`, reference nomad-api.md §8; `ACL
+ * binding rule not found`, §10), which an idempotent request would retry with backoff (six times,
+ * seconds, each a retry warning) before the 500 is looked at. So a delete is sent as non-idempotent with
+ * a read-back: after any 5xx or lost reply one GET decides. Gone → done at once; still there → the
+ * delete is sent again (a real transient 500 such as `No cluster leader`); the read failing too → the
+ * original failure. Other 500s therefore stay errors.
+ */
+function goneCheck(isGone: () => Promise<boolean>): Pick<HttpRequest, 'idempotent' | 'readBack'> {
+  return { idempotent: false, readBack: async () => ((await isGone()) ? CONFIRMED_GONE : undefined) };
+}
+
 export class NomadClient {
   constructor(private readonly opts: NomadClientOptions) {}
 
@@ -85,7 +100,7 @@ export class NomadClient {
   /** `DELETE /v1/acl/auth-method/:name`: 200 empty; a missing method is 500 `ACL auth method not found` (§8). */
   async deleteAuthMethod(name: string): Promise<DeleteResult> {
     const req = { method: 'DELETE' as const, path: methodPath(name), subject: `NomadAuthMethod/${name}` };
-    const res = await this.send(req);
+    const res = await this.send({ ...req, ...goneCheck(async () => (await this.readAuthMethod(name)) === undefined) });
     if (res.status === 200 || res.status === 204) return 'deleted';
     if (isAlreadyGone(res)) return 'already-gone';
     this.fail(res, req);
@@ -126,7 +141,7 @@ export class NomadClient {
   /** Missing rule: 404, or plain `ACL binding rule not found` as a 500 (§10). */
   async deleteBindingRule(id: string, subject: string): Promise<DeleteResult> {
     const req = { method: 'DELETE' as const, path: rulePath(id), subject };
-    const res = await this.send(req);
+    const res = await this.send({ ...req, ...goneCheck(async () => (await this.readBindingRule(id)) === undefined) });
     if (res.status === 200 || res.status === 204) return 'deleted';
     if (isAlreadyGone(res)) return 'already-gone';
     this.fail(res, req);

@@ -130,9 +130,31 @@ describe('Nomad provider against the simulator: auth methods', () => {
     // Deleting a method someone else removed meanwhile (500 `ACL auth method not found`, §8) succeeds.
     const stale = await rig.plan([]);
     await rig.raw('DELETE', '/v1/acl/auth-method/gh');
+    rig.sim.log.clear();
+    const retriesBefore = rig.http.stats().retries;
     const again = await rig.apply(stale.planned, stale.views);
     expect(again).toEqual([expect.objectContaining({ name: 'gh', status: 'succeeded', message: 'already gone' })]);
     expect(rig.records.size).toBe(0);
+    // The 500 is settled by one read, not by six backed-off retries of the delete.
+    expect(rig.sim.log.entries().map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+      'DELETE /v1/acl/auth-method/gh 500',
+      'GET /v1/acl/auth-method/gh 404',
+    ]);
+    expect(rig.http.stats().retries).toBe(retriesBefore);
+  });
+
+  it('a delete that fails with another 500 while the method is still there is sent again, and a lasting one is an error', async () => {
+    await rig.converge([asAny(method('okta')), asAny(jwt('gh'))]);
+    rig.sim.faults.set({ failNextWrites: 1 });
+    const { outcomes } = await rig.converge([asAny(jwt('gh'))]);
+    expect(outcomes).toEqual([expect.objectContaining({ name: 'okta', action: 'delete', status: 'succeeded', message: 'deleted' })]);
+    expect(rig.sim.log.entries({ method: 'DELETE' }).map((e) => e.status)).toEqual([500, 200]);
+
+    rig.sim.faults.set({ failNextWrites: 100 });
+    const failed = await rig.converge([]);
+    rig.sim.faults.reset();
+    expect(failed.outcomes).toEqual([expect.objectContaining({ name: 'gh', action: 'delete', status: 'failed' })]);
+    expect(rig.records.has('NomadAuthMethod/gh')).toBe(true);
   });
 
   it('a 400 from Nomad is a failed outcome with the server text and the document range; others still apply', async () => {
