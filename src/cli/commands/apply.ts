@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { ConvergeError } from '../../diagnostics/errors.js';
@@ -14,6 +13,7 @@ import { renderPlanText } from '../../views/plan-text.js';
 import { parseFlagDuration } from '../durations.js';
 import { EXIT, type Host } from '../host.js';
 import { reportDiagnostics, stateBackendFor } from '../session.js';
+import { readSavedPlanFile } from '../saved-plan-file.js';
 import { openLockedStore } from '../state-lock.js';
 import { appendStepSummary, openPlanSession } from './plan.js';
 import { renderPlanMarkdown } from '../../views/plan-markdown.js';
@@ -35,7 +35,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   let targets = opts.target ?? [];
   if (opts.plan) {
     const file = resolve(host.cwd, opts.plan);
-    saved = parseSavedPlan(await readFile(file, 'utf8'), file);
+    saved = parseSavedPlan(await readSavedPlanFile(file, opts.plan), file);
     paths = saved.saved.paths;
     targets = saved.saved.targets;
   } else if (!opts.autoApprove && !(process.stdin.isTTY && process.stderr.isTTY)) {
