@@ -17,6 +17,7 @@ import type {
 } from '../../src/providers/provider.js';
 import { ConvergeError } from '../../src/diagnostics/errors.js';
 import type { Diagnostic } from '../../src/diagnostics/types.js';
+import type { StateRecord } from '../../src/state/types.js';
 
 /*
  * A test double of the Provider interface: live objects in a Map. It normalises desired specs the
@@ -159,6 +160,23 @@ export class MemoryProvider implements Provider {
       outcomes.push({ ...base, status: 'succeeded' });
     }
     return outcomes;
+  }
+
+  /** Addresses passed to adopt (the engine must never send these to apply). */
+  readonly adoptCalls: string[] = [];
+
+  adopt(view: ObjectView & { live: NonNullable<ObjectView['live']> }, _all: ReadonlyMap<string, ObjectView>, now: Date): StateRecord {
+    this.adoptCalls.push(addressKey(view));
+    return {
+      kind: view.kind,
+      name: view.name,
+      id: view.live.id,
+      applied: structuredClone(view.live.fields),
+      secretDigests: { ...(view.desired?.secrets ?? {}) },
+      extra: { adopted: true },
+      protect: view.desired?.object.protect ?? false,
+      updatedAt: now.toISOString(),
+    };
   }
 
   async close(): Promise<void> {}

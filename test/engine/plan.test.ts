@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressKey } from '../../src/model/kinds.js';
-import { NOTE_ALREADY_GONE, NOTE_SECRET_INVISIBLE } from '../../src/engine/index.js';
+import { NOTE_ADOPT_MATCHES, NOTE_ALREADY_GONE, NOTE_SECRET_INVISIBLE } from '../../src/engine/index.js';
 import { CANARY, gh, okta, rule, vpcModule, workspace } from './fixtures.js';
 import { World } from './harness.js';
 
@@ -58,7 +58,7 @@ describe('createPlan', () => {
     expect(JSON.stringify(run.plan)).not.toContain(CANARY);
   });
 
-  it('adopts a live object not in state: update that writes the secret, with notes', async () => {
+  it('adopts a live object not in state: update that writes the secret, with notes; a matching one without secrets is a no-op adoption', async () => {
     const w = world();
     w.nomad.live.set('NomadAuthMethod/okta', { id: 'okta', fields: { type: 'OIDC', tokenLocality: 'global', maxTokenTtl: '1h', 'config.oidcClientId': '0oa1' }, secrets: {} });
     w.nomad.live.set('NomadAuthMethod/gh', { id: 'gh', fields: { type: 'JWT', tokenLocality: 'local', maxTokenTtl: '30m', 'config.jwksUrl': 'https://jwks' }, secrets: {} });
@@ -67,14 +67,18 @@ describe('createPlan', () => {
     expect(o?.action).toBe('update');
     expect(o?.notes.some((n) => n.startsWith('adopted:'))).toBe(true);
     expect(o?.notes.some((n) => n.startsWith('secret value unknown to converge: it will be written'))).toBe(true);
-    // Matching fields and no secret: still an update, so the record reaches state.
+    // Matching fields and no secret: nothing to send (decisions.md §9). A no-op marked adopt, not
+    // counted as a change, and apply records it without sending it to the provider's apply.
     const g = run.plan.changes.find((x) => x.name === 'gh');
-    expect(g?.action).toBe('update');
-    expect(g?.fields).toEqual([]);
-    expect(g?.reason).toBe('adopt into state');
-    await w.apply(run);
+    expect(g).toMatchObject({ action: 'no-op', adopt: true, fields: [], reason: 'adopt into state', notes: [NOTE_ADOPT_MATCHES] });
+    expect(run.plan.summary).toEqual({ create: 0, update: 1, delete: 0, upgrade: 0 });
+    const result = await w.apply(run);
+    expect(result.adopted).toEqual([{ kind: 'NomadAuthMethod', name: 'gh' }]);
+    expect(w.nomad.calls.flatMap((c) => c.changes)).toEqual(['update:NomadAuthMethod/okta']);
     expect(w.backend.doc.records.map(addressKey)).toEqual(['NomadAuthMethod/gh', 'NomadAuthMethod/okta']);
-    expect((await w.plan([okta(), gh()])).plan.summary).toEqual({ create: 0, update: 0, delete: 0, upgrade: 0 });
+    const again = await w.plan([okta(), gh()]);
+    expect(again.plan.summary).toEqual({ create: 0, update: 0, delete: 0, upgrade: 0 });
+    expect(again.plan.changes.filter((c) => c.adopt)).toEqual([]);
   });
 
   it('deletes an owned object removed from the manifests; refuses a protected one with a diagnostic', async () => {
