@@ -8,7 +8,6 @@ import type { ObjectView } from '../../src/providers/provider.js';
 import type { StateRecord } from '../../src/state/types.js';
 import { CANARY, gh, okta, rule } from './fixtures.js';
 import { World } from './harness.js';
-import { desired } from './memory-provider.js';
 
 /*
  * Adoption of live objects that already match the manifests (decisions.md §9): a no-op marked
