@@ -73,8 +73,11 @@ export async function loadAuthMethods(
     const recordedHash = record?.extra.hash;
     // The Hash covers secrets too (§1.2); when it moved but every field we can see is as we left it,
     // a field we cannot see (the client secret, §5) was probably rewritten: e.g. a read-modify-write
-    // that stored the literal `redacted` (§5, `nomad acl auth-method update`).
-    if (record && typeof recordedHash === 'string' && recordedHash !== wire.Hash && diffFields(record.applied, live.fields).length === 0) {
+    // that stored the literal `redacted` (§5, `nomad acl auth-method update`). Only "possibly": the
+    // Hash walks maps in Go's random order (§12), so a rewrite with the same content can move it too.
+    // Hence drift of a hidden field, never a planned change. No recorded hash (a server that sent
+    // none) means nothing can be said.
+    if (record && typeof recordedHash === 'string' && recordedHash !== '' && recordedHash !== wire.Hash && diffFields(record.applied, live.fields).length === 0) {
       live.hiddenChange = HIDDEN_CHANGE_TEXT;
     }
     view.live = live;
