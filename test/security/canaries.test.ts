@@ -7,6 +7,7 @@ import { RequestLog, startNomadSimulator, startTfeSimulator } from '../../src/sa
 import type { NomadSimHandle } from '../../src/sandbox/nomad/index.js';
 import type { TfeSimHandle } from '../../src/sandbox/tfe/index.js';
 import { DEFAULT_TFE_SEED } from '../../src/sandbox/tfe/default-seed.js';
+import { createNomadVariablesBackend } from '../../src/state/nomad/index.js';
 import { runCli, type CliResult } from '../e2e/harness.js';
 import { startEchoProxy } from './echo-proxy.js';
 
@@ -243,6 +244,22 @@ describe('secret canaries never leave converge', () => {
         await nomadProxy.stop();
         await tfeProxy.stop();
       }
+    }
+  });
+
+  it('the state migrated to Nomad Variables holds no canary, decoded or raw', async () => {
+    const migrated = await cli(['state', 'migrate', '--to', 'nomad', '--path', 'converge/canary-state']);
+    expect(migrated.code).toBe(0);
+    const backend = createNomadVariablesBackend({ address: nomad.url, token: CANARY.nomadToken, path: 'converge/canary-state' });
+    const doc = await backend.read();
+    expect(doc.records.length).toBe(4);
+    expect(leaks(JSON.stringify(doc))).toEqual([]);
+    // Raw variables too (the state is gzip+base64 there, so this mostly guards plain items).
+    const list = (await (await fetch(`${nomad.url}/v1/vars?prefix=converge`, { headers: { 'X-Nomad-Token': CANARY.nomadToken } })).json()) as { Path: string }[];
+    expect(list.length).toBeGreaterThan(0);
+    for (const v of list) {
+      const raw = await (await fetch(`${nomad.url}/v1/var/${v.Path}`, { headers: { 'X-Nomad-Token': CANARY.nomadToken } })).text();
+      expect(leaks(raw), v.Path).toEqual([]);
     }
   });
 
