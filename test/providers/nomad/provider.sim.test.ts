@@ -210,6 +210,36 @@ describe('Nomad provider against the simulator: binding rules', () => {
     expect(((await rig.raw('GET', `/v1/acl/binding-rule/${id}`)).json as { Description: string }).Description).toBe('engineers');
   });
 
+  it('a live method and rule matching the manifests exactly are no-op adoptions; adopt() records them without a request and the next plan reads by Hash alone', async () => {
+    await rig.raw('POST', '/v1/acl/auth-method/gh', { Name: 'gh', Type: 'JWT', TokenLocality: 'local', MaxTokenTTL: '30m', Config: { JWKSURL: 'https://jwks.example' } });
+    const made = await rig.raw('POST', '/v1/acl/binding-rule', { AuthMethod: 'gh', Selector: '"eng" in list.groups', BindType: 'role', BindName: 'dev' });
+    const id = (made.json as { ID: string }).ID;
+    const desired = [asAny(jwt('gh')), asAny(rule('eng', { authMethod: 'gh', selector: '"eng" in list.groups', bindName: 'dev' }))];
+    const { planned, views } = await rig.plan(desired);
+    for (const p of planned) expect(p.change, p.change.name).toMatchObject({ action: 'no-op', adopt: true, fields: [] });
+    // Issue 8: the rule's adoption is said in the plan even though nothing is sent.
+    expect(planned.find((p) => p.change.name === 'eng')?.change.notes).toContain(adoptedNote(id));
+
+    rig.sim.log.clear();
+    for (const p of planned) {
+      const live = p.view.live;
+      if (!live || !rig.provider.adopt) throw new Error('adopt needs a live view and the method');
+      const r = rig.provider.adopt({ ...p.view, live }, views, new Date('2026-01-02T00:00:00Z'));
+      rig.records.set(`${r.kind}/${r.name}`, r);
+    }
+    expect(rig.sim.log.entries()).toEqual([]);
+    expect(rig.records.get('NomadBindingRule/eng')?.id).toBe(id);
+    expect(rig.records.get('NomadAuthMethod/gh')?.extra.hash).toMatch(/\S/);
+
+    const again = await rig.plan(desired);
+    expect(again.planned.map((p) => [p.change.action, p.change.adopt ?? false, p.change.notes])).toEqual([
+      ['no-op', false, []],
+      ['no-op', false, []],
+    ]);
+    // Owned and unchanged: the list calls only (each Hash matches the record's, reference §1.2).
+    expect(rig.sim.log.entries().map((e) => `${e.method} ${e.path}`)).toEqual(['GET /v1/acl/auth-methods', 'GET /v1/acl/binding-rules']);
+  });
+
   it('changing the auth method replaces the rule (delete + create)', async () => {
     await rig.converge([asAny(method('okta')), asAny(jwt('gh')), asAny(rule('eng', { authMethod: 'okta' }))]);
     const oldId = rig.records.get('NomadBindingRule/eng')?.id;
@@ -292,5 +322,34 @@ describe('Nomad provider against the simulator: tokens and faults', () => {
     rig.sim.faults.set({ failNextWrites: 2 });
     const { outcomes } = await rig.converge([asAny(method('okta'))]);
     expect(outcomes[0]?.status).toBe('succeeded');
+  });
+});
+
+describe('Nomad provider against a server whose Hash is order-dependent (reference §12)', () => {
+  it('plan → apply → plan is a no-op, and a rewrite with the same content is at most possible hidden drift', async () => {
+    const r = await openRig({ simOptions: { randomMapOrder: true } });
+    try {
+      const claims = { email: 'email', name: 'name', sub: 'sub', groups: 'groups' };
+      const okta = () => asAny(method('okta', { config: { ...method('okta').spec.config, claimMappings: claims } }));
+      await r.converge([okta()]);
+      for (let i = 0; i < 3; i++) {
+        // Each round changes a visible field, so the same maps are hashed again on every write.
+        const ttl = ['2h', '3h', '4h'][i] ?? '1h';
+        const next = asAny(method('okta', { maxTokenTtl: ttl, config: { ...method('okta').spec.config, claimMappings: claims } }));
+        const { outcomes } = await r.converge([next]);
+        expect(outcomes.map((o) => o.status)).toEqual(['succeeded']);
+        const again = await r.plan([next]);
+        expect(actions(again.planned)).toEqual({ okta: 'no-op' });
+      }
+      // Someone writes the live object back unchanged apart from the literal `redacted` secret (§5):
+      // the Hash moves; visible fields do not. Never planned as a change.
+      const live = (await r.raw('GET', '/v1/acl/auth-method/okta')).json as Record<string, unknown>;
+      expect((await r.raw('POST', '/v1/acl/auth-method/okta', live)).status).toBe(200);
+      const after = await r.plan([asAny(method('okta', { maxTokenTtl: '4h', config: { ...method('okta').spec.config, claimMappings: claims } }))]);
+      expect(actions(after.planned)).toEqual({ okta: 'no-op' });
+      expect(after.views.get('NomadAuthMethod/okta')?.live?.hiddenChange).toBe(HIDDEN_CHANGE_TEXT);
+    } finally {
+      await r.close();
+    }
   });
 });

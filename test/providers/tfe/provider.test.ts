@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChanges } from '../../../src/plan/types.js';
+import { adoptions, hasChanges } from '../../../src/plan/types.js';
 import { FAST, SECRET, TfeWorld, doc, lambdaModule, vpcDev, vpcModule } from './harness.js';
 
 /*
@@ -71,6 +71,28 @@ describe('TFE provider against the simulator', () => {
     expect(c?.action).toBe('update');
     expect(c?.notes.join('\n')).toMatch(/adopted/);
     w.state.doc = saved;
+  });
+
+  it('modules that match the manifests but lost their records are no-op adoptions; apply records them (module ids) without a write', async () => {
+    const objects = [lambdaModule(), vpcModule('1.4.0'), vpcDev()];
+    const before = new Map(w.state.doc.records.map((r) => [r.name, r]));
+    w.state.doc = { ...w.state.doc, records: w.state.doc.records.filter((r) => r.kind !== 'NoCodeModule') };
+    const run = await w.plan(objects);
+    expect(hasChanges(run.plan)).toBe(false);
+    expect(adoptions(run.plan).map((c) => c.name)).toEqual(['lambda', 'vpc']);
+    w.sim.log.clear();
+    const result = await w.apply(run);
+    expect(w.sim.log.writes('tfe')).toEqual([]);
+    expect(result.adopted?.map((a) => a.name)).toEqual(['lambda', 'vpc']);
+    for (const name of ['lambda', 'vpc']) {
+      const r = w.state.doc.records.find((x) => x.name === name);
+      expect(r?.id, name).toBe(before.get(name)?.id);
+      expect(r?.extra.registryModuleId, name).toMatch(/\S/);
+      expect(r?.extra.registryModuleId, name).toBe(before.get(name)?.extra.registryModuleId);
+    }
+    const again = await w.plan(objects);
+    expect(hasChanges(again.plan)).toBe(false);
+    expect(adoptions(again.plan)).toEqual([]);
   });
 
   it('a pin bump plans a module update and a workspace upgrade; apply drives it to applied', async () => {
