@@ -1,7 +1,7 @@
 import type { AuthMethodInput } from './auth-method-wire.js';
 import { formatGoDuration } from './durations.js';
 import { multierror } from './errors.js';
-import { hashParts, mapParts } from './hash.js';
+import { hashParts, mapParts, sortedOrder, type MapOrder } from './hash.js';
 import type { AuthMethod, AuthMethodConfig, ClientAssertion } from './types.js';
 
 export const DEFAULT_TOKEN_NAME_FORMAT = '${auth_method_type}-${auth_method_name}';
@@ -97,7 +97,7 @@ export function validate(m: AuthMethodInput, minTtl: number, maxTtl: number): st
 }
 
 /** Over the user-set fields only, never times or indexes (S `SetHash`); secrets included, so `redacted` written back changes it. */
-export function hashAuthMethod(m: AuthMethodInput): string {
+export function hashAuthMethod(m: AuthMethodInput, order: MapOrder = sortedOrder): string {
   const parts = [m.Name, m.Type, m.TokenLocality, formatGoDuration(m.MaxTokenTTL), m.TokenNameFormat, String(m.Default)];
   const c = m.Config;
   if (c) {
@@ -107,10 +107,10 @@ export function hashAuthMethod(m: AuthMethodInput): string {
     for (const list of [c.BoundAudiences, c.BoundIssuer, c.AllowedRedirectURIs, c.DiscoveryCaPem, c.OIDCScopes, c.SigningAlgs, c.JWTValidationPubKeys]) {
       parts.push(...(list ?? []));
     }
-    parts.push(...mapParts(c.ClaimMappings), ...mapParts(c.ListClaimMappings));
+    parts.push(...mapParts(c.ClaimMappings, order), ...mapParts(c.ListClaimMappings, order));
     const a = c.OIDCClientAssertion;
     if (a) {
-      parts.push(a.KeySource, a.KeyAlgorithm, ...(a.Audience ?? []), ...mapParts(a.ExtraHeaders));
+      parts.push(a.KeySource, a.KeyAlgorithm, ...(a.Audience ?? []), ...mapParts(a.ExtraHeaders, order));
       const k = a.PrivateKey;
       if (k) parts.push(k.PemKey, k.PemKeyFile, k.KeyIDHeader, k.PemCert, k.PemCertFile, k.KeyID);
     }

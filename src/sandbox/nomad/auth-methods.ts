@@ -81,7 +81,7 @@ function upsert(ctx: RequestContext, pathName: string | undefined): Reply {
     const current = [...region.authMethods.values()].find((x) => x.Default);
     if (current && current.Name !== m.Name) throw badRequest(`default method already exists: ${current.Name}`);
   }
-  const hash = hashAuthMethod(m);
+  const hash = hashAuthMethod(m, ctx.settings.mapOrder);
   const index = region.nextIndex();
   if (existing && existing.Hash === hash) {
     // No-op: nothing written; the old object (old ModifyIndex/ModifyTime) with the new raft index (reference §3.1).

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { HttpError } from './errors.js';
 import type { JsonOut } from './json-encode.js';
 import type { Cluster } from './regions.js';
+import type { MapOrder } from './hash.js';
 
 /** Agent settings the model needs. */
 export interface ModelSettings {
@@ -13,6 +14,8 @@ export interface ModelSettings {
   maxTokenTtl: number;
   /** Jitter source for blocking queries (seeded, so runs replay). */
   random: () => number;
+  /** Order in which the auth-method Hash walks maps: sorted, or Go-like random (reference §12). */
+  mapOrder: MapOrder;
 }
 
 export interface RequestContext {

@@ -12,10 +12,28 @@ export function hashParts(parts: readonly string[]): string {
   return h.digest().subarray(0, 32).toString('base64');
 }
 
-/** Map entries in a fixed order, so equal content always gives an equal Hash here (unlike Go, see above). */
-export function mapParts(m: Record<string, string> | null): string[] {
+/** Puts map keys in the order a hash walks them. */
+export type MapOrder = (keys: string[]) => string[];
+
+/** The default: sorted, so equal content always gives an equal Hash here (unlike Go, see above). */
+export const sortedOrder: MapOrder = (keys) => [...keys].sort();
+
+/**
+ * Go's map order, for `randomMapOrder`: a seeded shuffle, so the same content can hash differently from
+ * one write to the next, as on a real server (reference §12). Clients must cope with that.
+ */
+export function shuffledOrder(random: () => number): MapOrder {
+  return (keys) => {
+    const out = [...keys];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [out[i], out[j]] = [out[j] as string, out[i] as string];
+    }
+    return out;
+  };
+}
+
+export function mapParts(m: Record<string, string> | null, order: MapOrder = sortedOrder): string[] {
   if (!m) return [];
-  return Object.keys(m)
-    .sort()
-    .flatMap((k) => [k, m[k] ?? '']);
+  return order(Object.keys(m)).flatMap((k) => [k, m[k] ?? '']);
 }

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { Faults, seededRandom } from '../common/faults.js';
+import { shuffledOrder, sortedOrder } from './hash.js';
 import { RequestLog } from '../common/request-log.js';
 import type { SimulatorHandle, SimulatorOptions } from '../common/types.js';
 import type { ModelSettings } from './context.js';
@@ -16,6 +17,8 @@ export interface NomadSimOptions extends SimulatorOptions {
   replicaRegions?: string[];
   /** Default `global`; requests without `?region=` are answered by it. */
   authoritativeRegion?: string;
+  /** Hash maps in a seeded random order like Go (reference §12): equal content may get a new Hash on each write. Default false. */
+  randomMapOrder?: boolean;
   /** Replica regions see ACL writes only after this delay. Default 0. */
   replicationLagMs?: number;
   /** Agent bounds for MaxTokenTTL: a Go duration (`"1m"`) or milliseconds. Default 1m. */
@@ -50,6 +53,7 @@ export async function startNomadSimulator(opts: NomadSimOptions = {}): Promise<N
     maxTokenTtl: toNs(opts.maxTokenTtl, '24h'),
     // Jitter of blocking queries; its own generator so it never shifts the fault dice.
     random: seededRandom(faults.current.seed + 1),
+    mapOrder: opts.randomMapOrder ? shuffledOrder(seededRandom(faults.current.seed + 2)) : sortedOrder,
   };
   const server = createNomadServer({ cluster, settings, faults, log });
   const host = opts.host ?? '127.0.0.1';
