@@ -74,6 +74,10 @@ spec:
 `;
 }
 
+/**
+ * A workspace of a module. `deletion: destroy`: a no-code workspace whose run applied manages resources,
+ * which safe-delete refuses (reference tfc-api.md §5), so removing one from the manifests needs a destroy run.
+ */
 export function workspace(mod: string, i: number, description = 'reliability'): string {
   const vars =
     mod === 'vpc'
@@ -96,7 +100,7 @@ spec:
   executionMode: remote
   autoApply: true
   upgrade: { confirm: auto }
-  deletion: safe
+  deletion: destroy
 ${vars}`;
 }
 
