@@ -1,0 +1,165 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWorkspace, type Workspace } from './harness.js';
+
+/*
+ * Adoption without writes (decisions.md §9), built CLI against both sandboxes over loopback: objects
+ * converge made, then the state is lost. Every object still matches its manifest and none holds a
+ * secret, so the plan has nothing to change (exit 0) but says what the next apply records; that
+ * apply sends no request that writes, and afterwards ownership is real: a removed document deletes.
+ */
+
+const SETTINGS = `kind: Settings
+name: settings
+spec:
+  tfe: { organization: acme }
+  state: { backend: local, path: .converge/state.json }
+`;
+
+const METHODS = `kind: NomadAuthMethod
+name: github-actions
+spec:
+  type: JWT
+  tokenLocality: global
+  maxTokenTtl: 30m
+  config:
+    jwksUrl: https://token.actions.githubusercontent.com/.well-known/jwks
+    boundAudiences: [https://github.com/acme]
+    claimMappings: { repository: repository }
+`;
+
+const DEPLOYERS = `kind: NomadBindingRule
+name: deployers
+spec:
+  authMethod: github-actions
+  selector: 'value.repository == "acme/deploy"'
+  bindType: policy
+  bindName: deploy
+`;
+
+const READERS = `kind: NomadBindingRule
+name: readers
+spec:
+  authMethod: github-actions
+  bindType: policy
+  bindName: read-only
+`;
+
+const LAMBDA = `kind: NoCodeModule
+name: lambda
+spec:
+  registryModule: acme/lambda/aws
+  versionPin: 1.1.0
+---
+kind: NoCodeWorkspace
+name: lambda-dev
+spec:
+  module: lambda
+  variables:
+    - key: function_name
+      value: hello-dev
+    - key: runtime
+      value: nodejs20.x
+`;
+
+const ALL = ['NomadAuthMethod/github-actions', 'NomadBindingRule/deployers', 'NomadBindingRule/readers', 'NoCodeModule/lambda', 'NoCodeWorkspace/lambda-dev'];
+
+interface StateFile {
+  records: { kind: string; name: string; id: string; extra: Record<string, unknown> }[];
+}
+interface JsonPlan {
+  changes: { kind: string; name: string; action: string; adopt?: boolean; notes?: string[] }[];
+}
+
+describe('adoption of matching live objects after the state is lost (built CLI ↔ sandbox)', () => {
+  let ws: Workspace;
+  const stateFile = () => join(ws.dir, '.converge', 'state.json');
+  const readState = async () => JSON.parse(await readFile(stateFile(), 'utf8')) as StateFile;
+  const loseState = () => rm(join(ws.dir, '.converge'), { recursive: true, force: true });
+  let applied: StateFile;
+
+  beforeAll(async () => {
+    ws = await openWorkspace();
+    await ws.write('settings.yaml', SETTINGS);
+    await ws.write('methods.yaml', METHODS);
+    await ws.write('rules.yaml', `${DEPLOYERS}---\n${READERS}`);
+    await ws.write('lambda.yaml', LAMBDA);
+    const r = await ws.cli(['apply', '--auto-approve', '--poll-interval', '20ms']);
+    expect(r.code, r.stderr).toBe(0);
+    applied = await readState();
+    await loseState();
+  });
+  afterAll(async () => ws?.close());
+
+  it('plan: no changes (exit 0), one line saying what the next apply records, the rules matched by natural key said; nothing written', async () => {
+    ws.sandbox.log.clear();
+    const r = await ws.cli(['plan', '--detailed-exitcode']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('No changes.');
+    expect(r.stdout).toContain('5 existing objects match the manifests and will be recorded as owned by the next apply');
+    for (const a of ALL) expect(r.stdout).toContain(`= ${a}`);
+    // Issue 8: a rule adopted without state is said, with how it was matched.
+    expect(r.stdout.match(/note: adopted existing rule [0-9a-f-]+: matched by auth method, selector, bind type and bind name/g)).toHaveLength(2);
+
+    const j = await ws.cli(['plan', '--json']);
+    const plan = JSON.parse(j.stdout) as JsonPlan;
+    expect(plan.changes.map((c) => `${c.action} ${c.adopt === true ? 'adopt ' : ''}${c.kind}/${c.name}`)).toEqual(ALL.map((a) => `no-op adopt ${a}`));
+
+    const md = await ws.cli(['plan', '--markdown']);
+    expect(md.stdout).toContain('No changes.');
+    expect(md.stdout).toContain('5 existing objects match the manifests');
+    expect(ws.sandbox.log.writes()).toEqual([]);
+    await expect(readFile(stateFile(), 'utf8')).rejects.toThrow();
+  });
+
+  it('apply: records every object as owned without a single write, with the records apply itself would make', async () => {
+    ws.sandbox.log.clear();
+    const r = await ws.cli(['apply', '--auto-approve']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`No changes to live objects. Recorded 5 existing objects as owned (nothing was sent): ${ALL.join(', ')}.`);
+    expect(ws.sandbox.log.writes()).toEqual([]);
+    const state = await readState();
+    expect(state.records.map((x) => `${x.kind}/${x.name} ${x.id}`)).toEqual(applied.records.map((x) => `${x.kind}/${x.name} ${x.id}`));
+    const byName = new Map(state.records.map((x) => [x.name, x]));
+    const before = new Map(applied.records.map((x) => [x.name, x]));
+    // Nomad keeps the Hash (the next plan skips the reads); HCP Terraform the module and workspace ids.
+    for (const name of ['github-actions', 'deployers', 'readers']) expect(byName.get(name)?.extra.hash, name).toBe(before.get(name)?.extra.hash);
+    expect(byName.get('lambda-dev')?.extra).toMatchObject({ workspaceId: before.get('lambda-dev')?.id, moduleId: before.get('lambda')?.id });
+  });
+
+  it('then the plan is clean, says no adoption, and reads Nomad by Hash alone', async () => {
+    ws.sandbox.log.clear();
+    const r = await ws.cli(['plan', '--detailed-exitcode']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('No changes.');
+    expect(r.stdout).not.toContain('recorded as owned');
+    expect(r.stdout).not.toContain('note:');
+    expect(ws.sandbox.log.entries({ service: 'nomad' }).map((e) => `${e.method} ${e.path}`)).toEqual(['GET /v1/acl/auth-methods', 'GET /v1/acl/binding-rules']);
+  });
+
+  it('ownership is real: a removed document now plans its delete', async () => {
+    await ws.write('rules.yaml', DEPLOYERS);
+    const r = await ws.cli(['plan', '--json', '--detailed-exitcode']);
+    expect(r.code).toBe(2);
+    const plan = JSON.parse(r.stdout) as JsonPlan;
+    expect(plan.changes.map((c) => `${c.action} ${c.kind}/${c.name}`)).toEqual(['delete NomadBindingRule/readers']);
+    await ws.write('rules.yaml', `${DEPLOYERS}---\n${READERS}`);
+  });
+
+  it('a saved plan of adoptions applies the same way, and is stale once they are recorded', async () => {
+    await loseState();
+    const p = await ws.cli(['plan', '--out', 'adopt.plan.json']);
+    expect(p.code, p.stderr).toBe(0);
+    ws.sandbox.log.clear();
+    const a = await ws.cli(['apply', '--plan', 'adopt.plan.json']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toContain('Recorded 5 existing objects as owned');
+    expect(ws.sandbox.log.writes()).toEqual([]);
+    expect((await readState()).records).toHaveLength(5);
+    const again = await ws.cli(['apply', '--plan', 'adopt.plan.json']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('the saved plan is stale');
+    expect(again.stderr).toContain('NomadBindingRule/readers: the change differs from the saved plan: saved adopt (record as owned), now nothing');
+  });
+});
