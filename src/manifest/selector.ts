@@ -115,8 +115,15 @@ function tokenize(src: string): Tok[] {
   return toks;
 }
 
+/**
+ * Parentheses and `not` recurse; a hostile selector of a million `(` overflowed the stack and surfaced
+ * as an "unexpected" error. No real selector nests near this deep.
+ */
+export const MAX_SELECTOR_NESTING = 100;
+
 class Parser {
   private i = 0;
+  private depth = 0;
   constructor(private readonly toks: Tok[]) {}
 
   private peek(offset = 0): Tok {
@@ -160,6 +167,16 @@ class Parser {
 
   private not(): void {
     const t = this.peek();
+    if (this.depth >= MAX_SELECTOR_NESTING) throw new SelectorSyntaxError(`nested more than ${MAX_SELECTOR_NESTING} levels deep (parentheses and "not")`, t.col);
+    this.depth++;
+    try {
+      this.notInner(t);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private notInner(t: Tok): void {
     // `not` followed by `in`/`contains`/`matches` belongs to an operator, never here (no left side yet).
     if (this.isWord(t, 'not')) {
       this.next();
