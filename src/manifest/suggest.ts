@@ -21,16 +21,20 @@ export function editDistance(a: string, b: string): number {
  */
 export function didYouMean(word: string, candidates: readonly string[]): string | undefined {
   const squash = (s: string): string => s.toLowerCase().replace(/[-_]/g, '');
+  const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
   let best: string | undefined;
   let bestD = Infinity;
   for (const c of candidates) {
     if (c === word) continue;
-    const d = squash(c) === squash(word) ? 0 : editDistance(word, c);
+    const same = squash(c) === squash(word);
+    // The distance is at least the difference in length: a hostile multi-megabyte word (an unknown
+    // `kind:` of 3 MB) would otherwise cost seconds of Levenshtein against every candidate.
+    if (!same && Math.abs(c.length - word.length) > limit) continue;
+    const d = same ? 0 : editDistance(word, c);
     if (d < bestD) {
       bestD = d;
       best = c;
     }
   }
-  const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
   return bestD <= limit ? best : undefined;
 }
