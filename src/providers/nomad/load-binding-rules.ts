@@ -30,6 +30,7 @@ export async function loadBindingRules(
   records: StateRecord[],
   knownMethods: ReadonlySet<string>,
   call: CallOptions,
+  deletingMethods: ReadonlySet<string> = new Set(),
 ): Promise<{ views: ObjectView[]; diagnostics: Diagnostic[]; stubs: WireBindingRuleStub[] }> {
   const diagnostics: Diagnostic[] = [];
   const stubs = await session.client.listBindingRules(call);
@@ -51,7 +52,15 @@ export async function loadBindingRules(
     if (object) {
       view.desired = desiredBindingRuleView(object);
       if (object.spec.bindType === 'management') view.notes = [MANAGEMENT_NOTE];
-      if (!knownMethods.has(object.spec.authMethod)) {
+      if (deletingMethods.has(object.spec.authMethod)) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'nomad.binding-rule.auth-method-deleted',
+          summary: `NomadBindingRule/${name}: auth method ${object.spec.authMethod} is deleted by this plan (its manifest is gone), but this rule still uses it`,
+          detail: `remove NomadBindingRule/${name} too (converge deletes rules before their method), or restore the NomadAuthMethod document ${object.spec.authMethod}; Nomad would leave the rule orphaned`,
+          range: object.positions['/spec/authMethod'] ?? object.range,
+        });
+      } else if (!knownMethods.has(object.spec.authMethod)) {
         diagnostics.push({
           severity: 'error',
           code: 'nomad.binding-rule.unknown-auth-method',

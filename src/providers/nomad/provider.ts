@@ -78,8 +78,13 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
       diagnostics.push(...m.diagnostics);
       let ruleStubs: WireBindingRuleStub[] | undefined;
       if (needRules) {
-        const known = new Set([...methods.map((o) => o.name), ...m.stubs.map((s) => s.Name)]);
-        const r = await loadBindingRules(session, rules, ruleRecords, known, call);
+        // A method converge owns but no manifest names any more is deleted by this very plan: a rule
+        // still pointing at it would be orphaned by the server (reference nomad-api.md §8), so it does
+        // not count as known.
+        const desiredMethods = new Set(methods.map((o) => o.name));
+        const deleting = new Set(methodRecords.map((r) => r.name).filter((n) => !desiredMethods.has(n)));
+        const known = new Set([...desiredMethods, ...m.stubs.map((s) => s.Name).filter((n) => !deleting.has(n))]);
+        const r = await loadBindingRules(session, rules, ruleRecords, known, call, deleting);
         views.push(...r.views);
         diagnostics.push(...r.diagnostics);
         ruleStubs = r.stubs;

@@ -269,6 +269,21 @@ describe('Nomad provider against the simulator: binding rules', () => {
     ]);
   });
 
+  it('a rule that keeps using an auth method this plan deletes is a diagnostic, not an orphan', async () => {
+    await rig.converge([asAny(method('okta')), asAny(rule('eng', { authMethod: 'okta' }))]);
+    // The method's manifest is gone (so converge would delete it), the rule's is not.
+    const { load } = await rig.plan([asAny(rule('eng', { authMethod: 'okta' }))]);
+    expect(load.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'nomad.binding-rule.auth-method-deleted', range: AUTH_METHOD_POS }),
+    ]);
+    // A live method converge does not own stays usable.
+    await rig.raw('POST', '/v1/acl/auth-method/other', {
+      Name: 'other', Type: 'JWT', TokenLocality: 'local', MaxTokenTTL: '1h', Default: false, Config: { JWKSURL: 'https://jwks.example' },
+    });
+    const other = await rig.plan([asAny(method('okta')), asAny(rule('eng', { authMethod: 'other' }))]);
+    expect(other.load.diagnostics).toEqual([]);
+  });
+
   it('a management rule carries a warning note', async () => {
     const { planned } = await rig.plan([asAny(method('okta')), asAny(rule('admins', { authMethod: 'okta', bindType: 'management', bindName: undefined }))]);
     expect(planned.find((p) => p.change.name === 'admins')?.change.notes).toContain(MANAGEMENT_NOTE);
