@@ -368,3 +368,29 @@ describe('Nomad provider against a server whose Hash is order-dependent (referen
     }
   });
 });
+
+describe('Nomad provider: reading a replica region (reference §3.1, §7)', () => {
+  it('builds views from the authoritative region and reports a lagging replica as one warning, rules included', async () => {
+    const r = await openRig({ simOptions: { replicationLagMs: 60_000 } });
+    try {
+      const desired = [asAny(method('okta')), asAny(rule('eng', { authMethod: 'okta' }))];
+      await r.converge(desired);
+      const load = await r.provider.load({ desired, records: [...r.records.values()], readRegion: 'europe' }, r.ctx);
+      // Views come from the authoritative region: both objects are live there and match (no change).
+      expect(load.views.every((v) => v.live !== undefined)).toBe(true);
+      expect(load.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'nomad.replica-lag' })]);
+      expect(load.diagnostics[0]?.summary).toMatch(/NomadAuthMethod okta not copied yet; binding rule .+ not copied yet/);
+
+      r.sim.setReplicationLag(0);
+      const synced = await r.provider.load({ desired, records: [...r.records.values()], readRegion: 'europe' }, r.ctx);
+      expect(synced.diagnostics).toEqual([]);
+      expect(r.reporter.events.some((e) => e.code === 'nomad.replica.in-sync')).toBe(true);
+
+      const unknown = await r.provider.load({ desired, records: [...r.records.values()], readRegion: 'mars' }, r.ctx);
+      expect(unknown.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'nomad.replica-unreadable' })]);
+      expect(unknown.diagnostics[0]?.summary).toContain('No path to region');
+    } finally {
+      await r.close();
+    }
+  });
+});
