@@ -94,7 +94,7 @@ program
   .argument('[paths...]', 'manifest files or directories', ['.'])
   .option('--json', 'JSON drift report on stdout')
   .option('--markdown', 'Markdown drift report')
-  .option('--region <region>', 'read this Nomad region instead of the authoritative one')
+  .option('--region <region>', 'also read this Nomad region and report its replication lag (drift is measured against the authoritative region)')
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/drift.js')).driftCommand(host, paths, opts));
   });
