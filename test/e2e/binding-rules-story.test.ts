@@ -84,7 +84,7 @@ spec:
 }
 
 interface JsonPlan {
-  changes: { kind: string; name: string; action: string; id?: string; reason?: string; notes?: string[]; fields: { path: string; before: unknown; after: unknown }[] }[];
+  changes: { kind: string; name: string; action: string; adopt?: boolean; id?: string; reason?: string; notes?: string[]; fields: { path: string; before: unknown; after: unknown }[] }[];
   summary: Record<string, number>;
 }
 
@@ -178,9 +178,15 @@ describe('Nomad binding rules end to end (built CLI ↔ sandbox over loopback)',
     for (const name of ['engineers', 'admins', 'deployers', 'gh-readers']) {
       const c = plan.changes.find((x) => x.kind === 'NomadBindingRule' && x.name === name);
       expect(c?.notes?.join(' '), name).toMatch(/adopted existing rule/);
+      // Matching exactly: not a change, only an adoption (decisions.md §9), and still said.
+      expect(c, name).toMatchObject({ action: 'no-op', adopt: true });
     }
+    ws.sandbox.log.clear();
     const a = await ws.cli(['apply', '--auto-approve']);
     expect(a.code).toBe(0);
+    expect(a.stdout).toContain('Recorded 5 existing objects as owned');
+    // Only okta's client secret is written (its live value cannot be read); no rule is sent.
+    expect(writePaths()).toEqual(['POST /v1/acl/auth-method/okta']);
     expect((await liveRules()).map((r) => r.ID).sort()).toEqual(ids);
     expect((await ws.cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   });

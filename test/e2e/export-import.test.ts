@@ -33,7 +33,7 @@ interface Doc {
   spec: Record<string, unknown>;
 }
 interface JsonPlan {
-  changes: { kind: string; name: string; action: string; reason?: string; notes: string[]; fields: { path: string; sensitive: boolean }[] }[];
+  changes: { kind: string; name: string; action: string; adopt?: boolean; reason?: string; notes: string[]; fields: { path: string; sensitive: boolean }[] }[];
 }
 
 function docs(text: string): Doc[] {
@@ -226,7 +226,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     expect(await readFile(join(fresh, 'exported', 'nomad-auth-methods.yaml'), 'utf8')).toBe(before);
   });
 
-  it('from a fresh state, the exported files plan only adoptions: no field changes except the secrets, which the plan says it will write', async () => {
+  it('from a fresh state, the exported files plan no changes except the secrets it cannot read, which it says; the rest are adoptions', async () => {
     ws.sandbox.log.clear();
     const r = await inFresh(['plan', '--json', 'exported']);
     expect(r.code, r.stderr).toBe(0);
@@ -234,11 +234,28 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     const plan = JSON.parse(r.stdout) as JsonPlan;
     expect(plan.changes).toHaveLength(13);
     for (const c of plan.changes) {
-      expect(c.action, `${c.kind}/${c.name}`).toBe('update');
       expect(c.reason).toBe('adopt into state');
       expect(c.fields.filter((f) => !f.sensitive), `${c.kind}/${c.name}`).toEqual([]);
-      if (c.fields.length > 0) expect(c.notes.some((n) => n.startsWith('secret value unknown to converge: it will be written'))).toBe(true);
+      if (c.fields.length > 0) {
+        // A secret converge cannot read: the adoption writes it, and says so.
+        expect(c.action, `${c.kind}/${c.name}`).toBe('update');
+        expect(c.notes.some((n) => n.startsWith('secret value unknown to converge: it will be written'))).toBe(true);
+      } else {
+        // Everything matches: not a change (decisions.md §9); the next apply records it, sending nothing.
+        expect(c, `${c.kind}/${c.name}`).toMatchObject({ action: 'no-op', adopt: true });
+        expect(c.notes).toContain('exists and matches the manifests; not owned yet: the next apply records it in state without sending anything');
+      }
     }
+    expect(plan.changes.filter((c) => c.action === 'update').map((c) => `${c.kind}/${c.name}`)).toEqual([
+      'NomadAuthMethod/azure',
+      'NomadAuthMethod/okta',
+      'NoCodeWorkspace/vpc-dev',
+      'NoCodeWorkspace/vpc-ops',
+    ]);
+    const text = await inFresh(['plan', '--detailed-exitcode', 'exported']);
+    expect(text.code).toBe(2);
+    expect(text.stdout).toContain('Plan: 0 to create, 4 to update, 0 to delete, 0 to upgrade.');
+    expect(text.stdout).toContain('9 existing objects match the manifests and will be recorded as owned by the next apply');
     const secretFields = plan.changes.flatMap((c) => c.fields.map((f) => `${c.kind}/${c.name} ${f.path}`)).sort();
     expect(secretFields).toEqual([
       'NoCodeWorkspace/vpc-dev variables.terraform.db_password.value',
