@@ -1,3 +1,4 @@
+import { ConvergeError } from '../../diagnostics/errors.js';
 import { formatGoDuration, parseGoDuration } from '../../manifest/duration.js';
 import type { JsonValue } from '../../model/json.js';
 import type { NomadAuthMethodConfigSpec, NomadAuthMethodSpec, NomadBindingRuleSpec } from '../../model/specs.js';
@@ -273,12 +274,21 @@ export function authMethodRequest(name: string, spec: NomadAuthMethodSpec, secre
                   },
           },
   };
+  const ttl = canonicalDuration(spec.maxTokenTtl);
+  if (ttl === '') {
+    // Never sent as "": the server answers 400 `time: invalid duration ""` (reference §1.3, Surprises 1),
+    // and a zero TTL fails its bounds check anyway (§3.2). Manifest validation stops this first.
+    throw new ConvergeError('nomad.auth-method.ttl', `NomadAuthMethod/${name}: maxTokenTtl must be a duration greater than zero`, {
+      source: 'user',
+      hint: 'write a Go duration like 1h (Nomad accepts 1m to 24h by default)',
+    });
+  }
   return {
     Name: name,
     Type: spec.type,
     TokenLocality: spec.tokenLocality,
     TokenNameFormat: spec.tokenNameFormat || DEFAULT_TOKEN_NAME_FORMAT,
-    MaxTokenTTL: canonicalDuration(spec.maxTokenTtl),
+    MaxTokenTTL: ttl,
     Default: spec.default === true,
     Config: config,
   };

@@ -225,6 +225,12 @@ describe('authMethodRequest (what is sent)', () => {
     expect(body.Config.ExpirationLeeway).toBe('');
   });
 
+  it('never sends MaxTokenTTL as "" (the server 400s it, §1.3): a zero TTL is refused before sending', () => {
+    for (const ttl of ['0s', '0', '']) {
+      expect(() => authMethodRequest('corp', spec({ maxTokenTtl: ttl }), {}), ttl).toThrow(/maxTokenTtl must be a duration greater than zero/);
+    }
+  });
+
   it('never sends a secret it was not given', () => {
     const body = authMethodRequest('corp', spec(), {});
     expect(body.Config.OIDCClientSecret).toBe('');
