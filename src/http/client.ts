@@ -98,8 +98,9 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   function feedRateLimit(headers: Record<string, string>): void {
     const limit = Number(headers['x-ratelimit-limit']);
     // The window of X-RateLimit-Limit is not named by the header; HCP Terraform's is one second
-    // (reference tfc-api.md §8). It can only lower a pace the caller configured, never invent one.
-    if (pacer && Number.isFinite(limit) && limit > 0) pacer.lowerTo(limit);
+    // (reference tfc-api.md §8). Like go-tfe, follow the advertised value (a TFE operator may set another);
+    // it only moves a pace the caller asked for, never invents one.
+    if (pacer && Number.isFinite(limit) && limit > 0) pacer.follow(limit);
     const remainingHeader = headers['x-ratelimit-remaining'];
     if (remainingHeader === undefined || remainingHeader.trim() === '') return;
     const remaining = Number(remainingHeader);

@@ -1,28 +1,48 @@
 /**
- * Token-bucket pacer (GCRA form): keeps a client at `rate` requests per second with a small burst.
+ * Token-bucket pacer (GCRA form): keeps a client at a server's published rate limit with a small burst.
  * Callers are served in call order; each waits only for its own slot, so no timer queue is needed.
- * The rate can be lowered at run time from `X-RateLimit-Limit` (reference tfc-api.md §8: the
- * published limit is visible in that header).
+ *
+ * The limit follows `X-RateLimit-Limit` (reference tfc-api.md §8: the limit is visible in that header, and
+ * go-tfe sets its client-side limiter from it, whatever the value: HCP Terraform says 30, a Terraform
+ * Enterprise operator may configure another). The rate given at construction is the pace until a server
+ * has said otherwise.
+ *
+ * Why `limit` requests are spread over one second plus `guardMs`, not exactly one second: the server
+ * counts a sliding one-second window at the moment each request *arrives* (reference §8; the sandbox
+ * models it so), and arrival times jitter (timers fire late, event loops stall, the network varies).
+ * Spaced exactly 1000/limit ms apart, the 31st request of a run now and then lands inside the window of
+ * the 1st and is answered 429. Spreading them over 1000 + guardMs absorbs up to guardMs of jitter
+ * between any request and the one `limit` places later, at a cost of guardMs/1000 of throughput.
  */
 export class Pacer {
-  private intervalMs: number;
+  private intervalMs = 0;
+  private limit = 0;
   /** Theoretical arrival time of the next request (monotonic ms). */
   private tat = 0;
 
   constructor(
     rate: number,
     private readonly burst = 1,
+    private readonly guardMs = DEFAULT_GUARD_MS,
   ) {
-    this.intervalMs = 1000 / rate;
+    this.follow(rate);
   }
 
+  /** The advertised (or configured) limit being followed, requests per second. */
   get rate(): number {
+    return this.limit;
+  }
+
+  /** Requests per second actually sent at most (the limit less the jitter guard). */
+  get pace(): number {
     return 1000 / this.intervalMs;
   }
 
-  /** Lower (never raise) the pace, e.g. when the server publishes a smaller limit than configured. */
-  lowerTo(rate: number): void {
-    if (rate > 0 && rate < this.rate) this.intervalMs = 1000 / rate;
+  /** Pace at this limit (requests per second), e.g. the value of the latest `X-RateLimit-Limit`. */
+  follow(limit: number): void {
+    if (!Number.isFinite(limit) || limit <= 0 || limit === this.limit) return;
+    this.limit = limit;
+    this.intervalMs = (1000 + this.guardMs) / limit;
   }
 
   /** Milliseconds the caller must wait before sending; reserves the slot. */
@@ -34,3 +54,6 @@ export class Pacer {
     return wait;
   }
 }
+
+/** 50 ms over one second: 30 req/s becomes one request every 35 ms (28.6 req/s, 95 % of the limit). */
+export const DEFAULT_GUARD_MS = 50;

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NO_FAULTS, type FaultSettings, type Faults } from '../common/faults.js';
 import type { RequestLog } from '../common/request-log.js';
 import type { RunOutcome, Store } from './model.js';
+import type { RateLimiter } from './rate-limit.js';
 import type { RunEngine } from './run-engine.js';
 
 /**
@@ -18,11 +19,17 @@ export interface TfeControl {
   setManagedResources(workspaceName: string, n: number): void;
   /** Time between run state transitions, ms. */
   setStepDelay(ms: number): void;
+  /**
+   * Change the per-token limit (requests per second), as a Terraform Enterprise operator can; answers advertise
+   * it in `X-RateLimit-Limit`. Benchmarks seed a large world under a high limit, then measure under the real 30.
+   * Throws when the simulator was started with the limit off.
+   */
+  setRateLimit(perSecond: number): void;
 }
 
 export const OUTCOMES: readonly RunOutcome[] = ['errored', 'canceled', 'discarded', 'no-changes', 'success'];
 
-export function createControl(store: Store, engine: RunEngine): TfeControl {
+export function createControl(store: Store, engine: RunEngine, limiter: RateLimiter | null = null): TfeControl {
   return {
     publishModuleVersion(org, name, provider, version) {
       if (org !== store.organization) throw new Error(`unknown organization ${org}; the sandbox holds ${store.organization}`);
@@ -55,6 +62,11 @@ export function createControl(store: Store, engine: RunEngine): TfeControl {
       if (!Number.isFinite(ms) || ms < 0) throw new Error('step delay must be a non-negative number of ms');
       engine.setStepDelay(ms);
     },
+    setRateLimit(perSecond) {
+      if (!limiter) throw new Error('the rate limit is off for this simulator (started with rateLimit: false)');
+      if (!Number.isInteger(perSecond) || perSecond < 1) throw new Error('the rate limit must be a positive whole number of requests per second');
+      limiter.perSecond = perSecond;
+    },
   };
 }
 
@@ -69,6 +81,7 @@ const ENDPOINTS = {
   'POST /__sandbox/run-outcomes': '{ "workspace", "outcome": errored|canceled|discarded|no-changes|success }',
   'PUT /__sandbox/managed-resources': '{ "workspace", "count" }',
   'PUT /__sandbox/step-delay': '{ "ms" }',
+  'PUT /__sandbox/rate-limit': '{ "perSecond" } (the per-token limit; 30 like HCP Terraform)',
 };
 
 interface Deps {
@@ -133,6 +146,9 @@ export function handleControl(path: string, req: IncomingMessage, body: Buffer, 
       case 'PUT /__sandbox/step-delay':
         deps.control.setStepDelay(Number(json.ms));
         return send(200, { ms: json.ms });
+      case 'PUT /__sandbox/rate-limit':
+        deps.control.setRateLimit(Number(json.perSecond));
+        return send(200, { perSecond: json.perSecond });
       default:
         return send(404, { error: `unknown sandbox endpoint ${key}`, endpoints: ENDPOINTS });
     }

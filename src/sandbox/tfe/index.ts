@@ -66,14 +66,14 @@ export async function startTfeSimulator(opts: TfeSimOptions = {}): Promise<TfeSi
   const seed = opts.seedFile ? await loadSeedFile(opts.seedFile) : validateSeed(opts.seed ?? DEFAULT_TFE_SEED);
   const store = new Store(seed);
   const engine = new RunEngine(store, opts.stepDelayMs ?? 50);
-  const control = createControl(store, engine);
+  const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit?.perSecond ?? RATE_LIMIT_PER_SECOND);
+  const control = createControl(store, engine, limiter);
   const faults = new Faults(opts.faults ?? {});
   const log = opts.log ?? new RequestLog();
   const settings: Settings = {
     defaultPageSize: Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(opts.defaultPageSize ?? DEFAULT_PAGE_SIZE))),
     terraformVersion: TERRAFORM_VERSION,
   };
-  const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit?.perSecond ?? RATE_LIMIT_PER_SECOND);
   const server = createTfeServer({ store, engine, router: buildRouter(), settings, faults, log, control, limiter });
   const host = opts.host ?? '127.0.0.1';
   try {

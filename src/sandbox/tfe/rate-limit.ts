@@ -20,18 +20,20 @@ export interface RateDecision {
 export class RateLimiter {
   private readonly windows = new Map<string, number[]>();
 
-  constructor(private readonly limit: number) {}
+  /** Requests per second per key; the control endpoint may change it (an operator's setting in TFE). */
+  constructor(public perSecond: number) {}
 
   check(key: string, now = Date.now()): RateDecision {
+    const limit = this.perSecond;
     const recent = (this.windows.get(key) ?? []).filter((t) => now - t < 1000);
     const oldest = recent[0];
-    if (recent.length >= this.limit) {
+    if (recent.length >= limit) {
       this.windows.set(key, recent);
       return { allowed: false, remaining: 0, resetSeconds: oldest === undefined ? 1 : Math.max(0.001, (oldest + 1000 - now) / 1000) };
     }
     recent.push(now);
     this.windows.set(key, recent);
     const first = recent[0] ?? now;
-    return { allowed: true, remaining: this.limit - recent.length, resetSeconds: (first + 1000 - now) / 1000 };
+    return { allowed: true, remaining: limit - recent.length, resetSeconds: (first + 1000 - now) / 1000 };
   }
 }

@@ -99,7 +99,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     log(0, 'reset');
     return;
   }
-  const limitHeaders: Record<string, string> = { 'X-RateLimit-Limit': String(RATE_LIMIT_PER_SECOND) };
+  // The limit in force (30 unless an operator changed it, or the real 30 when the limiter is off).
+  const limitHeaders: Record<string, string> = { 'X-RateLimit-Limit': String(deps.limiter?.perSecond ?? RATE_LIMIT_PER_SECOND) };
   let reply: Reply;
   let fault: RequestLogEntry['fault'];
   if (decision.type === 'status' && decision.status === 429) {
