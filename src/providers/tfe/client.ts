@@ -1,6 +1,7 @@
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
 import type { JsonValue } from '../../model/json.js';
 import { tfeError, type ErrorContext } from './errors.js';
+import { CONFIRMABLE } from './runs.js';
 import {
   decodeJson,
   parseAccount,
@@ -496,6 +497,7 @@ export class TfeClient {
 
   /** `POST /runs` with `is-destroy: true` (201, RUN). */
   async createDestroyRun(workspaceId: string, message: string, ctx: CallContext): Promise<RunWire> {
+    const before = await this.newestRunId(workspaceId);
     const { data } = await this.one(
       {
         method: 'POST',
@@ -507,6 +509,9 @@ export class TfeClient {
             relationships: { workspace: { data: { type: 'workspaces', id: workspaceId } } },
           },
         },
+        // Not idempotent (each call queues a run): after a lost reply, a run newer than the newest one
+        // before the request is the one it queued (STYLE.md §5).
+        readBack: () => this.readBackNewRun(workspaceId, before),
       },
       ctx,
     );
@@ -515,7 +520,40 @@ export class TfeClient {
 
   /** `POST /runs/:id/actions/apply` (202, no body). */
   async applyRun(id: string, comment: string, ctx: CallContext): Promise<void> {
-    await this.send({ method: 'POST', path: `/runs/${encodeURIComponent(id)}/actions/apply`, body: { comment } }, ctx);
+    await this.send(
+      {
+        method: 'POST',
+        path: `/runs/${encodeURIComponent(id)}/actions/apply`,
+        body: { comment },
+        // Not idempotent: after a lost reply, a run that left the confirmable states was confirmed (STYLE.md §5).
+        readBack: () => this.readBackConfirmed(`/runs/${encodeURIComponent(id)}`),
+      },
+      ctx,
+    );
+  }
+
+  /** The id of the workspace's newest run (runs list newest first, RUN), null when it has none. */
+  private async newestRunId(workspaceId: string): Promise<string | null> {
+    const res = await this.readBackGet(`/workspaces/${encodeURIComponent(workspaceId)}/runs`, { 'page[size]': 1 });
+    const first = (res ? (JSON.parse(res.text) as { data?: { id?: unknown }[] }).data?.[0]?.id : undefined) ?? null;
+    return typeof first === 'string' ? first : null;
+  }
+
+  /** The workspace's newest run as a one-run document (the shape a run-creating POST answers), when newer than `before`. */
+  private async readBackNewRun(workspaceId: string, before: string | null): Promise<HttpResponse | undefined> {
+    const res = await this.readBackGet(`/workspaces/${encodeURIComponent(workspaceId)}/runs`, { 'page[size]': 1 });
+    const run = res ? (JSON.parse(res.text) as { data?: { id?: unknown }[] }).data?.[0] : undefined;
+    if (!res || run === undefined || typeof run.id !== 'string' || run.id === before) return undefined;
+    return { status: 200, headers: res.headers, text: JSON.stringify({ data: run }) };
+  }
+
+  /** A run (or upgrade) read: its raw answer when the run moved past confirmable, undefined while it still waits. */
+  private async readBackConfirmed(path: string): Promise<HttpResponse | undefined> {
+    const res = await this.readBackGet(path);
+    if (res === undefined) return undefined;
+    const status = (JSON.parse(res.text) as { data?: { attributes?: { status?: unknown } } }).data?.attributes?.status;
+    if (typeof status !== 'string') throw new Error(`read-back of ${path}: no status`);
+    return CONFIRMABLE.has(status) ? undefined : res;
   }
 
   async discardRun(id: string, comment: string, ctx: CallContext): Promise<void> {
@@ -530,7 +568,13 @@ export class TfeClient {
 
   async initiateUpgrade(moduleId: string, workspaceId: string, message: string, ctx: CallContext): Promise<WorkspaceUpgradeWire> {
     const body = { data: { type: 'workspaces', attributes: { message } } };
-    const res = await this.send({ method: 'POST', path: this.upgradePath(moduleId, workspaceId), body }, ctx);
+    // Not idempotent (each call queues a run): after a lost reply, a run newer than the newest one
+    // before the request is the one it queued (STYLE.md §5).
+    const before = await this.newestRunId(workspaceId);
+    const res = await this.send(
+      { method: 'POST', path: this.upgradePath(moduleId, workspaceId), body, readBack: () => this.readBackNewRun(workspaceId, before) },
+      ctx,
+    );
     // The initiate answer is "not shown" in the spec (§4 rule 4); an empty or non-JSON 2xx still
     // means the service took it: the caller then finds the run among the workspace's runs.
     let doc: unknown;
@@ -550,6 +594,7 @@ export class TfeClient {
   /** Confirm: the documented body is `{ "Workspace update completed" }`, not JSON; any 2xx is success and the body is ignored. */
   async confirmUpgrade(moduleId: string, workspaceId: string, runId: string, message: string, ctx: CallContext): Promise<void> {
     const path = `${this.upgradePath(moduleId, workspaceId)}/${encodeURIComponent(runId)}`;
-    await this.send({ method: 'POST', path, body: { data: { attributes: { message } } } }, ctx);
+    // Not idempotent: after a lost reply, an upgrade run that left the confirmable states was confirmed (STYLE.md §5).
+    await this.send({ method: 'POST', path, body: { data: { attributes: { message } } }, readBack: () => this.readBackConfirmed(path) }, ctx);
   }
 }
