@@ -128,6 +128,15 @@ describe('Nomad binding rules end to end (built CLI ↔ sandbox over loopback)',
     expect(writePaths()).toEqual([]);
   });
 
+  it('a non-management token cannot even plan rules (their list needs management, §10): a clear message, no write', async () => {
+    const r = await ws.cli(['plan'], { NOMAD_TOKEN: ws.sandbox.nomad.clientToken });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Permission denied');
+    expect(r.stderr).toMatch(/management token/);
+    expect(r.stdout + r.stderr).not.toContain(ws.sandbox.nomad.clientToken);
+    expect(writePaths()).toEqual([]);
+  });
+
   it('creates the rules after their auth methods; a re-plan has no changes', async () => {
     ws.sandbox.log.clear();
     const a = await ws.cli(['apply', '--auto-approve']);

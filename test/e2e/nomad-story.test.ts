@@ -99,6 +99,22 @@ describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', 
     expect(p.stdout).not.toContain('rotated-secret-Qm42');
   });
 
+  it('applies a rotated secret: one write that moves the Hash, then no changes with the new secret', async () => {
+    const rotated = { OKTA_CLIENT_SECRET: 'rotated-secret-Qm42' };
+    const hashOf = async () =>
+      ((await (await fetch(`${ws.sandbox.nomad.url}/v1/acl/auth-methods`)).json()) as { Name: string; Hash: string }[]).find((m) => m.Name === 'okta')?.Hash;
+    const before = await hashOf();
+    ws.sandbox.log.clear();
+    const a = await ws.cli(['apply', '--auto-approve'], rotated);
+    expect(a.code).toBe(0);
+    expect(ws.sandbox.log.writes('nomad').map((e) => `${e.method} ${e.path}`)).toEqual(['POST /v1/acl/auth-method/okta']);
+    expect(await hashOf()).not.toBe(before);
+    expect(a.stdout + a.stderr).not.toContain('rotated-secret-Qm42');
+    expect((await ws.cli(['plan', '--detailed-exitcode'], rotated)).code).toBe(0);
+    // Back to the original secret for the rest of the story.
+    expect((await ws.cli(['apply', '--auto-approve'])).code).toBe(0);
+  });
+
   it('detects a change made outside converge as drift and names the field', async () => {
     const url = `${ws.sandbox.nomad.url}/v1/acl/auth-method/gh`;
     const headers = { 'X-Nomad-Token': ws.sandbox.nomad.managementToken };
