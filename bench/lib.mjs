@@ -17,10 +17,10 @@ export async function tempDir(files) {
 }
 
 /** Runs the built CLI; resolves with exit code, output, wall ms and the child's peak RSS (from /proc when available). */
-export function runCli(args, { cwd, env }) {
+export function runCli(args, { cwd, env, nodeArgs = [] }) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH, HOME: cwd, ...env } });
+    const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd, env: { PATH: process.env.PATH, HOME: cwd, ...env } });
     let stdout = '';
     let stderr = '';
     let peakKb = 0;

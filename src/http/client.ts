@@ -81,6 +81,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const stats: HttpStats = { requests: 0, retries: 0, status429: 0 };
   let warnedPlaintext = false;
   let closed = false;
+  /** Attempts sent and not yet answered (read by the rate-limit feedback). */
+  let inFlight = 0;
 
   function warnPlaintext(headers: Record<string, string>): void {
     if (warnedPlaintext || base.protocol !== 'http:' || isLoopback(base.hostname)) return;
@@ -94,7 +96,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     });
   }
 
-  /** Reads X-RateLimit-* so converge slows down before the server has to answer 429. */
+  /**
+   * Reads X-RateLimit-* so converge slows down before the server has to answer 429: the pace follows
+   * the limit, and an answer saying the window is (about to be) full closes the gate until it moves.
+   */
   function feedRateLimit(headers: Record<string, string>): void {
     const limit = Number(headers['x-ratelimit-limit']);
     // The window of X-RateLimit-Limit is not named by the header; HCP Terraform's is one second
@@ -104,7 +109,9 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const remainingHeader = headers['x-ratelimit-remaining'];
     if (remainingHeader === undefined || remainingHeader.trim() === '') return;
     const remaining = Number(remainingHeader);
-    if (!Number.isFinite(remaining) || remaining > 0) return;
+    // The requests already on their way will take slots this answer still counts as free: when they
+    // can use up what is left, wait for the window to move (X-RateLimit-Reset) instead of earning a 429.
+    if (!Number.isFinite(remaining) || remaining > inFlight) return;
     let resetSecs = Number(headers['x-ratelimit-reset']);
     if (!Number.isFinite(resetSecs) || resetSecs <= 0) return;
     // Some services send an epoch time instead of seconds-until-reset.
@@ -121,9 +128,14 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       await gate.wait();
     }
     stats.requests += 1;
-    const res = await dispatcher.request({ origin, path, method, headers, ...(body !== undefined ? { body } : {}) });
-    const text = await res.body.text();
-    return { status: res.statusCode, headers: flattenHeaders(res.headers), text };
+    inFlight += 1;
+    try {
+      const res = await dispatcher.request({ origin, path, method, headers, ...(body !== undefined ? { body } : {}) });
+      const text = await res.body.text();
+      return { status: res.statusCode, headers: flattenHeaders(res.headers), text };
+    } finally {
+      inFlight -= 1;
+    }
   }
 
   /** Follows same-origin redirects; refuses others so the token never leaves its origin. */

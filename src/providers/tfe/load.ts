@@ -71,8 +71,15 @@ export async function loadTfe(session: TfeSession, input: LoadInput, ctx: Provid
   const moduleRecords = input.records.filter((r) => r.kind === 'NoCodeModule');
   const wsRecords = input.records.filter((r) => r.kind === 'NoCodeWorkspace');
 
-  const moduleInfo = await loadModules(session, modules, moduleRecords, views, diagnostics);
-  await loadWorkspaces(session, workspaces, wsRecords, moduleInfo, modules, moduleRecords, views, diagnostics, ctx);
+  // Modules and workspaces are read side by side: the workspace reads (the long part, paced at the
+  // rate limit) need the modules' resolved pins only when their views are built.
+  const wsViews: ObjectView[] = [];
+  const wsDiagnostics: Diagnostic[] = [];
+  const moduleInfo = loadModules(session, modules, moduleRecords, views, diagnostics);
+  const workspacesDone = loadWorkspaces(session, workspaces, wsRecords, moduleInfo, modules, moduleRecords, wsViews, wsDiagnostics, ctx);
+  await Promise.all([moduleInfo, workspacesDone]);
+  views.push(...wsViews);
+  diagnostics.push(...wsDiagnostics);
   return { views, diagnostics };
 }
 
@@ -213,7 +220,7 @@ async function loadWorkspaces(
   session: TfeSession,
   desired: readonly WorkspaceDesired[],
   records: readonly StateRecord[],
-  moduleInfo: ReadonlyMap<string, ModuleInfo>,
+  moduleInfoPending: Promise<ReadonlyMap<string, ModuleInfo>>,
   modules: readonly ModuleDesired[],
   moduleRecords: readonly StateRecord[],
   views: ObjectView[],
@@ -277,6 +284,7 @@ async function loadWorkspaces(
     }
   });
   inFlight.forEach((r, i) => inFlightStatus.set(r.name, statuses[i] ?? 'unknown'));
+  const moduleInfo = await moduleInfoPending;
 
   for (const name of names) {
     const d = desiredByName.get(name);

@@ -1,0 +1,82 @@
+// Issue 7: plan of 20 auth methods + 50 no-code modules + 2 000 workspaces, converged, against the sandbox with
+// 50 ms latency on both services and the real 30 req/s HCP Terraform limit. Reports requests, 429s, wall
+// time, the floor, the peak RSS of the converge process, and the same refresh done the way Terraform's
+// providers do it (bench/tf-like-reader.mjs).
+//
+// The floor: max(HCP Terraform requests ÷ 30 per second, 50 ms × the longest chain of dependent requests).
+// Only HCP Terraform is rate limited (Nomad requests run beside it). The longest chain converge has is 3:
+// the first page of the workspace list (it gives total-pages) → a later page (it names a workspace's id)
+// → that workspace's variables; registry list → no-code module read is 2; the Nomad list is 1.
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { logFigures, seedFleet } from './fleet.mjs';
+import { runCli, table } from './lib.mjs';
+import { terraformLikeRefresh } from './tf-like-reader.mjs';
+
+const shape = { modules: 50, workspaces: 2000, authMethods: 20 };
+const LATENCY_MS = 50;
+const LIMIT = 30;
+const CHAIN = 3;
+const hook = fileURLToPath(new URL('./maxrss-hook.mjs', import.meta.url));
+
+const fleet = await seedFleet(shape, { latencyMs: LATENCY_MS });
+try {
+  console.log(
+    `fleet-plan: ${shape.authMethods} auth methods + ${shape.modules} no-code modules + ${shape.workspaces} workspaces (3 variables each), ` +
+      `converged; ${LATENCY_MS} ms latency, ${LIMIT} req/s HCP Terraform limit (seeded by one apply in ${fleet.seedSeconds.toFixed(0)} s)`,
+  );
+  const rssFile = join(fleet.dir, 'maxrss.txt');
+  const r = await runCli(['plan', '--detailed-exitcode', '--quiet'], {
+    cwd: fleet.dir,
+    env: { ...fleet.env, BENCH_MAXRSS_FILE: rssFile },
+    nodeArgs: ['--import', hook],
+  });
+  if (r.code !== 0) console.log(`converge plan exited ${r.code}:\n${r.stdout.slice(0, 2000)}${r.stderr.slice(0, 2000)}`);
+  const c = logFigures(fleet.sandbox.log);
+  const maxRssMb = Number(await readFile(rssFile, 'utf8')) / 1024;
+  await rm(rssFile, { force: true });
+  const floorMs = Math.max((c.tfeRequests / LIMIT) * 1000, LATENCY_MS * CHAIN);
+
+  // Let converge's requests leave the one-second window before the other reader starts.
+  await new Promise((res) => setTimeout(res, 1100));
+  fleet.sandbox.log.clear();
+  const state = JSON.parse(await readFile(join(fleet.dir, 'state.json'), 'utf8'));
+  const tf = await terraformLikeRefresh({
+    tfeAddress: fleet.env.TFE_ADDRESS,
+    tfeToken: fleet.env.TFE_TOKEN,
+    nomadAddress: fleet.env.NOMAD_ADDR,
+    nomadToken: fleet.env.NOMAD_TOKEN,
+    state,
+  });
+  const t = logFigures(fleet.sandbox.log);
+
+  table([
+    {
+      reader: 'converge plan',
+      'exit code': `${r.code} (0 = no changes)`,
+      'TFE requests': c.tfeRequests,
+      'Nomad requests': c.nomadRequests,
+      '429s': `${c.tfe429} (goal 0)`,
+      'wall s': (r.ms / 1000).toFixed(1),
+      'floor s': (floorMs / 1000).toFixed(1),
+      'wall ÷ floor': `${(r.ms / floorMs).toFixed(2)} (goal ≤ 1.2)`,
+      'peak RSS MB': `${maxRssMb.toFixed(0)} (goal ≤ 200)`,
+    },
+    {
+      reader: 'Terraform-like (1 read per object, parallelism 10, go-tfe limiter + backoff)',
+      'exit code': '-',
+      'TFE requests': t.tfeRequests,
+      'Nomad requests': t.nomadRequests,
+      '429s': t.tfe429,
+      'wall s': (tf.ms / 1000).toFixed(1),
+      'floor s': '-',
+      'wall ÷ floor': '-',
+      'peak RSS MB': '-',
+    },
+  ]);
+  console.log(`converge is ${(tf.ms / r.ms).toFixed(2)}× faster than the Terraform-like reader (goal ≥ 5×); ` +
+    `peak RSS is the converge child's process.resourceUsage().maxRSS at exit (the /proc VmHWM poll saw ${r.peakMb.toFixed(0)} MB)`);
+} finally {
+  await fleet.close();
+}
