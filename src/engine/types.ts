@@ -11,7 +11,7 @@ export interface PlanOptions {
    * dependency also has pending changes gets a warning diagnostic naming it.
    */
   targets?: Address[];
-  /** Read live objects from this region (Nomad replica) instead of the authoritative one. */
+  /** Also read this (Nomad replica) region and report its replication lag; the plan itself always reads the authoritative region. */
   readRegion?: string;
   /** Clock for `createdAt` (tests). */
   now?: () => Date;

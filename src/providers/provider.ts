@@ -61,7 +61,7 @@ export interface LoadInput {
   desired: AnyDesired[];
   /** State records of this provider's kinds. */
   records: StateRecord[];
-  /** For `drift --region`-style reads from a non-authoritative copy. */
+  /** `plan/drift --region`: a replica to compare against the authoritative read; lag is a warning, never drift. */
   readRegion?: string;
 }
 
