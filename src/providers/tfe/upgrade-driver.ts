@@ -3,7 +3,7 @@ import type { InFlightRun } from '../../state/types.js';
 import type { ApplyContext } from '../provider.js';
 import type { TfeClient } from './client.js';
 import { runUrl } from './mapping.js';
-import { CONFIRMABLE, confirmUnlessConflict, followRun, type RunPhase } from './runs.js';
+import { classifyRun, CONFIRMABLE, confirmUnlessConflict, followRun, type RunPhase } from './runs.js';
 
 /*
  * Drives one no-code workspace upgrade to completion (reference tfc-api.md §3): initiate → poll
@@ -41,6 +41,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
   let runId: string;
   let phase: RunPhase;
   let startedAt: string;
+  let adopted: string | null;
   if (t.inFlight && t.inFlight.purpose === 'upgrade') {
     runId = t.inFlight.runId;
     phase = t.inFlight.phase;
@@ -51,6 +52,20 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
       message: `${t.workspace}: resuming upgrade run ${runId} (last seen ${phase})`,
       data: { workspace: t.workspace, runId, phase },
     });
+  } else if ((adopted = await unrecordedRunInFlight(client, t.workspaceId, t.workspace)) !== null) {
+    // A killed apply can initiate the upgrade and die before recording it. A second initiation would
+    // queue behind that run (runs queue per workspace, RUN) and wait forever while it waits for a
+    // confirmation nobody sends: follow the run in flight instead (issue 7 crash-safety suite).
+    runId = adopted;
+    phase = 'initiated';
+    startedAt = new Date().toISOString();
+    ctx.reporter.emit({
+      code: 'tfe.run.adopt',
+      level: 'warn',
+      message: `${t.workspace}: run ${runId} is in flight but not in state (an earlier apply was interrupted); following it instead of starting another upgrade`,
+      data: { workspace: t.workspace, runId },
+    });
+    await deps.setInFlight({ purpose: 'upgrade', runId, phase, startedAt, toVersion: t.toVersion });
   } else {
     const started = await client.initiateUpgrade(t.moduleId, t.workspaceId, `converge: upgrade to ${t.toVersion ?? 'the module’s pinned version'}`, call);
     let id = started.runId;
@@ -120,6 +135,15 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
       if (result.error.code === 'tfe.run.failed') await deps.setInFlight(undefined);
       return { status: 'failed', error: result.error, runId, url };
   }
+}
+
+/** The workspace's newest run when it has not ended (and is not a destroy run), else null. */
+async function unrecordedRunInFlight(client: TfeClient, workspaceId: string, workspace: string): Promise<string | null> {
+  const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
+  const newest = runs[0];
+  if (!newest || newest.isDestroy) return null;
+  const c = classifyRun(newest.status, newest.confirmable);
+  return c === 'running' || c === 'confirmable' ? newest.id : null;
 }
 
 /** The workspace's newest run: the runs list (newest first, RUN), else the workspace's `current-run`. */
