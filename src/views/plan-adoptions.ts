@@ -41,5 +41,5 @@ export function adoptionMarkdown(plan: Pick<Plan, 'changes'>): string[] {
   if (line === undefined) return [];
   const names = adopted.slice(0, MARKDOWN_NAMES).map((c) => mdCode(`${c.kind}/${c.name}`));
   const more = adopted.length > MARKDOWN_NAMES ? ` and ${adopted.length - MARKDOWN_NAMES} more` : '';
-  return [`${line} ${names.join(', ')}${more}.`, ''];
+  return [`${line.replace(/\.$/, ':')} ${names.join(', ')}${more}.`, ''];
 }
