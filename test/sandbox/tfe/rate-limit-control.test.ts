@@ -1,0 +1,26 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSim, type Sim } from './helpers.js';
+
+describe('TFE sandbox: the per-token limit can be changed (control, like a TFE operator setting)', () => {
+  let sim: Sim | undefined;
+  afterEach(async () => sim?.s.stop());
+
+  it('setRateLimit(5): X-RateLimit-Limit says 5 and the sixth request of a burst gets 429', async () => {
+    sim = await startSim({ rateLimit: { perSecond: 30 } });
+    sim.s.control.setRateLimit(5);
+    const results = await Promise.all(Array.from({ length: 6 }, () => sim!.user.get('/organizations/acme')));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(results[0]?.headers.get('x-ratelimit-limit')).toBe('5');
+  });
+
+  it('PUT /__sandbox/rate-limit sets it over HTTP; bad values and a simulator without a limit are refused', async () => {
+    sim = await startSim({ rateLimit: { perSecond: 30 } });
+    const put = (body: unknown) => fetch(`${sim!.s.url}/__sandbox/rate-limit`, { method: 'PUT', body: JSON.stringify(body) });
+    expect((await put({ perSecond: 100 })).status).toBe(200);
+    expect((await sim.user.get('/organizations/acme')).headers.get('x-ratelimit-limit')).toBe('100');
+    expect((await put({ perSecond: 0 })).status).toBe(400);
+    await sim.s.stop();
+    sim = await startSim({ rateLimit: false });
+    expect(() => sim!.s.control.setRateLimit(30)).toThrow(/off/);
+  });
+});
