@@ -48,12 +48,17 @@ describe('state lock and migrate through the CLI', () => {
 
       it('says who holds the lock, waits, and applies once it is released', { timeout: 60_000 }, async () => {
         const held = await b.make().lock('held by the lock test', { timeoutMs: 0 });
-        const released = new Promise<void>((resolve) => setTimeout(() => void held.release().then(resolve), 1500));
-        const started = Date.now();
-        const r = await runCli(['apply', '--auto-approve', '--lock-timeout', '30s'], project.dir, env());
+        // Released only once the CLI says it waits (a fixed delay raced a slow start on a busy machine),
+        // and a little later, so the wait is real.
+        let released: Promise<void> | undefined;
+        const r = await runCli(['apply', '--auto-approve', '--lock-timeout', '30s'], project.dir, env(), (soFar) => {
+          if (released === undefined && soFar.includes('Waiting up to')) {
+            released = new Promise<void>((resolve) => setTimeout(() => void held.release().then(resolve), 500));
+          }
+        });
+        expect(released, r.stderr).toBeDefined();
         await released;
         expect(r.code, r.stderr).toBe(0);
-        expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
         expect(r.stderr).toContain('Waiting up to 30s (--lock-timeout) for the state lock.');
         expect(r.stderr).toContain(`"held by the lock test"`);
         expect(r.stderr).toContain(held.info.owner);
