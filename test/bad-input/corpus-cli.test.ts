@@ -45,13 +45,13 @@ function env(): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: work, ...sandbox.env, OKTA_CLIENT_SECRET: 'bad-input-okta-secret-7Qx', VPC_DB_PASSWORD: 'bad-input-db-7Qx' };
 }
 
-async function inProcess(run: (host: Host) => Promise<number>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function inProcess(run: (host: Host) => Promise<number>, extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const host = new Host({
     stdout: { write: (t: string) => (stdout += t) },
     stderr: { write: (t: string) => (stderr += t) },
-    env: env(),
+    env: { ...env(), ...extraEnv },
     cwd: work,
     verbosity: 'normal',
     color: false,
@@ -83,6 +83,17 @@ describe('the invalid corpus stops every run before a request', () => {
     }
     expect(sandbox.log.entries()).toEqual([]);
     expect(await listTree(work)).toEqual(before); // no state, no lock, no saved plan
+  });
+
+  it('under GitHub Actions every case also gives ::error annotations with file, line and col at a marked line', async () => {
+    for (const c of cases) {
+      const r = await inProcess((h) => planCommand(h, [c.name], {}), { GITHUB_ACTIONS: 'true' });
+      expect(r.code, c.name).toBe(1);
+      const annotations = [...r.stderr.matchAll(/^::error file=([^,]+),line=(\d+),col=(\d+),/gm)].map((m) => `${m[1]}:${m[2]}:${m[3]}`);
+      expect(annotations.length, `${c.name}\n${r.stderr}`).toBeGreaterThan(0);
+      expectMarkedLocations(c, annotations, `annotations ${c.name}`);
+    }
+    expect(sandbox.log.entries()).toEqual([]);
   });
 
   // One case of each family (document, YAML, auth method, binding rule, no-code, settings, folders).

@@ -150,6 +150,12 @@ describe('generated hostile inputs through the built CLI', () => {
     expect(err.length).toBeLessThan(4096);
   });
 
+  it('a binding-rule selector of 300 000 parentheses (overflowed the parser stack)', async () => {
+    await put('deep-selector.yaml', `kind: NomadBindingRule\nname: r\nspec:\n  authMethod: gh\n  bindType: role\n  bindName: dev\n  selector: "${'('.repeat(300_000)}"\n`);
+    const err = await rejects('deep-selector.yaml', /^deep-selector\.yaml:7:\d+$/);
+    expect(err).toContain('nested more than');
+  });
+
   it('a FIFO named on the command line is refused instead of read forever', async () => {
     const r = await new Promise<number>((resolve) => spawn('mkfifo', [join(dir, 'pipe.yaml')]).on('close', (c) => resolve(c ?? -1)));
     expect(r).toBe(0);
