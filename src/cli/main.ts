@@ -67,6 +67,7 @@ program
   .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
   .option('--out <file>', 'save the plan for `apply --plan`')
   .option('--target <kind/name>', 'limit to this object (repeatable)', collect, [])
+  .option('--rewrite <kind/name>', 'send every field of this object again, secrets included, even if nothing visible differs; settles hidden drift (repeatable)', collect, [])
   .option('--region <region>', 'also read this Nomad region and report its replication lag')
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/plan.js')).planCommand(host, paths, opts));
@@ -79,6 +80,7 @@ program
   .option('--auto-approve', 'do not ask for confirmation')
   .option('--plan <file>', 'apply a plan saved by `plan --out` (refused if live state moved since)')
   .option('--target <kind/name>', 'limit to this object (repeatable)', collect, [])
+  .option('--rewrite <kind/name>', 'send every field of this object again, secrets included, even if nothing visible differs; settles hidden drift (repeatable)', collect, [])
   .option('--parallelism <n>', 'workspace upgrades at once after the canary', '4')
   .option('--run-timeout <duration>', 'how long to follow one HCP Terraform run', '30m')
   .option('--lock-timeout <duration>', 'wait this long for a held state lock', '0s')

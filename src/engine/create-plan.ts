@@ -7,7 +7,7 @@ import type { StateRecord } from '../state/types.js';
 import { dependencyOf } from './dependencies.js';
 import { classifyDrift } from './drift.js';
 import { fingerprint } from './fingerprint.js';
-import { adoptedNote, genericChange, NOTE_ADOPT_MATCHES } from './generic-change.js';
+import { adoptedNote, forceRewrite, genericChange, NOTE_ADOPT_MATCHES } from './generic-change.js';
 import { sortForApply } from './order.js';
 import type { PlanInput, PlanRun } from './types.js';
 
@@ -90,6 +90,20 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     }
   }
   const inScope = (a: Address) => targetKeys.size === 0 || targetKeys.has(addressKey(a));
+  const rewriteKeys = new Set((options.rewrite ?? []).map(addressKey));
+  for (const key of rewriteKeys) {
+    const view = views.get(key);
+    if (!view?.desired || !view.live) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'plan.unknown-rewrite',
+        summary: `--rewrite ${key} needs an object that is both in the manifests and live`,
+        detail: view?.desired ? 'it does not exist live yet: a plain apply creates it with every field' : 'write it as Kind/name of a manifest document, as shown by `converge plan`',
+      });
+    } else if (!inScope(view)) {
+      diagnostics.push({ severity: 'error', code: 'plan.rewrite-outside-targets', summary: `--rewrite ${key} is not among the --target addresses`, detail: `add --target ${key}` });
+    }
+  }
 
   const ordered = [...views.values()].sort(byAddress);
   const planned: PlannedChange[] = [];
@@ -98,8 +112,9 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     if (!inScope(view)) continue;
     const generic = genericChange(view);
     diagnostics.push(...generic.diagnostics);
+    const base = rewriteKeys.has(addressKey(view)) ? forceRewrite(generic.change, view) : generic.change;
     const provider = providerOf.get(addressKey(view));
-    const refined = provider?.refine ? provider.refine(view, generic.change, views) : [generic.change];
+    const refined = provider?.refine ? provider.refine(view, base, views) : [base];
     for (const change of refined) planned.push({ change: settleAdoption(change), view });
     drift.push(...classifyDrift(view));
   }

@@ -50,7 +50,7 @@ export function classifyDrift(view: ObjectView): DriftItem[] {
     items.push({ kind, name, cause: 'pending', fields: [], message: `${address} was removed from the manifests: apply will delete it` });
   }
   if (live.hiddenChange !== undefined) {
-    items.push({ kind, name, cause: 'hidden', fields: [], message: `${address}: a field converge cannot read may have changed: ${live.hiddenChange}` });
+    items.push({ kind, name, cause: 'hidden', fields: [], message: `${address}: a field converge cannot read may have changed: ${live.hiddenChange}; \`converge apply --rewrite ${address}\` sends the manifest's values again and settles it` });
   }
   return items;
 }

@@ -22,6 +22,24 @@ function describePaths(fields: readonly FieldChange[]): string {
   return paths.length > 5 ? `${shown} and ${paths.length - 5} more` : shown;
 }
 
+export const REASON_REWRITE = 'rewrite requested (--rewrite): every field is sent again, secrets included';
+
+/**
+ * `--rewrite`: an object that exists in the manifests and live becomes an update carrying every
+ * desired secret (before and after unknown), so the provider writes them all. Creates and deletes
+ * are left as they are: a create sends everything anyway, and a removed manifest has nothing to send.
+ */
+export function forceRewrite(change: Change, view: ObjectView): Change {
+  if (!view.desired || !view.live || change.action === 'create' || change.action === 'delete') return change;
+  const have = new Set(change.fields.map((f) => f.path));
+  const secrets: FieldChange[] = Object.keys(view.desired.secrets)
+    .filter((path) => !have.has(path))
+    .map((path) => ({ path, before: SENSITIVE_PLACEHOLDER, after: SENSITIVE_PLACEHOLDER, sensitive: true }));
+  const { adopt: _adopt, ...rest } = change;
+  const reason = rest.reason && rest.action !== 'no-op' ? `${REASON_REWRITE}; ${rest.reason}` : REASON_REWRITE;
+  return { ...rest, action: rest.action === 'no-op' ? 'update' : rest.action, reason, fields: mergeFieldChanges(rest.fields, secrets) };
+}
+
 /**
  * The engine's change for one address before the provider refines it. Pure. Returns the change and
  * any diagnostic it implies (a refused delete of a protected object is an error: nothing is sent).

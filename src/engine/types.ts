@@ -11,6 +11,12 @@ export interface PlanOptions {
    * dependency also has pending changes gets a warning diagnostic naming it.
    */
   targets?: Address[];
+  /**
+   * `--rewrite Kind/name`: plan an update that sends every field again, secrets included, even when
+   * nothing visible differs. The way to settle hidden drift (a secret possibly rewritten outside
+   * converge), which is never planned as a change by itself.
+   */
+  rewrite?: Address[];
   /** Also read this (Nomad replica) region and report its replication lag; the plan itself always reads the authoritative region. */
   readRegion?: string;
   /** Clock for `createdAt` (tests). */

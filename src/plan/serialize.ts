@@ -86,6 +86,7 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
   }
   if (!isStringArray(saved.paths)) throw bad(file, '`saved.paths` is not a list of paths');
   if (!isStringArray(saved.targets)) throw bad(file, '`saved.targets` is not a list');
+  if (saved.rewrite !== undefined && !isStringArray(saved.rewrite)) throw bad(file, '`saved.rewrite` is not a list');
   if (!Array.isArray(saved.reads) || !saved.reads.every((r) => isObject(r) && typeof r.kind === 'string' && typeof r.name === 'string' && (r.digest === null || typeof r.digest === 'string') && isObject(r.fields))) {
     throw bad(file, '`saved.reads` is not a list of read fingerprints');
   }

@@ -94,6 +94,8 @@ export interface SavedPlan extends Plan {
     /** Manifest paths given to plan (resolved, absolute). */
     paths: string[];
     targets: string[];
+    /** `--rewrite` addresses, so apply re-derives the same forced updates. */
+    rewrite?: string[];
     reads: ReadFingerprint[];
     /** Salted digests of each secret as resolved at plan time, keyed by `Kind/name#path`. */
     secretDigests: Record<string, string>;

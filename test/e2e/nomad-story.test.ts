@@ -228,6 +228,7 @@ describe('Nomad auth methods end to end: replica lag, hidden drift, a killed app
     const url = `${ws.sandbox.nomad.url}/v1/acl/auth-method/okta`;
     const headers = { 'X-Nomad-Token': ws.sandbox.nomad.managementToken };
     const live = (await (await fetch(url, { headers })).json()) as Record<string, unknown>;
+    const hashWithRealSecret = live.Hash;
     const w = await fetch(url, { method: 'POST', headers, body: JSON.stringify(live) });
     expect(w.status).toBe(200);
 
@@ -238,6 +239,26 @@ describe('Nomad auth methods end to end: replica lag, hidden drift, a killed app
     const report = JSON.parse(d.stdout) as { drift: { name: string; cause: string }[] };
     expect(report.drift.filter((x) => x.name === 'okta').map((x) => x.cause)).toEqual(['hidden']);
     expect(d.stdout + d.stderr).not.toContain(ws.env.OKTA_CLIENT_SECRET);
+
+    // Settling it: --rewrite plans an update carrying the secret, apply sends it, drift clears.
+    const rp = await ws.cli(['plan', '--rewrite', 'NomadAuthMethod/okta', '--detailed-exitcode']);
+    expect(rp.code).toBe(2);
+    expect(rp.stdout).toMatch(/~ NomadAuthMethod\/okta/);
+    expect(rp.stdout).toContain('rewrite requested (--rewrite)');
+    expect(rp.stdout).toMatch(/config\.oidcClientSecret: \(sensitive\) → \(sensitive\)/);
+    ws.sandbox.log.clear();
+    const ra = await ws.cli(['apply', '--rewrite', 'NomadAuthMethod/okta', '--auto-approve']);
+    expect(ra.code, ra.stderr).toBe(0);
+    expect(ws.sandbox.log.writes('nomad').map((e) => `${e.method} ${e.path}`)).toEqual(['POST /v1/acl/auth-method/okta']);
+    // Hash covers the secret (reference §1.2): back to the value it had with the manifest's secret.
+    const after = (await (await fetch(url, { headers })).json()) as Record<string, unknown>;
+    expect(after.Hash).toBe(hashWithRealSecret);
+    expect((await ws.cli(['drift'])).code).toBe(0);
+    expect(ra.stdout + ra.stderr + rp.stdout + rp.stderr).not.toContain(ws.env.OKTA_CLIENT_SECRET);
+
+    const bad = await ws.cli(['plan', '--rewrite', 'NomadAuthMethod/nobody']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--rewrite NomadAuthMethod\/nobody needs an object that is both in the manifests and live/);
   });
 
   it('an apply killed mid-way loses nothing it did: the rerun finishes and the next plan is clean', async () => {

@@ -22,6 +22,7 @@ export interface ApplyFlags {
   autoApprove?: boolean;
   plan?: string;
   target?: string[];
+  rewrite?: string[];
   parallelism?: string;
   runTimeout?: string;
   lockTimeout?: string;
@@ -33,11 +34,13 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   let saved: SavedPlan | undefined;
   let paths = argPaths;
   let targets = opts.target ?? [];
+  let rewrite = opts.rewrite ?? [];
   if (opts.plan) {
     const file = resolve(host.cwd, opts.plan);
     saved = parseSavedPlan(await readSavedPlanFile(file, opts.plan), file);
     paths = saved.saved.paths;
     targets = saved.saved.targets;
+    rewrite = saved.saved.rewrite ?? [];
   } else if (!opts.autoApprove && !(process.stdin.isTTY && process.stderr.isTTY)) {
     throw new ConvergeError('apply.needs-approval', 'refusing to apply without confirmation: no terminal to ask on', {
       source: 'user',
@@ -53,7 +56,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   if (!reportDiagnostics(host, manifests.diagnostics, manifests.sources)) return EXIT.error;
   const store = await openLockedStore(host, stateBackendFor(host, manifests.desired.settings), 'apply', lockTimeoutMs);
   try {
-    const session = await openPlanSession(host, paths, { target: targets, state: store.doc });
+    const session = await openPlanSession(host, paths, { target: targets, rewrite, state: store.doc });
     if (!session) return EXIT.error;
     try {
       const { run } = session;

@@ -19,14 +19,15 @@ export interface PlanFlags {
   detailedExitcode?: boolean;
   out?: string;
   target?: string[];
+  rewrite?: string[];
   region?: string;
 }
 
-export function parseTargets(targets: readonly string[] | undefined): Address[] {
+export function parseTargets(targets: readonly string[] | undefined, flag = '--target'): Address[] {
   return (targets ?? []).map((t) => {
     const a = parseAddress(t);
     if (!a) {
-      throw new ConvergeError('cli.bad-target', `--target ${t} is not Kind/name`, {
+      throw new ConvergeError('cli.bad-target', `${flag} ${t} is not Kind/name`, {
         source: 'user',
         hint: 'write it like NomadAuthMethod/okta; kinds are NomadAuthMethod, NomadBindingRule, NoCodeModule, NoCodeWorkspace',
       });
@@ -52,7 +53,7 @@ export interface PlanSession {
 export async function openPlanSession(
   host: Host,
   paths: string[],
-  opts: { target?: string[]; region?: string; state?: StateDocument },
+  opts: { target?: string[]; rewrite?: string[]; region?: string; state?: StateDocument },
 ): Promise<PlanSession | undefined> {
   const targets = parseTargets(opts.target);
   const manifests = await loadValid(host, paths);
@@ -68,7 +69,7 @@ export async function openPlanSession(
       providers,
       state,
       ctx,
-      options: { targets, ...(opts.region ? { readRegion: opts.region } : {}) },
+      options: { targets, rewrite: parseTargets(opts.rewrite, '--rewrite'), ...(opts.region ? { readRegion: opts.region } : {}) },
     });
     host.endPhase();
     if (!reportDiagnostics(host, run.plan.diagnostics, manifests.sources)) {
@@ -81,7 +82,7 @@ export async function openPlanSession(
       providers,
       ctx,
       sources: manifests.sources,
-      saved: () => host.redactor.redact(serializePlan(toSavedPlan(run, { paths: absPaths, targets: opts.target ?? [] }))),
+      saved: () => host.redactor.redact(serializePlan(toSavedPlan(run, { paths: absPaths, targets: opts.target ?? [], rewrite: opts.rewrite ?? [] }))),
       close,
     };
   } catch (e) {
