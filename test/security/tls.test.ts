@@ -101,6 +101,8 @@ describe('TLS verification (built CLI ↔ self-signed HTTPS in front of the sand
     const r = await runCli(['plan', 'nomad.yaml'], { cwd: dir, env: env({ NOMAD_ADDR: p.url }) });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(TLS_REFUSED);
+    // The hint is about trust, not reachability.
+    expect(r.stderr).toMatch(/not trusted: point NOMAD_CACERT/);
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(r.stderr).not.toContain(sandbox.env.NOMAD_TOKEN);
     expect(p.hits).toEqual([]);
