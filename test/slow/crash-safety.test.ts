@@ -131,6 +131,7 @@ describe(`crash safety: ${RUNS} applies killed with SIGKILL, each rerun (seed ${
       await world.writeShape(shape);
       // Kill points the plan offers (a trigger for work the apply will not do would never fire).
       const planned = await world.cli(['plan', '--json']);
+      expect(planned.code === 0 || planned.code === 2, `run ${run}: plan failed\n${planned.stderr}`).toBe(true);
       const actions = (JSON.parse(planned.stdout) as { changes: { kind: string; action: string }[] }).changes;
       const offered = TRIGGERS.filter((t) => t === 'time' || actions.some((c) => offers(t, c.kind, c.action)));
       const trigger = offered[Math.floor(rnd() * offered.length)] as Trigger;
