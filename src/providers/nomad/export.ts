@@ -1,11 +1,9 @@
-import { createHttpClient } from '../../http/client.js';
-import type { HttpClient, TlsOptions } from '../../http/types.js';
-import type { Reporter } from '../../model/events.js';
 import type { Kind } from '../../model/kinds.js';
 import type { NomadAuthMethodSpec, NomadBindingRuleSpec } from '../../model/specs.js';
 import { envName, manifestName, NameAllocator, shortDuration } from '../../export/names.js';
 import { emptyResult, type ExportResult } from '../../export/types.js';
-import { NomadClient } from './client.js';
+import type { NomadClient } from './client.js';
+import { connectNomad, type NomadProviderOptions } from './provider.js';
 import { READ_CONCURRENCY, mapLimit } from './limit.js';
 import { DEFAULT_TOKEN_NAME_FORMAT, authMethodSpecFromWire, bindingRuleSpecFromWire } from './mapping.js';
 import type { WireAuthMethod, WireBindingRule } from './wire.js';
@@ -18,14 +16,8 @@ import type { WireAuthMethod, WireBindingRule } from './wire.js';
  * documents compares equal field by field.
  */
 
-export interface NomadExportOptions {
-  address: string;
-  token?: string;
-  region?: string;
-  tls?: TlsOptions;
-  reporter: Reporter;
-  http?: HttpClient;
-}
+/** The same connection settings as the provider's. */
+export type NomadExportOptions = NomadProviderOptions;
 
 export interface NomadExporter {
   export(kinds: ReadonlySet<Kind>): Promise<ExportResult>;
@@ -33,9 +25,7 @@ export interface NomadExporter {
 }
 
 export function createNomadExporter(opts: NomadExportOptions): NomadExporter {
-  const ownsHttp = opts.http === undefined;
-  const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), reporter: opts.reporter });
-  const client = new NomadClient({ http, ...(opts.token ? { token: opts.token } : {}), ...(opts.region ? { region: opts.region } : {}) });
+  const { http, ownsHttp, client } = connectNomad(opts);
   return {
     export: (kinds) => exportNomad(client, kinds),
     async close() {

@@ -36,17 +36,16 @@ export const NOMAD_KINDS = ['NomadAuthMethod', 'NomadBindingRule'] as const sati
 const isMethod = (o: AnyDesired): o is DesiredObject<'NomadAuthMethod'> => o.kind === 'NomadAuthMethod';
 const isRule = (o: AnyDesired): o is DesiredObject<'NomadBindingRule'> => o.kind === 'NomadBindingRule';
 
+/** The HTTP client and typed Nomad client for one connection; `ownsHttp` says who closes the HTTP client. */
+export function connectNomad(opts: NomadProviderOptions): { http: HttpClient; ownsHttp: boolean; client: NomadClient } {
+  const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), reporter: opts.reporter });
+  const client = new NomadClient({ http, ...(opts.token ? { token: opts.token } : {}), ...(opts.region ? { region: opts.region } : {}) });
+  return { http, ownsHttp: opts.http === undefined, client };
+}
+
 /** The Nomad provider: ACL auth methods and binding rules (see README.md in this folder). */
 export function createNomadProvider(opts: NomadProviderOptions): Provider {
-  const ownsHttp = opts.http === undefined;
-  const http =
-    opts.http ??
-    createHttpClient({
-      baseUrl: opts.address,
-      ...(opts.tls ? { tls: opts.tls } : {}),
-      reporter: opts.reporter,
-    });
-  const client = new NomadClient({ http, ...(opts.token ? { token: opts.token } : {}), ...(opts.region ? { region: opts.region } : {}) });
+  const { http, ownsHttp, client } = connectNomad(opts);
   const session: NomadSession = { client, reporter: opts.reporter };
 
   return {

@@ -1,14 +1,11 @@
-import { createHttpClient } from '../../http/client.js';
-import type { HttpClient } from '../../http/types.js';
-import type { Reporter } from '../../model/events.js';
 import type { Kind } from '../../model/kinds.js';
 import type { NoCodeModuleSpec, NoCodeWorkspaceSpec, VariableOptionSpec, WorkspaceVariableSpec } from '../../model/specs.js';
 import { envName, manifestName, NameAllocator } from '../../export/names.js';
 import { emptyResult, type ExportResult } from '../../export/types.js';
-import { TfeClient } from './client.js';
+import type { TfeClient } from './client.js';
 import { mapLimit } from './limit.js';
 import { parseSourceModuleId, registryPath } from './mapping.js';
-import { TFE_RATE_LIMIT_PER_SECOND } from './provider.js';
+import { connectTfe, type TfeProviderOptions } from './provider.js';
 import { READ_CONCURRENCY } from './session.js';
 import type { NoCodeModuleRead } from './client.js';
 import type { NamedWire, RegistryModuleWire, VarWire, WorkspaceWire } from './wire.js';
@@ -23,14 +20,8 @@ import type { NamedWire, RegistryModuleWire, VarWire, WorkspaceWire } from './wi
  * reference §2) names a registry module whose no-code module is exported; others are not converge's kind.
  */
 
-export interface TfeExportOptions {
-  /** Base URL without /api/v2. */
-  address: string;
-  token: string;
-  organization: string;
-  reporter: Reporter;
-  http?: HttpClient;
-}
+/** The same connection settings as the provider's. */
+export type TfeExportOptions = TfeProviderOptions;
 
 export interface TfeExporter {
   export(kinds: ReadonlySet<Kind>): Promise<ExportResult>;
@@ -38,17 +29,7 @@ export interface TfeExporter {
 }
 
 export function createTfeExporter(opts: TfeExportOptions): TfeExporter {
-  const address = opts.address.replace(/\/+$/, '');
-  const ownsHttp = opts.http === undefined;
-  const http =
-    opts.http ??
-    createHttpClient({
-      baseUrl: `${address}/api/v2`,
-      headers: { Authorization: `Bearer ${opts.token}` },
-      rateLimitPerSecond: TFE_RATE_LIMIT_PER_SECOND,
-      reporter: opts.reporter,
-    });
-  const client = new TfeClient(http, opts.organization);
+  const { http, ownsHttp, client } = connectTfe(opts);
   return {
     export: (kinds) => exportTfe(client, kinds),
     async close() {

@@ -28,9 +28,9 @@ export interface TfeProviderOptions {
 /** HCP Terraform rate limit: 30 requests per second per user (reference tfc-api.md §8). */
 export const TFE_RATE_LIMIT_PER_SECOND = 30;
 
-export function createTfeProvider(opts: TfeProviderOptions): Provider {
+/** The HTTP client (at the published rate limit) and typed client for one connection; `ownsHttp` says who closes it. */
+export function connectTfe(opts: TfeProviderOptions): { address: string; http: HttpClient; ownsHttp: boolean; client: TfeClient } {
   const address = opts.address.replace(/\/+$/, '');
-  const ownsHttp = opts.http === undefined;
   const http =
     opts.http ??
     createHttpClient({
@@ -39,8 +39,13 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
       rateLimitPerSecond: TFE_RATE_LIMIT_PER_SECOND,
       reporter: opts.reporter,
     });
+  return { address, http, ownsHttp: opts.http === undefined, client: new TfeClient(http, opts.organization) };
+}
+
+export function createTfeProvider(opts: TfeProviderOptions): Provider {
+  const { address, http, ownsHttp, client } = connectTfe(opts);
   const session: TfeSession = {
-    client: new TfeClient(http, opts.organization),
+    client,
     address,
     organization: opts.organization,
     reporter: opts.reporter,
