@@ -5,8 +5,11 @@
 //   rate = 0.66 × limit, burst = 0.33 × limit (a token bucket; one token per request, retries not limited);
 // - a 429 is retried (up to 30 times) after max(X-RateLimit-Reset, 100 ms) + jitter in [0, 300 ms).
 // Reads: GET /workspaces/:id (tfe_workspace), GET /no-code-modules/:id?include=variable-options
-// (tfe_no_code_module), GET /workspaces/:id/vars (the workspace's variables: one list, the cheapest reading
-// of them; Terraform's tfe_variable would read each variable on its own), GET /v1/acl/auth-method/:name.
+// (tfe_no_code_module), GET /v1/acl/auth-method/:name, and for variables either
+// - `perVariable` (the default, what Terraform does): GET /workspaces/:id/vars/:var_id once per variable,
+//   as tfe_variable's Read calls go-tfe's Variables.Read (terraform-provider-tfe resource_tfe_variable.go);
+//   the variable ids are what Terraform's state holds, passed in as `varIds`; or
+// - one GET /workspaces/:id/vars list per workspace, a cheaper reader than Terraform itself.
 import { Pool } from 'undici';
 
 class TokenBucket {
@@ -67,7 +70,7 @@ function goTfeClient(address, token) {
  * Refreshes every object of `state` (converge's state document: the ids Terraform would have in its own).
  * Returns requests per service, 429s and wall time in ms.
  */
-export async function terraformLikeRefresh({ tfeAddress, tfeToken, nomadAddress, nomadToken, state, parallelism = 10 }) {
+export async function terraformLikeRefresh({ tfeAddress, tfeToken, nomadAddress, nomadToken, state, varIds, parallelism = 10 }) {
   const t0 = performance.now();
   const tfe = goTfeClient(tfeAddress, tfeToken);
   const nomad = new Pool(nomadAddress, { connections: parallelism });
@@ -85,7 +88,8 @@ export async function terraformLikeRefresh({ tfeAddress, tfeToken, nomadAddress,
       reads.push(() => tfe.get(`/api/v2/no-code-modules/${r.id}?include=variable-options`));
     } else if (r.kind === 'NoCodeWorkspace') {
       reads.push(() => tfe.get(`/api/v2/workspaces/${r.id}`));
-      reads.push(() => tfe.get(`/api/v2/workspaces/${r.id}/vars`));
+      if (varIds) for (const v of varIds.get(r.id) ?? []) reads.push(() => tfe.get(`/api/v2/workspaces/${r.id}/vars/${v}`));
+      else reads.push(() => tfe.get(`/api/v2/workspaces/${r.id}/vars`));
     }
   }
   await tfe.connect();
@@ -101,4 +105,25 @@ export async function terraformLikeRefresh({ tfeAddress, tfeToken, nomadAddress,
   await Promise.all([tfe.close(), nomad.close()]);
   if (failures.length > 0) throw new Error(`terraform-like refresh: ${failures.length} reads failed (e.g. HTTP ${failures[0]})`);
   return { tfeRequests: tfe.stats.requests, tfe429: tfe.stats.status429, nomadRequests, ms: performance.now() - t0 };
+}
+
+/** The variable ids of each workspace in `state` (what Terraform's state would hold), read untimed. */
+export async function workspaceVarIds({ tfeAddress, tfeToken, state }) {
+  const pool = new Pool(tfeAddress, { connections: 10 });
+  const headers = { authorization: `Bearer ${tfeToken}`, accept: 'application/vnd.api+json' };
+  const out = new Map();
+  const ids = state.records.filter((r) => r.kind === 'NoCodeWorkspace').map((r) => r.id);
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++];
+      const res = await pool.request({ path: `/api/v2/workspaces/${id}/vars`, method: 'GET', headers });
+      const body = JSON.parse(await res.body.text());
+      if (res.statusCode !== 200) throw new Error(`listing the variables of ${id}: HTTP ${res.statusCode}`);
+      out.set(id, body.data.map((v) => v.id));
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, worker));
+  await pool.close();
+  return out;
 }

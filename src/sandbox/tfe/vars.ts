@@ -118,6 +118,15 @@ export const varRoutes: Route[] = [
     },
   },
   {
+    // Show one variable: go-tfe's Variables.Read, which the provider's tfe_variable refresh calls.
+    method: 'GET',
+    pattern: '/workspaces/:id/vars/:varId',
+    handler: (ctx, p) => {
+      const ws = findWorkspace(ctx, p.id);
+      return ok({ data: varResource(ws, findVar(ws, p.varId)) });
+    },
+  },
+  {
     method: 'POST',
     pattern: '/workspaces/:id/vars',
     handler: (ctx, p) => {

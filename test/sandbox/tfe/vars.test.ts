@@ -46,6 +46,16 @@ describe('TFE sandbox: workspace variables (reference §6)', () => {
     expect(off.status).toBe(422);
   });
 
+  it("shows one variable (go-tfe's Variables.Read), sensitive value hidden; 404 for an unknown id", async () => {
+    const made = await sim.user.post(`/workspaces/${ws}/vars`, v({ key: 'api_key', value: 'k-123', category: 'env', sensitive: true }));
+    const id = made.body.data.id as string;
+    const r = await sim.user.get(`/workspaces/${ws}/vars/${id}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ id, type: 'vars', attributes: { key: 'api_key', category: 'env', sensitive: true, value: null } });
+    expect(r.text).not.toContain('k-123');
+    expect((await sim.user.get(`/workspaces/${ws}/vars/var-doesnotexist`)).status).toBe(404);
+  });
+
   it('update needs data.id, keeps omitted attributes; delete 204 then 404', async () => {
     const made = await sim.user.post(`/workspaces/${ws}/vars`, v({ key: 'size', value: '3', category: 'terraform', hcl: true }));
     const id = made.body.data.id as string;
