@@ -6,7 +6,7 @@
 // the latency the measurement runs with, and checks with a plan that nothing is left to change.
 import { startSandbox } from '../dist/sandbox/index.js';
 import { DEFAULT_TFE_SEED } from '../dist/sandbox/tfe/index.js';
-import { runCli, tempDir } from './lib.mjs';
+import { authMethodDoc, runCli, tempDir } from './lib.mjs';
 
 export const SECRET_ENV = { FLEET_DB_PASSWORD: 'bench-secret-value' };
 
@@ -57,17 +57,7 @@ spec:
   }
   const nomad = [];
   for (let i = 0; i < authMethods; i++) {
-    nomad.push(`kind: NomadAuthMethod
-name: method-${i}
-spec:
-  type: JWT
-  tokenLocality: ${i % 2 ? 'local' : 'global'}
-  maxTokenTtl: ${1 + (i % 12)}h
-  config:
-    jwksUrl: https://idp-${i}.example/jwks
-    boundAudiences: [nomad-${i}]
-    claimMappings: { sub: subject }
-`);
+    nomad.push(authMethodDoc(i));
   }
   const files = {
     'settings.yaml': 'kind: Settings\nname: s\nspec:\n  tfe: { organization: acme }\n  state: { backend: local, path: state.json }\n',

@@ -54,3 +54,18 @@ export function table(rows) {
   console.log('|' + width.map((w) => '-'.repeat(w + 2)).join('|') + '|');
   for (const r of rows) console.log(line(cols.map((c) => r[c])));
 }
+
+/** The i-th JWT auth method of a benchmark fleet, as a manifest document. */
+export function authMethodDoc(i) {
+  return `kind: NomadAuthMethod
+name: method-${i}
+spec:
+  type: JWT
+  tokenLocality: ${i % 2 ? 'local' : 'global'}
+  maxTokenTtl: ${1 + (i % 12)}h
+  config:
+    jwksUrl: https://idp-${i}.example/jwks
+    boundAudiences: [nomad-${i}]
+    claimMappings: { sub: subject }
+`;
+}

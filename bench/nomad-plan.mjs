@@ -1,22 +1,12 @@
 // Plan over 500 auth methods against the Nomad simulator with 20 ms latency: requests and wall time.
 // A converged fleet costs one list request (Hash equals what converge recorded after its last apply).
 import { startSandbox } from '../dist/sandbox/index.js';
-import { runCli, table, tempDir } from './lib.mjs';
+import { authMethodDoc, runCli, table, tempDir } from './lib.mjs';
 
 const N = 500;
 const docs = [];
 for (let i = 0; i < N; i++) {
-  docs.push(`kind: NomadAuthMethod
-name: method-${i}
-spec:
-  type: JWT
-  tokenLocality: ${i % 2 ? 'local' : 'global'}
-  maxTokenTtl: ${1 + (i % 12)}h
-  config:
-    jwksUrl: https://idp-${i}.example/jwks
-    boundAudiences: [nomad-${i}]
-    claimMappings: { sub: subject }
-`);
+  docs.push(authMethodDoc(i));
 }
 const ws = await tempDir({ 'settings.yaml': 'kind: Settings\nname: s\nspec:\n  state: { backend: local, path: state.json }\n', 'methods.yaml': docs.join('---\n') });
 const sandbox = await startSandbox();

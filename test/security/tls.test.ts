@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../e2e/harness.js';
+import { writeOneOfEach } from './fixtures.js';
 
 /*
  * TLS verification is on by default: a self-signed HTTPS server (an openssl certificate made at test
@@ -66,20 +67,7 @@ beforeAll(async () => {
   good = certificate('converge-test-server');
   other = certificate('some-other-ca');
   sandbox = await startSandbox({ stepDelayMs: 5 });
-  await writeFile(
-    join(dir, 'nomad.yaml'),
-    `kind: NomadAuthMethod
-name: gh
-spec:
-  type: JWT
-  tokenLocality: local
-  maxTokenTtl: 30m
-  config:
-    jwksUrl: https://token.actions.example/.well-known/jwks
-    boundAudiences: [nomad]
-`,
-  );
-  await writeFile(join(dir, 'tfe.yaml'), 'kind: NoCodeModule\nname: vpc\nspec:\n  registryModule: acme/vpc/aws\n');
+  await writeOneOfEach(dir);
 });
 
 afterAll(async () => {

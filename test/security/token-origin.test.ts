@@ -1,11 +1,12 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLoopback } from '../../src/http/client.js';
 import { runCli } from '../e2e/harness.js';
+import { writeOneOfEach } from './fixtures.js';
 
 /*
  * A token is never sent to a host other than the configured one. The configured address (127.0.0.1)
@@ -56,20 +57,7 @@ const servers: Server[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'converge-origin-'));
-  await writeFile(
-    join(dir, 'nomad.yaml'),
-    `kind: NomadAuthMethod
-name: gh
-spec:
-  type: JWT
-  tokenLocality: local
-  maxTokenTtl: 30m
-  config:
-    jwksUrl: https://token.actions.example/.well-known/jwks
-    boundAudiences: [nomad]
-`,
-  );
-  await writeFile(join(dir, 'tfe.yaml'), 'kind: NoCodeModule\nname: vpc\nspec:\n  registryModule: acme/vpc/aws\n');
+  await writeOneOfEach(dir);
 });
 
 afterAll(async () => {
