@@ -1,9 +1,7 @@
 import { addressKey } from '../model/kinds.js';
 import { diffFields } from '../plan/diff.js';
 import type { FieldChange } from '../plan/types.js';
-import type { ObjectView } from '../providers/provider.js';
-import { nomadImportRecord } from '../providers/nomad/export-record.js';
-import { tfeImportRecord } from '../providers/tfe/export-record.js';
+import type { ObjectView, Provider } from '../providers/provider.js';
 import type { StateRecord } from '../state/types.js';
 
 export interface ImportOutcome {
@@ -15,15 +13,14 @@ export interface ImportOutcome {
 }
 
 /**
- * The state record for an object found live (a plan view with `live`), built the way each provider's
- * apply builds its records, without any request. Pure.
+ * The state record for an object found live (a plan view with `live`), built by its provider's
+ * `adopt` (the record an adoption writes, decisions.md §9), without any request. Pure.
  */
-export function importRecord(view: ObjectView, all: ReadonlyMap<string, ObjectView>, now = new Date()): ImportOutcome {
+export function importRecord(provider: Provider, view: ObjectView, all: ReadonlyMap<string, ObjectView>, now = new Date()): ImportOutcome {
   const live = view.live;
   if (!live) throw new Error(`${addressKey(view)}: importRecord needs a live object`);
-  const withLive = { ...view, live };
-  const record =
-    view.kind === 'NomadAuthMethod' || view.kind === 'NomadBindingRule' ? nomadImportRecord(withLive, now) : tfeImportRecord(withLive, all, now);
+  if (!provider.adopt) throw new Error(`${addressKey(view)}: provider ${provider.id} cannot record an existing object`);
+  const record = provider.adopt({ ...view, live }, all, now);
   const differences = view.desired ? diffFields(record.applied, view.desired.fields) : [];
   return { record, differences, unverifiedSecrets: Object.keys(record.secretDigests).sort() };
 }

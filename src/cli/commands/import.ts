@@ -50,7 +50,9 @@ export async function importCommand(host: Host, text: string, paths: string[]): 
           hint: '`converge apply` creates it from the manifest; `converge export` lists what exists',
         });
       }
-      const { record, differences, unverifiedSecrets } = importRecord(view, session.run.views);
+      const provider = session.providers.find((pr) => pr.kinds.includes(view.kind));
+      if (!provider) throw new ConvergeError('import.no-provider', `no provider serves ${view.kind}`, { source: 'internal' });
+      const { record, differences, unverifiedSecrets } = importRecord(provider, view, session.run.views);
       await store.put(record);
       host.out(`Imported ${key} (id ${record.id}) into ${backend.description}. Nothing was sent to the service.\n`);
       if (differences.length > 0) {
