@@ -193,6 +193,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     let recovered: HttpResponse | undefined;
     const fullPath = basePath + req.path + queryString(req.query);
     const shownPath = basePath + req.path;
+    const subject = req.subject ? ` (${req.subject})` : '';
     const headers: Record<string, string> = { ...opts.headers, ...req.headers };
     let body: string | undefined;
     if (req.body !== undefined) {
@@ -245,7 +246,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
               reporter?.emit({
                 code: 'http.read-back',
                 level: 'info',
-                message: `${req.method} ${shownPath}${req.subject ? ` (${req.subject})` : ''}: ${'status' in what ? `HTTP ${what.status}` : what.error}, but a read by natural key found it done; not sent again`,
+                message: `${req.method} ${shownPath}${subject}: ${'status' in what ? `HTTP ${what.status}` : what.error}, but a read by natural key found it done; not sent again`,
                 data: { method: req.method, path: shownPath, ...what, attempt: attemptNumber, subject: req.subject },
               });
               return false;
@@ -256,7 +257,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
           reporter?.emit({
             code: 'http.retry',
             level: is429 || attemptNumber >= 3 ? 'warn' : 'debug',
-            message: `${req.method} ${shownPath}${req.subject ? ` (${req.subject})` : ''}: ${'status' in what ? `HTTP ${what.status}` : what.error}; retry ${attemptNumber} of ${retries} in ${formatDuration(waitMs)}`,
+            message: `${req.method} ${shownPath}${subject}: ${'status' in what ? `HTTP ${what.status}` : what.error}; retry ${attemptNumber} of ${retries} in ${formatDuration(waitMs)}`,
             data: { method: req.method, path: shownPath, ...what, attempt: attemptNumber, waitMs, subject: req.subject },
           });
           // A 429's wait is the gate, which the next attempt passes through; others sleep here.
@@ -276,7 +277,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       if (e instanceof RetryableResponse) return e.response;
       if (e instanceof NetworkFailure) {
         const code = e.code ?? 'network error';
-        throw new ConvergeError('http.network', `${req.method} ${origin}${shownPath}${req.subject ? ` (${req.subject})` : ''} failed: ${code}${describeCode(code)}`, {
+        throw new ConvergeError('http.network', `${req.method} ${origin}${shownPath}${subject} failed: ${code}${describeCode(code)}`, {
           source: 'remote',
           retryable: true,
           hint: TLS_TRUST_CODES.has(code)
