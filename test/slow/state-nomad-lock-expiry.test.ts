@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConvergeError } from '../../src/diagnostics/errors.js';
+import { MemoryReporter } from '../../src/model/events.js';
 import { createHttpClient } from '../../src/http/client.js';
 import type { HttpClient } from '../../src/http/types.js';
 import { RequestLog } from '../../src/sandbox/common/request-log.js';
@@ -123,4 +124,23 @@ describe('Nomad state lock leases', () => {
     const mine = await other.lock('apply', { timeoutMs: 0 });
     await mine.release();
   }, 60_000);
+
+  it('a 60s lease held through a 2-minute apply that writes the state is still held at the end (lock-rewrite regression)', async () => {
+    const path = newPath();
+    const reporter = new MemoryReporter();
+    const holder = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http, lockTtl: '60s', reporter });
+    const lock = await holder.lock('apply', { timeoutMs: 0 });
+    const started = Date.now();
+    for (let serial = 1; Date.now() - started < 120_000; serial++) {
+      const doc = await holder.read();
+      await holder.write({ ...doc, serial: doc.serial + 1, salt: `write-${serial}` });
+      await new Promise((r) => setTimeout(r, 10_000));
+    }
+    const other = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http });
+    expect((await lockError(other.lock('apply', { timeoutMs: 0 }))).code).toBe('state.locked');
+    const codes = reporter.events.map((e) => e.code);
+    expect(codes).not.toContain('state.lock.lost');
+    await lock.release();
+    expect(reporter.events.map((e) => e.code)).not.toContain('state.lock.release-lost');
+  }, 180_000);
 });

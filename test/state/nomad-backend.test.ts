@@ -240,6 +240,13 @@ describe('lock', () => {
     await got.release();
   });
 
+  it('a refused lock promises the real recovery time of a dead holder: 2 x the lease plus the lock delay, not the lease', async () => {
+    const held = await backend({ holder: alice }).lock('apply', { timeoutMs: 0 });
+    const err = await rejection(backend().lock('plan', { timeoutMs: 0 }));
+    expect(err.hint).toContain('within 1 min 15 s of its last renewal (2 × the 30s lease, then Nomad\'s 15s lock delay)');
+    await held.release();
+  });
+
   it('fails at once with timeoutMs 0', async () => {
     const held = await backend().lock('apply', { timeoutMs: 0 });
     const started = Date.now();
@@ -259,6 +266,16 @@ describe('lock', () => {
     expect(ops.at(-1)).toBe('PUT lock-release');
   });
 
+  it('never writes the lock variable while holding it: a plain PUT there would reset the lease to the 15s defaults (lock-rewrite regression)', async () => {
+    const lock = await backend({ lockTtl: '60s' }).lock('apply', { timeoutMs: 0 });
+    const plainWrites = log.writes('nomad').filter((e) => e.path.endsWith('-lock') && !/lock-(acquire|renew|release)/.test(e.query));
+    expect(plainWrites).toEqual([]);
+    // What Nomad stored is still the lease asked for (only a management token sees Lock).
+    const res = await http.request({ method: 'GET', path: `/v1/var/${path}-lock`, headers: { 'X-Nomad-Token': sim.managementToken } });
+    expect((JSON.parse(res.text) as { Lock?: { TTL?: string } }).Lock?.TTL).toBe('1m0s');
+    await lock.release();
+  });
+
   it('forceUnlock removes a lock left by a run that never released it', async () => {
     const dead = await backend({ holder: alice }).lock('apply', { timeoutMs: 0 });
     const rescuer = backend();
@@ -270,7 +287,7 @@ describe('lock', () => {
     await dead.release();
   });
 
-  it('forceUnlock works with a non-management token, which cannot see Lock: Nomad\'s lock ID was recorded in the Items', async () => {
+  it('forceUnlock works with a non-management token, which cannot see Lock: Nomad\'s lock ID was recorded beside the lock', async () => {
     const reporter = new MemoryReporter();
     const dead = await backend({ holder: alice, reporter }).lock('apply', { timeoutMs: 0 });
     expect(reporter.events.map((e) => e.code)).not.toContain('state.lock.record-failed');

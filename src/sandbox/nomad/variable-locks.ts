@@ -15,9 +15,16 @@ import { TABLE, conflict, queryNamespace, requireVariables, store, varKey } from
  */
 
 const SECOND = 1e9;
-const DEFAULT_LOCK_NS = 15 * SECOND;
+export const DEFAULT_LOCK_NS = 15 * SECOND;
 const MIN_TTL_NS = 10 * SECOND;
 const MAX_TTL_NS = 24 * 3600 * SECOND;
+
+/*
+ * Nomad's expiry timer runs for 2 x TTL after acquire and after each renew, a grace period: the promise
+ * is only that a lock does not expire before its TTL (nomad/locks.go CreateVariableLockTTLTimer,
+ * RenewTTLTimer; reference §9).
+ */
+export const ttlTimerMs = (ttlNs: number): number => (2 * ttlNs) / 1e6;
 
 const lockClearsAt = (v: Variable): number => (v.Lock ? v.Lock.ttlEndsAt + v.Lock.LockDelay / 1e6 : Infinity);
 
@@ -52,7 +59,7 @@ export function acquireLock(ctx: RequestContext, path: string, input: VariableIn
   const index = region.nextIndex();
   const existing = region.variables.get(varKey(ns, path));
   if (existing?.Lock) return conflict(zeroVariable(ns, path));
-  const lock = { ID: randomUUID(), TTL: ttl, LockDelay: delay, ttlEndsAt: Date.now() + ttl / 1e6 };
+  const lock = { ID: randomUUID(), TTL: ttl, LockDelay: delay, ttlEndsAt: Date.now() + ttlTimerMs(ttl) };
   const stored = store(region, index, ns, path, items, lock, existing);
   scheduleSweep(region, stored);
   return { status: 200, headers: writeHeaders(index), json: variableJson(stored, { items: true, lock: true }, items) };
@@ -71,7 +78,7 @@ export function renewLock(ctx: RequestContext, path: string, input: VariableInpu
   if (!v.Lock) throw new HttpError(409, "variable doesn't hold a lock");
   // A wrong ID, or a TTL that already ran out (the lock is only waiting out its delay), cannot renew.
   if (v.Lock.ID !== lockId || v.Lock.ttlEndsAt <= Date.now()) throw new HttpError(409, 'attempting to modify locked variable');
-  const renewed: Variable = { ...v, Lock: { ...v.Lock, ttlEndsAt: Date.now() + v.Lock.TTL / 1e6 } };
+  const renewed: Variable = { ...v, Lock: { ...v.Lock, ttlEndsAt: Date.now() + ttlTimerMs(v.Lock.TTL) } };
   region.variables.set(varKey(ns, path), renewed);
   scheduleSweep(region, renewed);
   return { status: 200, json: variableJson(renewed, { items: false, lock: true }) };

@@ -5,7 +5,7 @@ import { decodeBody } from './json-decode.js';
 import { blockingQuery, parseQueryOptions, readHeaders, writeHeaders } from './query.js';
 import type { Variable } from './types.js';
 import { TABLE, conflict, queryNamespace, requireVariables, store, varKey } from './variable-store.js';
-import { acquireLock, releaseLock, renewLock, sweepLocks } from './variable-locks.js';
+import { DEFAULT_LOCK_NS, acquireLock, releaseLock, renewLock, sweepLocks } from './variable-locks.js';
 import { decodeVariable, validateVariableWrite, variableJson, zeroVariable } from './variable-wire.js';
 
 /*
@@ -129,7 +129,11 @@ async function write(ctx: RequestContext, path: string): Promise<Reply> {
   // A locked variable takes writes only from the holder, who names the lock in the body (reference §9).
   const holder = !!existing?.Lock && input.Lock?.ID === existing.Lock.ID;
   if (existing?.Lock && !holder) return conflict(zeroVariable(ns, path));
-  const stored = store(region, index, ns, path, items, existing?.Lock ?? null, existing);
+  // The holder's plain write goes through VariableLock.Canonicalize: the stored lock keeps its ID and
+  // timer but its TTL and LockDelay become the 15s defaults, so later renewals use 2 x 15s
+  // (nomad/structs/variables.go; reference §9).
+  const lock = existing?.Lock ? { ...existing.Lock, TTL: DEFAULT_LOCK_NS, LockDelay: DEFAULT_LOCK_NS } : null;
+  const stored = store(region, index, ns, path, items, lock, existing);
   return {
     status: 200,
     headers: writeHeaders(index),

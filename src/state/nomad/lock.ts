@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import { ConvergeError } from '../../diagnostics/errors.js';
+import { formatDuration } from '../../model/duration-text.js';
 import type { Reporter } from '../../model/events.js';
 import type { LockInfo, StateLock } from '../types.js';
 import type { VariablesClient, WireVariable } from './variables-client.js';
@@ -9,7 +10,8 @@ import type { VariablesClient, WireVariable } from './variables-client.js';
  * State lock on a SEPARATE variable (`<path>-lock`): lock-acquire replaces the variable's Items with
  * the request's (reference nomad-api.md §9, state `VarLockAcquire` → `varSetTxn`), so locking the
  * data variable would wipe the state. The lease is renewed every TTL/2 while held; if converge dies,
- * the lease runs out after TTL, Nomad keeps it for LockDelay, then clears it and the next run gets it.
+ * Nomad's timer runs out 2 x TTL after the last renewal, the lock stays for LockDelay, then clears and
+ * the next run gets it.
  */
 
 /** Who holds the lock; defaults to this process. */
@@ -33,7 +35,7 @@ export interface NomadLockOptions {
   description: string;
 }
 
-/** Item keys on the lock variable. `nomadLockId` is written right after acquire (see recordNomadLockId). */
+/** Item keys on the lock variable and its holder record (`nomadLockId`, see recordNomadLockId). */
 const K = { id: 'id', owner: 'owner', host: 'host', pid: 'pid', operation: 'operation', createdAt: 'createdAt', nomadLockId: 'nomadLockId' } as const;
 
 export function defaultHolder(): LockHolder {
@@ -70,7 +72,7 @@ export async function acquireNomadLock(opts: NomadLockOptions, operation: string
       ...(opts.lockDelay !== undefined ? { lockDelay: opts.lockDelay } : {}),
     });
     if (res.ok) {
-      await recordNomadLockId(opts, items, res.lockId);
+      await recordNomadLockId(opts, info, res.lockId);
       opts.reporter.emit({
         code: 'state.lock.acquired',
         level: 'debug',
@@ -97,23 +99,41 @@ export async function acquireNomadLock(opts: NomadLockOptions, operation: string
 }
 
 /**
- * Nomad generates the lock ID only in the acquire reply, after our Items were stored. We write it
- * into the Items (a plain PUT carrying the matching Lock.ID is allowed on a locked variable, §9)
- * so `forceUnlock` can release the lock even with a token that cannot see `Lock` (only management
- * tokens can, §9). Best effort: without it, a dead holder's lock still clears after TTL + LockDelay.
+ * Nomad generates the lock ID only in the acquire reply, after our Items were stored. We keep it in a
+ * sibling variable, `<lock path>-holder`, so `forceUnlock` can release the lock even with a token that
+ * cannot see `Lock` (only management tokens can, §9). Never in the lock variable itself: a plain PUT
+ * carrying the matching Lock.ID is allowed there, but it rewrites the stored lock to the 15s TTL and
+ * delay defaults, so every later renewal would reset Nomad's timer to 2 x 15s instead of 2 x the TTL
+ * asked for (reference nomad-api.md §9; nomad/structs/variables.go `VariableLock.Canonicalize`).
+ * Best effort: without the record, a dead holder's lock still clears after its lease and delay.
  */
-async function recordNomadLockId(opts: NomadLockOptions, items: Record<string, string>, nomadLockId: string): Promise<void> {
+async function recordNomadLockId(opts: NomadLockOptions, info: LockInfo, nomadLockId: string): Promise<void> {
   try {
-    const r = await opts.vars.put(opts.lockPath, { ...items, [K.nomadLockId]: nomadLockId }, { lockId: nomadLockId });
+    const r = await opts.vars.put(holderRecordPath(opts.lockPath), { [K.id]: info.id, [K.nomadLockId]: nomadLockId });
     if (!r.ok) throw new Error('conflict');
   } catch (e) {
     opts.reporter.emit({
       code: 'state.lock.record-failed',
       level: 'warn',
-      message: `Could not record the Nomad lock ID on ${opts.lockPath}; if this run dies, the lock clears after its lease (${opts.ttl}) ends`,
+      message: `Could not record the Nomad lock ID in ${holderRecordPath(opts.lockPath)}; if this run dies, Nomad clears the lock by itself ${recoveryText(opts)}`,
       data: { path: opts.lockPath, error: e instanceof Error ? e.message : String(e) },
     });
   }
+}
+
+/** Where the holder's Nomad lock ID is kept while the lock is held (see recordNomadLockId). */
+export const holderRecordPath = (lockPath: string) => `${lockPath}-holder`;
+
+/** Nomad's lock ID for the current holder: from `Lock` (management tokens), else the holder record if it is this holder's. */
+async function nomadLockIdOf(opts: NomadLockOptions, v: WireVariable, holder: LockInfo | undefined): Promise<string | undefined> {
+  if (v.Lock?.ID) return v.Lock.ID;
+  // Written into the lock variable itself by converge before the holder record existed.
+  const legacy = v.Items?.[K.nomadLockId];
+  if (legacy) return legacy;
+  if (!holder) return undefined;
+  const record = await opts.vars.get(holderRecordPath(opts.lockPath));
+  // A record left by an earlier holder names another converge lock id: it says nothing about this lock.
+  return record?.Items?.[K.id] === holder.id ? record.Items[K.nomadLockId] : undefined;
 }
 
 function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: string, ttlMs: number): HeldNomadLock {
@@ -159,6 +179,7 @@ function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: stri
       if (released) return;
       released = true;
       clearInterval(timer);
+      // The holder record stays: deleting it could race with the next holder writing its own.
       const r = await opts.vars.lockRelease(opts.lockPath, nomadLockId);
       if (r !== 'released') {
         opts.reporter.emit({
@@ -182,7 +203,7 @@ function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: stri
 export async function forceUnlockNomad(opts: NomadLockOptions, id: string): Promise<void> {
   const v = await opts.vars.get(opts.lockPath);
   const holder = v ? holderFromVariable(v) : undefined;
-  const nomadLockId = v?.Lock?.ID ?? v?.Items?.[K.nomadLockId];
+  const nomadLockId = v ? await nomadLockIdOf(opts, v, holder) : undefined;
   if (!v || (!v.Lock && !nomadLockId)) {
     throw new ConvergeError('state.not-locked', `${opts.description} is not locked`, {
       source: 'user',
@@ -215,7 +236,7 @@ export async function forceUnlockNomad(opts: NomadLockOptions, id: string): Prom
 function unlockRefused(opts: NomadLockOptions, holder: LockInfo | undefined, why: string): ConvergeError {
   return new ConvergeError('state.unlock-refused', `Could not remove the lock on ${opts.description}: ${why}`, {
     source: 'remote',
-    hint: `a lock whose holder died clears by itself once its lease (${opts.ttl}) and Nomad's lock delay have passed; ` +
+    hint: `a lock whose holder died clears by itself ${recoveryText(opts)}; ` +
       `or a Nomad operator can run: nomad var lock -release … / delete ${opts.lockPath}. Holder: ${describeHolder(holder)}`,
   });
 }
@@ -263,9 +284,25 @@ function lockedError(opts: NomadLockOptions, holder: LockInfo | undefined): Conv
   return new ConvergeError('state.locked', `The state in ${opts.description} is locked: ${describeHolder(holder)}`, {
     source: 'user',
     hint:
-      `wait for that run to finish (or pass a longer --lock-timeout). If it died, its lease (${opts.ttl}) expires by itself ` +
-      `and the next run gets the lock; to remove it now: converge state unlock ${holder?.id ?? '<lock id>'}`,
+      `wait for that run to finish (or pass a longer --lock-timeout). If it died, Nomad clears its lock by itself ${recoveryText(opts)} ` +
+      `and the next run gets it; to remove it now: converge state unlock ${holder?.id ?? '<lock id>'}`,
   });
+}
+
+const DEFAULT_LOCK_DELAY = '15s';
+
+/**
+ * How long a dead holder's lock really lasts: Nomad's timer runs 2 x TTL after the last renewal (a grace
+ * period, nomad/locks.go), then the lock waits out LockDelay (reference nomad-api.md §9). Promising only
+ * the TTL sent people to `state unlock` for a lock that was about to clear.
+ */
+export function lockRecoveryMs(ttl: string, lockDelay = DEFAULT_LOCK_DELAY): number {
+  return 2 * parseGoDuration(ttl) + parseGoDuration(lockDelay);
+}
+
+function recoveryText(opts: NomadLockOptions): string {
+  const delay = opts.lockDelay ?? DEFAULT_LOCK_DELAY;
+  return `within ${formatDuration(lockRecoveryMs(opts.ttl, delay))} of its last renewal (2 × the ${opts.ttl} lease, then Nomad's ${delay} lock delay)`;
 }
 
 const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
