@@ -86,8 +86,10 @@ async function projectId(env: Env, name: string): Promise<string> {
 
 async function resolveValue(env: Env, d: WorkspaceDesired, v: WorkspaceVariableSpec): Promise<string | undefined> {
   if (v.value === undefined) return undefined;
-  if (typeof v.value === 'string' || isSecretRef(v.value)) return env.ctx.secrets.resolve(v.value, d.baseDir);
-  return varText(v.value);
+  // Only a secret goes through the resolver, which registers its value with the redactor: a plain value
+  // such as `prod` would otherwise be masked wherever it appears, workspace names and run URLs included.
+  if (isSecretVariable(v) && (typeof v.value === 'string' || isSecretRef(v.value))) return env.ctx.secrets.resolve(v.value, d.baseDir);
+  return typeof v.value === 'string' ? v.value : varText(v.value);
 }
 
 async function varBody(env: Env, d: WorkspaceDesired, v: WorkspaceVariableSpec): Promise<VarBody> {

@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openWorkspace, type Workspace } from './harness.js';
+
+/*
+ * Regression (issue 15.1): every literal workspace variable value was registered with the redactor, so a
+ * workspace `api-prod` with a variable `stage: prod` printed as `NoCodeWorkspace/api-***` and
+ * `apply --json` said `"name": "api-***"`. Only secret references and sensitive values are secrets.
+ */
+
+let ws: Workspace | undefined;
+afterEach(async () => {
+  await ws?.close();
+  ws = undefined;
+});
+
+const MANIFEST = `kind: Settings
+name: settings
+spec:
+  tfe: { organization: acme }
+  state: { backend: local, path: .converge/state.json }
+---
+kind: NoCodeModule
+name: vpc
+spec:
+  registryModule: acme/vpc/aws
+  versionPin: 1.4.0
+  enabled: true
+---
+kind: NoCodeWorkspace
+name: api-prod
+spec:
+  module: vpc
+  project: Platform
+  variables:
+    - { key: stage, value: prod, category: terraform }
+    - { key: db_password, value: { fromEnv: VPC_DB_PASSWORD }, category: terraform, sensitive: true }
+`;
+
+describe('a plain variable value is not a secret', () => {
+  it('plan and apply --json show the workspace name whole; the sensitive value stays hidden', async () => {
+    ws = await openWorkspace();
+    await ws.write('converge.yaml', MANIFEST);
+    const plan = await ws.cli(['plan', '.']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('NoCodeWorkspace/api-prod');
+    expect(plan.stdout + plan.stderr).not.toContain('***');
+
+    const apply = await ws.cli(['apply', '--auto-approve', '--json', '.']);
+    expect(apply.code, apply.stderr).toBe(0);
+    const all = apply.stdout + apply.stderr;
+    expect(all).toContain('"name": "api-prod"');
+    expect(all).not.toMatch(/api-\*\*\*/);
+    expect(all).not.toContain(ws.env.VPC_DB_PASSWORD);
+  });
+});
