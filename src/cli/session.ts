@@ -28,9 +28,13 @@ export function reportDiagnostics(host: Host, diags: readonly Diagnostic[], sour
   return !hasErrors(diags);
 }
 
-/** Loads and validates manifests; prints problems. Undefined when there are errors (nothing is sent then). */
-export async function loadValid(host: Host, paths: string[]): Promise<ManifestLoadResult | undefined> {
-  const result = await loadManifests(paths, { cwd: host.cwd, env: host.env });
+/**
+ * Loads and validates manifests; prints problems. Undefined when there are errors (nothing is sent then).
+ * `secrets: false` for commands that send no secret (state list/show/rm/unlock/migrate): they must work
+ * without the secrets' environment variables or files, so references are not checked.
+ */
+export async function loadValid(host: Host, paths: string[], opts: { secrets?: boolean } = {}): Promise<ManifestLoadResult | undefined> {
+  const result = await loadManifests(paths, { cwd: host.cwd, ...(opts.secrets === false ? { checkSecrets: false } : { env: host.env }) });
   return reportDiagnostics(host, result.diagnostics, result.sources) ? result : undefined;
 }
 

@@ -40,6 +40,11 @@ export interface LoadOptions {
    * send requests). Left out by `validate`, which runs offline without secrets.
    */
   env?: NodeJS.ProcessEnv;
+  /**
+   * False for commands that send no secret (state list/show/rm/…): secret references are then not
+   * checked at all, neither environment variables nor `fromFile` paths. Default true.
+   */
+  checkSecrets?: boolean;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -187,7 +192,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
         checkNoCodeWorkspace(d, doc.value.spec as SpecByKind['NoCodeWorkspace']);
         break;
     }
-    await checkSecrets(d, opts.env);
+    if (opts.checkSecrets !== false) await checkSecrets(d, opts.env);
     objects.push({
       kind: doc.kind,
       name: doc.name,

@@ -6,7 +6,7 @@ import { EXIT, type Host } from '../host.js';
 import { loadValid, stateBackendFor } from '../session.js';
 
 async function backendFor(host: Host, paths: string[]): Promise<StateBackend | undefined> {
-  const manifests = await loadValid(host, paths);
+  const manifests = await loadValid(host, paths, { secrets: false });
   return manifests ? stateBackendFor(host, manifests.desired.settings) : undefined;
 }
 
@@ -75,7 +75,7 @@ export async function stateUnlock(host: Host, id: string, paths: string[]): Prom
  * team can switch Settings over once the copy is checked (`converge state list` against the new one).
  */
 export async function stateMigrate(host: Host, opts: { to: string; path?: string }, paths: string[]): Promise<number> {
-  const manifests = await loadValid(host, paths);
+  const manifests = await loadValid(host, paths, { secrets: false });
   if (!manifests) return EXIT.error;
   const from = stateBackendFor(host, manifests.desired.settings);
   if (opts.to !== 'local' && opts.to !== 'nomad') {
