@@ -1,7 +1,18 @@
 import { ConvergeError } from '../diagnostics/errors.js';
 
-/** `30m`, `90s`, `1h30m`, `500ms` or a bare number of seconds → milliseconds, for CLI flags. */
-export function parseFlagDuration(text: string, flag: string): number {
+/**
+ * `30m`, `90s`, `1h30m`, `500ms` or a bare number of seconds → milliseconds, for CLI flags.
+ * `positive`: zero is refused too (a zero run timeout or poll interval would fail or spin at once).
+ */
+export function parseFlagDuration(text: string, flag: string, opts: { positive?: boolean } = {}): number {
+  const ms = parseDurationText(text, flag);
+  if (opts.positive && ms <= 0) {
+    throw new ConvergeError('cli.bad-duration', `${flag}: "${text}" must be longer than zero`, { source: 'user', hint: 'write it like 30s, 5m or 1h30m' });
+  }
+  return ms;
+}
+
+function parseDurationText(text: string, flag: string): number {
   const t = text.trim();
   if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;

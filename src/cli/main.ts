@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { colorEnabled, Host } from './host.js';
+import { singleDashLongFlag } from './single-dash.js';
 
 /*
  * Entry point. Command modules are imported lazily inside their actions so `converge --version`
@@ -196,7 +197,15 @@ program
     await run(program, async (host) => (await import('./commands/import.js')).importCommand(host, address, paths));
   });
 
-program.parseAsync(process.argv).catch((e: unknown) => {
+const singleDash = singleDashLongFlag(program, process.argv.slice(2));
+if (singleDash) {
+  process.stderr.write(singleDash);
+  process.exitCode = 1;
+} else {
+  program.parseAsync(process.argv).catch(failed);
+}
+
+function failed(e: unknown): void {
   process.stderr.write(`converge: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exitCode = 1;
-});
+}

@@ -11,6 +11,7 @@ import { loadManifests } from '../../manifest/index.js';
 import { renderApplyResultText } from '../../views/apply-result.js';
 import { renderPlanText } from '../../views/plan-text.js';
 import { parseFlagDuration } from '../durations.js';
+import { parseFlagInt } from '../flag-numbers.js';
 import { EXIT, type Host } from '../host.js';
 import { reportDiagnostics, stateBackendFor } from '../session.js';
 import { readSavedPlanFile } from '../saved-plan-file.js';
@@ -47,9 +48,10 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
       hint: 'pass --auto-approve, or apply a reviewed plan with `converge plan --out plan.json` then `converge apply --plan plan.json`',
     });
   }
-  const runTimeoutMs = parseFlagDuration(opts.runTimeout ?? '30m', '--run-timeout');
+  const runTimeoutMs = parseFlagDuration(opts.runTimeout ?? '30m', '--run-timeout', { positive: true });
   const lockTimeoutMs = parseFlagDuration(opts.lockTimeout ?? '0s', '--lock-timeout');
-  const concurrency = Math.max(1, Number.parseInt(opts.parallelism ?? '4', 10) || 4);
+  const pollIntervalMs = parseFlagDuration(opts.pollInterval ?? '1s', '--poll-interval', { positive: true });
+  const concurrency = parseFlagInt(opts.parallelism ?? '4', '--parallelism', { min: 1, max: 10_000 });
 
   // The lock is taken before live state is read, so two applies never plan from the same state.
   const manifests = await loadManifests(paths, { cwd: host.cwd, env: host.env });
@@ -95,7 +97,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
         providers: session.providers,
         store,
         ctx: session.ctx,
-        options: { runTimeoutMs, pollIntervalMs: parseFlagDuration(opts.pollInterval ?? '1s', '--poll-interval'), concurrency },
+        options: { runTimeoutMs, pollIntervalMs, concurrency },
       });
       host.endPhase();
       if (opts.json) host.out(JSON.stringify(result, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as ConvergeError).code, message: v.message } : v), 2) + '\n');

@@ -1,4 +1,5 @@
 import { startSandbox } from '../../sandbox/index.js';
+import { parseFlagInt, parseFlagNumber } from '../flag-numbers.js';
 import { EXIT, type Host } from '../host.js';
 
 export interface SandboxFlags {
@@ -15,23 +16,27 @@ export interface SandboxFlags {
 
 /** Serves both simulators until interrupted, and prints what a person pastes into a shell. */
 export async function sandboxCommand(host: Host, opts: SandboxFlags): Promise<number> {
-  const port = Number(opts.port);
-  const rate = Number(opts.faultRate);
+  const port = parseFlagInt(opts.port, '--port', { min: 0, max: 65_534 });
+  const rate = parseFlagNumber(opts.faultRate, '--fault-rate', { min: 0, max: 1 });
+  const stepDelayMs = parseFlagInt(opts.stepDelay, '--step-delay', { min: 0 });
+  const replicationLagMs = parseFlagInt(opts.replicationLag, '--replication-lag', { min: 0 });
+  const latencyMs = parseFlagInt(opts.latency, '--latency', { min: 0 });
+  const seed = parseFlagInt(opts.randomSeed, '--random-seed', { min: 0 });
   const sandbox = await startSandbox({
     host: opts.host,
     nomadPort: port,
     tfePort: port === 0 ? 0 : port + 1,
-    stepDelayMs: Number(opts.stepDelay),
-    replicationLagMs: Number(opts.replicationLag),
+    stepDelayMs,
+    replicationLagMs,
     rateLimit: opts.rateLimit,
     ...(opts.seed ? { seedFile: opts.seed } : {}),
     faults: {
-      latencyMs: Number(opts.latency),
+      latencyMs,
       rate429: rate / 4,
       rate500: rate / 4,
       rate503: rate / 4,
       rateReset: rate / 4,
-      seed: Number(opts.randomSeed),
+      seed,
     },
   });
   const e = sandbox.env;
