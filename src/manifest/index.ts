@@ -103,10 +103,14 @@ function normaliseSpec(doc: LoadedDoc): unknown {
   if (doc.kind !== 'NoCodeWorkspace') return spec;
   const ws = spec as SpecByKind['NoCodeWorkspace'];
   if (!ws.variables) return ws;
+  // Variable values are text on the wire: an unquoted number is sent as written (`1.10`, not `1.1`;
+  // `0128`, not `128`), the way a person reads the manifest, not as YAML's number printed back.
   return {
     ...ws,
-    variables: ws.variables.map((v) =>
-      typeof v.value === 'number' || typeof v.value === 'boolean' ? { ...v, value: String(v.value) } : v,
+    variables: ws.variables.map((v, i) =>
+      typeof v.value === 'number' || typeof v.value === 'boolean'
+        ? { ...v, value: doc.tree.numberSource[`/spec/variables/${i}/value`] ?? String(v.value) }
+        : v,
     ),
   };
 }

@@ -18,6 +18,12 @@ export interface YamlTree {
   scalarStyle: Record<string, string>;
   /** JSON pointer → raw source of quoted scalars (escapes shift columns). */
   rawQuoted: Record<string, string>;
+  /**
+   * JSON pointer → source text of a plain number whose value prints differently (`1.10` → 1.1,
+   * `0128` → 128, `1e3` → 1000): where a number is really text, such as a variable value, the text as
+   * written is what the user meant. Only those differing are kept.
+   */
+  numberSource: Record<string, string>;
   range: SourceRange;
 }
 
@@ -36,6 +42,7 @@ class Converter {
   readonly keyRanges: Record<string, SourceRange> = {};
   readonly scalarStyle: Record<string, string> = {};
   readonly rawQuoted: Record<string, string> = {};
+  readonly numberSource: Record<string, string> = {};
   readonly diagnostics: Diagnostic[] = [];
   private stopped = false;
 
@@ -106,6 +113,9 @@ class Converter {
       if (typeof node.type === 'string') this.scalarStyle[pointer] = node.type;
       if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && node.range && !underAlias) this.rawQuoted[pointer] = this.text.slice(node.range[0], node.range[1]);
       const v = node.value;
+      if ((typeof v === 'number' || typeof v === 'bigint') && node.type === 'PLAIN' && typeof node.source === 'string' && node.source !== String(v)) {
+        this.numberSource[pointer] = node.source;
+      }
       if (typeof v === 'bigint') return Number(v);
       return v;
     }
@@ -213,7 +223,7 @@ export function parseYamlFile(text: string, file: string): ParsedFile {
     const value = conv.convert(contents, '', 0, docRange, undefined);
     diagnostics.push(...conv.diagnostics);
     if (conv.isStopped) continue;
-    docs.push({ value, positions: conv.positions, keyRanges: conv.keyRanges, scalarStyle: conv.scalarStyle, rawQuoted: conv.rawQuoted, range: docRange });
+    docs.push({ value, positions: conv.positions, keyRanges: conv.keyRanges, scalarStyle: conv.scalarStyle, rawQuoted: conv.rawQuoted, numberSource: conv.numberSource, range: docRange });
   }
   return { docs, diagnostics };
 }
