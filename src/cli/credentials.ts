@@ -46,6 +46,13 @@ export function nomadFromEnv(env: NodeJS.ProcessEnv): NomadConnection {
  * Terraform CLI's order for the token (TFE_TOKEN, then TF_TOKEN_<host>, then the CLI credentials file).
  * Reference tfc-api.md §10.
  */
+/** When TFE_ORGANIZATION names another organization than the Settings document: a warning to print, naming both. */
+export function organizationConflict(env: NodeJS.ProcessEnv, organizationFromSettings: string | undefined): string | undefined {
+  const fromEnv = env.TFE_ORGANIZATION;
+  if (!fromEnv || !organizationFromSettings || fromEnv === organizationFromSettings) return undefined;
+  return `TFE_ORGANIZATION is "${fromEnv}" but the Settings document names organization "${organizationFromSettings}": using "${organizationFromSettings}" (the Settings document wins); unset TFE_ORGANIZATION or change spec.tfe.organization so they agree`;
+}
+
 export function tfeFromEnv(env: NodeJS.ProcessEnv, organizationFromSettings?: string): TfeConnection {
   let address: string;
   if (env.TFE_ADDRESS) address = trimSlash(env.TFE_ADDRESS).replace(/\/api\/v2$/, '');
@@ -61,7 +68,9 @@ export function tfeFromEnv(env: NodeJS.ProcessEnv, organizationFromSettings?: st
     });
   }
   const conn: TfeConnection = { address, hostname };
-  const org = env.TFE_ORGANIZATION || organizationFromSettings;
+  // The Settings document (or a command's --organization) is more specific than the environment, which
+  // a CI runner or a shell profile may set for every project it serves: it wins (organizationConflict).
+  const org = organizationFromSettings || env.TFE_ORGANIZATION;
   if (org) conn.organization = org;
   const found = tfeToken(env, hostname);
   if (found) {

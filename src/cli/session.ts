@@ -13,7 +13,7 @@ import { createSecretResolver } from '../secrets/resolver.js';
 import type { StateBackend, StateDocument } from '../state/types.js';
 import { createLocalBackend } from '../state/local-backend.js';
 import { createNomadVariablesBackend } from '../state/nomad/index.js';
-import { nomadFromEnv, tfeFromEnv, tfTokenEnvName } from './credentials.js';
+import { nomadFromEnv, organizationConflict, tfeFromEnv, tfTokenEnvName } from './credentials.js';
 import type { Host } from './host.js';
 
 const NOMAD_KINDS: readonly Kind[] = ['NomadAuthMethod', 'NomadBindingRule'];
@@ -87,6 +87,8 @@ export function providersFor(host: Host, kinds: ReadonlySet<Kind>, settings: Set
   }
   if (TFE_KINDS.some((k) => kinds.has(k))) {
     const tfe = tfeFromEnv(host.env, settings.spec.tfe?.organization);
+    const conflict = organizationConflict(host.env, settings.spec.tfe?.organization);
+    if (conflict) host.reporter.emit({ code: 'config.tfe-organization-conflict', level: 'warn', message: conflict, data: { organization: tfe.organization ?? '' } });
     host.redactor.add(tfe.token);
     if (!tfe.token) {
       throw new ConvergeError('config.tfe-token', `no HCP Terraform token for ${tfe.hostname}`, {

@@ -31,8 +31,9 @@ describe('HCP Terraform address', () => {
     expect(tfeFromEnv({ HOME: home }).address).toBe('https://app.terraform.io');
   });
 
-  it('organization: TFE_ORGANIZATION beats the Settings document', () => {
-    expect(tfeFromEnv({ HOME: home, TFE_ORGANIZATION: 'env-org' }, 'settings-org').organization).toBe('env-org');
+  it('organization: the Settings document beats TFE_ORGANIZATION, which fills in when Settings names none', () => {
+    expect(tfeFromEnv({ HOME: home, TFE_ORGANIZATION: 'env-org' }, 'settings-org').organization).toBe('settings-org');
+    expect(tfeFromEnv({ HOME: home, TFE_ORGANIZATION: 'env-org' }).organization).toBe('env-org');
     expect(tfeFromEnv({ HOME: home }, 'settings-org').organization).toBe('settings-org');
   });
 });
