@@ -15,7 +15,7 @@ import { checkNoCodeModule, checkNoCodeWorkspace } from './rules/no-code.js';
 import { checkSecrets } from './rules/secrets.js';
 import { checkSettings } from './rules/settings.js';
 import { DOCUMENT_KINDS, isDocumentKind, validators } from './schema.js';
-import { rangeAt, schemaDiagnostics } from './schema-errors.js';
+import { rangeAt, schemaDiagnostics, schemaErrorPointers } from './schema-errors.js';
 import { didYouMean } from './suggest.js';
 import { parseYamlFile } from './yaml-tree.js';
 import type { YamlTree } from './yaml-tree.js';
@@ -151,9 +151,54 @@ async function loadFile(file: ManifestFile, diagnostics: Diagnostic[], sources: 
       tree,
       value,
       schemaValid,
+      schemaProblems: schemaValid ? [] : schemaErrorPointers(validate.errors ?? []),
     });
   }
   return docs;
+}
+
+/** The semantic rules of one document (its spec has the TypeScript shape when the schema passed). */
+async function checkDocument(d: DocDiagnostics, opts: LoadOptions): Promise<void> {
+  const doc = d.doc;
+  switch (doc.kind) {
+    case 'Settings':
+      checkSettings(d, doc.value.spec as SettingsSpec);
+      return;
+    case 'NomadAuthMethod':
+      checkAuthMethod(d, doc.value.spec as SpecByKind['NomadAuthMethod']);
+      break;
+    case 'NomadBindingRule':
+      checkBindingRule(d, doc.value.spec as SpecByKind['NomadBindingRule']);
+      break;
+    case 'NoCodeModule':
+      checkNoCodeModule(d, doc.value.spec as SpecByKind['NoCodeModule']);
+      break;
+    case 'NoCodeWorkspace':
+      checkNoCodeWorkspace(d, doc.value.spec as SpecByKind['NoCodeWorkspace']);
+      break;
+  }
+  if (opts.checkSecrets !== false) await checkSecrets(d, opts.env);
+}
+
+/** `/spec/config` and `/spec/config/oidcClientID` are related (one contains the other); `/spec/a` and `/spec/ab` are not. */
+const related = (a: string, b: string): boolean => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+
+/**
+ * A schema error must not hide a document's other problems (a run reports every problem at once): the
+ * semantic rules run on a schema-invalid document too. They expect the schema's shape, so one that
+ * trips over a wrong type is passed over, and a finding at a field the schema already flagged (or
+ * around it: "config needs oidcClientId" around the misspelt `oidcClientID`) is dropped, so one mistake
+ * is not reported twice in different words.
+ */
+async function rulesOfInvalidDocument(doc: LoadedDoc, opts: LoadOptions): Promise<Diagnostic[]> {
+  const found: Diagnostic[] = [];
+  const d = new DocDiagnostics(doc, found, (pointer) => !doc.schemaProblems.some((q) => related(pointer, q)));
+  try {
+    await checkDocument(d, opts);
+  } catch {
+    // A rule read a field of the wrong type: the schema error at that field already says what to fix.
+  }
+  return found;
 }
 
 /**
@@ -175,28 +220,17 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
   let settings: Settings = { spec: {} };
   let settingsSeen = false;
   for (const doc of docs) {
-    if (!doc.schemaValid) continue;
-    const d = new DocDiagnostics(doc, diagnostics);
-    switch (doc.kind) {
-      case 'Settings':
-        checkSettings(d, doc.value.spec as SettingsSpec);
-        if (!settingsSeen) settings = { spec: doc.value.spec as SettingsSpec, range: doc.tree.range };
-        settingsSeen = true;
-        continue;
-      case 'NomadAuthMethod':
-        checkAuthMethod(d, doc.value.spec as SpecByKind['NomadAuthMethod']);
-        break;
-      case 'NomadBindingRule':
-        checkBindingRule(d, doc.value.spec as SpecByKind['NomadBindingRule']);
-        break;
-      case 'NoCodeModule':
-        checkNoCodeModule(d, doc.value.spec as SpecByKind['NoCodeModule']);
-        break;
-      case 'NoCodeWorkspace':
-        checkNoCodeWorkspace(d, doc.value.spec as SpecByKind['NoCodeWorkspace']);
-        break;
+    if (!doc.schemaValid) {
+      diagnostics.push(...(await rulesOfInvalidDocument(doc, opts)));
+      continue;
     }
-    if (opts.checkSecrets !== false) await checkSecrets(d, opts.env);
+    const d = new DocDiagnostics(doc, diagnostics);
+    await checkDocument(d, opts);
+    if (doc.kind === 'Settings') {
+      if (!settingsSeen) settings = { spec: doc.value.spec as SettingsSpec, range: doc.tree.range };
+      settingsSeen = true;
+      continue;
+    }
     objects.push({
       kind: doc.kind,
       name: doc.name,

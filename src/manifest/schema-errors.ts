@@ -63,6 +63,19 @@ function mappingFirstLine(loc: TreeLocator, pointer: string): SourceRange {
   return { file: r.file, start: r.start, end: { line, col: endCol } };
 }
 
+/**
+ * The JSON pointer each ajv error is about: the unknown or missing field itself, not its parent, so a
+ * finding elsewhere in the same object is not mistaken for the same problem.
+ */
+export function schemaErrorPointers(errors: readonly ErrorObject[]): string[] {
+  return errors.map((e) => {
+    const params = e.params as Record<string, unknown>;
+    if (e.keyword === 'additionalProperties') return `${e.instancePath}/${escapePointer(String(params.additionalProperty))}`;
+    if (e.keyword === 'required') return `${e.instancePath}/${escapePointer(String(params.missingProperty))}`;
+    return e.instancePath;
+  });
+}
+
 /** Turns ajv's errors for one document into diagnostics at the offending YAML nodes. */
 export function schemaDiagnostics(errors: readonly ErrorObject[], loc: TreeLocator): Diagnostic[] {
   const out: Diagnostic[] = [];

@@ -14,6 +14,8 @@ export interface LoadedDoc {
   value: Record<string, unknown>;
   /** The document passed its kind's schema, so its spec has the TypeScript shape. */
   schemaValid: boolean;
+  /** JSON pointers of the schema's findings in this document (empty when it passed). */
+  schemaProblems: string[];
 }
 
 export function where(r: SourceRange): string {
@@ -25,17 +27,26 @@ export class DocDiagnostics {
   constructor(
     readonly doc: LoadedDoc,
     private readonly out: Diagnostic[],
+    /** Which findings at a JSON pointer to keep (all by default). */
+    private readonly keep: (pointer: string) => boolean = () => true,
   ) {}
 
   range(pointer: string): SourceRange {
     return rangeAt(this.doc.tree, pointer);
   }
 
+  /** Which pointer each range handed out by keyRange() stands for, so `keep` applies to it too. */
+  private readonly rangePointers = new WeakMap<SourceRange, string>();
+
   keyRange(pointer: string): SourceRange {
-    return this.doc.tree.keyRanges[pointer] ?? this.range(pointer);
+    const r = { ...(this.doc.tree.keyRanges[pointer] ?? this.range(pointer)) };
+    this.rangePointers.set(r, pointer);
+    return r;
   }
 
   add(severity: Severity, code: string, pointer: string | SourceRange, summary: string, detail?: string): void {
+    const at = typeof pointer === 'string' ? pointer : this.rangePointers.get(pointer);
+    if (at !== undefined && !this.keep(at)) return;
     const range = typeof pointer === 'string' ? this.range(pointer) : pointer;
     this.out.push(detail === undefined ? { severity, code, summary, range } : { severity, code, summary, detail, range });
   }
