@@ -1,16 +1,39 @@
+import { ConvergeError, errorMessage } from '../diagnostics/errors.js';
 import type { ApplyContext, ApplyOptions, ProviderContext } from '../providers/provider.js';
 import type { StateStore } from '../state/state-store.js';
 
-/** The ApplyContext providers see: every save/forget/setInFlight persists before it resolves. */
+/**
+ * The ApplyContext providers see: every save/forget/setInFlight persists before it resolves.
+ *
+ * A failed state write (a full disk, a lost lock) comes after the remote change it records, so the
+ * change happened; it fails as `state.write-failed` (the views say "done, not recorded", never
+ * "FAILED to create"), and no further remote work starts: everything done after it could not be
+ * recorded either. The next apply finds those objects by their natural keys.
+ */
 export function createApplyContext(store: StateStore, ctx: ProviderContext, options: ApplyOptions): ApplyContext {
+  const stop = new AbortController();
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+  const recorded = async (write: () => Promise<void>): Promise<void> => {
+    try {
+      await write();
+    } catch (e) {
+      const error = new ConvergeError('state.write-failed', `the state could not be saved: ${errorMessage(e)}`, {
+        source: e instanceof ConvergeError && e.source === 'internal' ? 'internal' : 'user',
+        hint: 'fix what stopped the state write, then run apply again: it finds what was done by name and records it',
+        cause: e,
+      });
+      if (!stop.signal.aborted) stop.abort(error);
+      throw error;
+    }
+  };
   return {
     reporter: ctx.reporter,
     secrets: ctx.secrets,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    signal,
     options,
     record: (address) => store.get(address),
-    save: (record) => store.put(record),
-    forget: (address) => store.remove(address),
-    setInFlight: (address, run) => store.setInFlight(address, run),
+    save: (record) => recorded(() => store.put(record)),
+    forget: (address) => recorded(() => store.remove(address)),
+    setInFlight: (address, run) => recorded(() => store.setInFlight(address, run)),
   };
 }

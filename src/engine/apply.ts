@@ -53,7 +53,7 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
 
   // Before any write: the records are right whatever the writes do, and a provider working out which
   // live objects are already owned (a rule create whose answer was lost) sees them.
-  const adopted = ctx.signal?.aborted ? [] : await recordAdoptions(run, providers, store, applyCtx, new Date());
+  const adopted = applyCtx.signal?.aborted ? [] : await recordAdoptions(run, providers, store, applyCtx, new Date());
 
   for (const { phase, kind } of batches) {
     const changes = run.planned.filter(
@@ -62,7 +62,7 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
     if (changes.length === 0) continue;
     const send: PlannedChange[] = [];
     for (const p of changes) {
-      const reason = skipReason(phase, p, status, blockedDeletes, ctx.signal);
+      const reason = skipReason(phase, p, status, blockedDeletes, applyCtx.signal);
       if (reason !== undefined) {
         const o = outcomeOf(p, 'skipped', reason);
         emitDone(applyCtx, o);
@@ -102,7 +102,10 @@ function skipReason(
   blockedDeletes: ReadonlyMap<string, string>,
   signal: AbortSignal | undefined,
 ): string | undefined {
-  if (signal?.aborted) return 'cancelled before it started';
+  if (signal?.aborted) {
+    const why: unknown = signal.reason;
+    return why instanceof ConvergeError && why.code === 'state.write-failed' ? 'not started: an earlier change could not be recorded in the state' : 'cancelled before it started';
+  }
   const self = addressKey(p.change);
   if (phase === 'delete') {
     if (p.view.record?.protect) return 'protected: converge does not delete it';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { ConvergeError } from '../diagnostics/errors.js';
 import { isKind } from '../model/kinds.js';
@@ -53,6 +54,54 @@ export function parseStateDocument(text: string, path: string): StateDocument {
   return data as unknown as StateDocument;
 }
 
+/** Far above any real state (10 000 workspaces take a few MB); past it the path is not a state file. */
+export const MAX_STATE_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The state file's text, or undefined when there is none. Only a regular file is read: a FIFO would
+ * block the read forever (with the lock held) and a device such as /dev/zero would be read until
+ * memory runs out. The file is opened non-blocking and checked on the open handle, so nothing can be
+ * swapped in between the check and the read.
+ */
+async function readStateText(path: string): Promise<string | undefined> {
+  let fh;
+  try {
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConvergeError('state.read-failed', `cannot read the state file ${path}: ${(e as Error).message}`, { source: 'user', cause: e });
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) {
+      throw new ConvergeError('state.not-a-file', `The state path ${path} is not a regular file (it is ${fileType(st)})`, {
+        source: 'user',
+        hint: 'point spec.state.path in the Settings document at a regular file (it is created on the first apply)',
+      });
+    }
+    if (st.size > MAX_STATE_FILE_BYTES) {
+      throw new ConvergeError('state.too-large', `The state file ${path} is ${st.size} bytes, more than any converge state (${MAX_STATE_FILE_BYTES} bytes)`, {
+        source: 'user',
+        hint: 'check that spec.state.path names converge\'s state file',
+      });
+    }
+    return await fh.readFile('utf8');
+  } catch (e) {
+    if (e instanceof ConvergeError) throw e;
+    throw new ConvergeError('state.read-failed', `cannot read the state file ${path}: ${(e as Error).message}`, { source: 'user', cause: e });
+  } finally {
+    await fh.close();
+  }
+}
+
+function fileType(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a file';
+}
+
 /**
  * State in a local JSON file. Writes are atomic (temp file in the same directory, fsync, rename,
  * fsync of the directory) so a crash leaves the old or the new state, never half of one. A write
@@ -71,14 +120,8 @@ export function createLocalBackend(path: string, opts: LocalBackendOptions = {})
   let known: number | undefined;
 
   async function readCurrent(): Promise<StateDocument | undefined> {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new ConvergeError('state.read-failed', `cannot read the state file ${path}: ${(e as Error).message}`, { source: 'user', cause: e });
-    }
-    return parseStateDocument(text, path);
+    const text = await readStateText(path);
+    return text === undefined ? undefined : parseStateDocument(text, path);
   }
 
   return {
@@ -102,18 +145,19 @@ export function createLocalBackend(path: string, opts: LocalBackendOptions = {})
       const dir = dirname(path);
       await mkdir(dir, { recursive: true });
       const temp = `${dir}/.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`;
-      const fh = await open(temp, 'wx', 0o600);
       try {
-        await fh.writeFile(JSON.stringify(doc, null, 2) + '\n');
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      try {
+        const fh = await open(temp, 'wx', 0o600);
+        try {
+          await fh.writeFile(JSON.stringify(doc, null, 2) + '\n');
+          await fh.sync();
+        } finally {
+          await fh.close();
+        }
         await rename(temp, path);
       } catch (e) {
+        // A full disk fails the write or the sync: leave no half-written temp file behind.
         await unlink(temp).catch(() => undefined);
-        throw e;
+        throw new ConvergeError('state.write-failed', `cannot write the state file ${path}: ${(e as Error).message}`, { source: 'user', cause: e });
       }
       // Make the rename itself durable. Some filesystems refuse fsync on a directory: then best effort.
       try {

@@ -67,6 +67,8 @@ function headText(o: ApplyOutcome, change: Change | undefined): string {
     case 'succeeded':
       return succeededText(o, change);
     case 'failed':
+      // The remote change was made; only its record is missing (engine/apply-context.ts).
+      if (o.error?.code === 'state.write-failed') return `${done(o.action)} on the service, but NOT recorded in the state: ${o.error.message}`;
       return `FAILED to ${o.action}${tail}`;
     case 'skipped':
       return `skipped${tail}`;
