@@ -117,6 +117,6 @@ describe('valid manifests', () => {
   it('valid fixtures have no errors, and exactly their marked warnings', async () => {
     const result = await loadManifests(['valid'], { cwd: FIXTURES });
     expect(compare(result.diagnostics, marksOf(valid, FIXTURES))).toEqual([]);
-    expect(result.desired.objects.length).toBe(8);
+    expect(result.desired.objects.length).toBe(11);
   });
 });

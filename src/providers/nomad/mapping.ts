@@ -68,6 +68,16 @@ export function defaultKeyAlgorithm(keySource: string): string {
   return '';
 }
 
+/**
+ * KeyIDHeader the server fills in when it is left empty: `kid` when KeyID is set, `x5t#S256` when a
+ * certificate is given (which wins), else nothing (OIDCClientAssertionKey.Canonicalize, §3.3).
+ */
+export function defaultKeyIdHeader(k: { keyId?: string | undefined; pemCert?: string | undefined; pemCertFile?: string | undefined }): string {
+  if (k.pemCert || k.pemCertFile) return 'x5t#S256';
+  if (k.keyId) return 'kid';
+  return '';
+}
+
 type Fields = Record<string, JsonValue>;
 
 function putString(out: Fields, path: string, v: string | undefined): void {
@@ -125,14 +135,15 @@ export function authMethodFields(spec: NomadAuthMethodSpec): Fields {
   if (a !== undefined) {
     const p = 'config.oidcClientAssertion';
     out[`${p}.keySource`] = a.keySource;
-    putSet(out, `${p}.audience`, a.audience);
+    // Nomad fills an empty Audience with the discovery URL (ACLAuthMethodConfig.Canonicalize, §3.3).
+    putSet(out, `${p}.audience`, (a.audience ?? []).length > 0 ? a.audience : c.oidcDiscoveryUrl ? [c.oidcDiscoveryUrl] : []);
     putString(out, `${p}.keyAlgorithm`, a.keyAlgorithm || defaultKeyAlgorithm(a.keySource));
     putMap(out, `${p}.extraHeaders`, a.extraHeaders);
     const k = a.privateKey;
     if (k !== undefined) {
       // pemKey is a secret: compared by digest only (SECRET_PATHS), never a field.
       putString(out, `${p}.privateKey.pemKeyFile`, k.pemKeyFile);
-      putString(out, `${p}.privateKey.keyIdHeader`, k.keyIdHeader);
+      putString(out, `${p}.privateKey.keyIdHeader`, k.keyIdHeader || defaultKeyIdHeader(k));
       putString(out, `${p}.privateKey.pemCert`, k.pemCert);
       putString(out, `${p}.privateKey.pemCertFile`, k.pemCertFile);
       putString(out, `${p}.privateKey.keyId`, k.keyId);

@@ -36,7 +36,12 @@ export function canonicalize(input: AuthMethodInput): AuthMethodInput {
     const a = c.OIDCClientAssertion;
     // KeyAlgorithm default as in Nomad's OIDCClientAssertion.Canonicalize (code-derived, 1.10).
     const alg = a.KeyAlgorithm || (a.KeySource === 'client_secret' ? 'HS256' : a.KeySource === 'nomad' || a.KeySource === 'private_key' ? 'RS256' : '');
-    config = { ...c, OIDCClientAssertion: { ...a, KeyAlgorithm: alg, ClientSecret: c.OIDCClientSecret } };
+    // An empty Audience inherits the discovery URL (ACLAuthMethodConfig.Canonicalize, reference §3.3).
+    const audience = a.Audience && a.Audience.length > 0 ? a.Audience : [c.OIDCDiscoveryURL];
+    // KeyIDHeader: `kid` for a KeyID, `x5t#S256` for a certificate (OIDCClientAssertionKey.Canonicalize, §3.3).
+    const k = a.PrivateKey;
+    const key = k && k.KeyIDHeader === '' ? { ...k, KeyIDHeader: k.PemCert !== '' || k.PemCertFile !== '' ? 'x5t#S256' : k.KeyID !== '' ? 'kid' : '' } : k;
+    config = { ...c, OIDCClientAssertion: { ...a, Audience: audience, PrivateKey: key, KeyAlgorithm: alg, ClientSecret: c.OIDCClientSecret } };
   }
   return { ...input, TokenNameFormat: input.TokenNameFormat || DEFAULT_TOKEN_NAME_FORMAT, Config: config };
 }
@@ -49,7 +54,7 @@ function assertionError(a: ClientAssertion): string | undefined {
     case 'private_key': {
       const k = a.PrivateKey;
       if (!k) return 'PrivateKey is required for `private_key` KeySource';
-      if (k.PemKey !== '' && k.PemKeyFile !== '') return 'require exactly one of PemKey or PemKeyFile';
+      if (k.PemKey !== '' && k.PemKeyFile !== '') return 'require only one of PemKey or PemKeyFile';
       if (k.PemKey === '' && k.PemKeyFile === '') return 'missing PemKey or PemKeyFile';
       return undefined;
     }

@@ -240,8 +240,15 @@ describe('validation (reference §3.2)', () => {
   it('checks the client assertion config', async () => {
     const a = await sim.m.post('/v1/acl/auth-method', oidc('ca1', {}, { OIDCClientAssertion: { KeySource: 'x', Audience: ['a'] } }));
     expect(a.text).toBe('auth method 0 invalid: 1 error occurred:\n\t* invalid config: invalid client assertion config: invalid KeySource "x"\n\n');
+    // An empty Audience is filled with the discovery URL before Validate, and KeyIDHeader from the key (reference §3.3).
     const b = await sim.m.post('/v1/acl/auth-method', oidc('ca2', {}, { OIDCClientAssertion: { KeySource: 'nomad' } }));
-    expect(b.text).toContain('invalid client assertion config: missing Audience');
+    expect(b.status).toBe(200);
+    const bc = b.json<AuthMethodJson>().Config as { OIDCDiscoveryURL: string; OIDCClientAssertion: { Audience: string[] } };
+    expect(bc.OIDCClientAssertion.Audience).toEqual([bc.OIDCDiscoveryURL]);
+    const kid = await sim.m.post('/v1/acl/auth-method', oidc('ca6', {}, { OIDCClientAssertion: { KeySource: 'private_key', PrivateKey: { PemKeyFile: '/k.pem', KeyID: 'k1' } } }));
+    expect((kid.json<AuthMethodJson>().Config as { OIDCClientAssertion: { PrivateKey: { KeyIDHeader: string } } }).OIDCClientAssertion.PrivateKey.KeyIDHeader).toBe('kid');
+    const x5t = await sim.m.post('/v1/acl/auth-method', oidc('ca7', {}, { OIDCClientAssertion: { KeySource: 'private_key', PrivateKey: { PemKeyFile: '/k.pem', KeyID: 'k1', PemCertFile: '/c.pem' } } }));
+    expect((x5t.json<AuthMethodJson>().Config as { OIDCClientAssertion: { PrivateKey: { KeyIDHeader: string } } }).OIDCClientAssertion.PrivateKey.KeyIDHeader).toBe('x5t#S256');
     const c = await sim.m.post('/v1/acl/auth-method', oidc('ca3', {}, { OIDCClientAssertion: { KeySource: 'private_key', Audience: ['a'] } }));
     expect(c.text).toContain('invalid client assertion config: PrivateKey is required for `private_key` KeySource');
     const d = await sim.m.post('/v1/acl/auth-method', oidc('ca4', {}, { OIDCClientSecret: '', OIDCClientAssertion: { KeySource: 'client_secret', Audience: ['a'] } }));

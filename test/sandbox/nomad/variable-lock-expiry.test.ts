@@ -15,13 +15,17 @@ afterAll(async () => {
   await sim.s.stop();
 });
 
-// The shortest TTL Nomad allows is 10s, so these take ~11.5s; they run concurrently, in their own file.
-it.concurrent('keeps an unrenewed lock for LockDelay after the TTL, then clears it (reference §9)', { timeout: 20_000 }, async () => {
+// The shortest TTL Nomad allows is 10s and its timer runs 2 x TTL (nomad/locks.go), so these take ~21.5s;
+// they run concurrently, in their own file.
+it.concurrent('keeps an unrenewed lock for 2 x TTL, then LockDelay, then clears it (reference §9)', { timeout: 30_000 }, async () => {
   const r = await sim.m.put('/v1/var/exp/lock?lock-acquire', { Items: { holder: 'a' }, Lock: { TTL: '10s', LockDelay: '1s' } });
   const v = r.json<Var>();
   const id = v.Lock?.ID ?? '';
-  await sleep(10_250);
-  // TTL over, delay running: the lock still stands, but can no longer be renewed.
+  await sleep(10_500);
+  // Past the TTL but inside Nomad's grace period: still held.
+  expect((await sim.c.put('/v1/var/exp/lock?lock-acquire', {})).status).toBe(409);
+  await sleep(10_000);
+  // 2 x TTL over, delay running: the lock still stands, but can no longer be renewed.
   expect((await sim.m.put('/v1/var/exp/lock?lock-renew', { Lock: { ID: id } })).status).toBe(409);
   expect((await sim.c.put('/v1/var/exp/lock?lock-acquire', {})).status).toBe(409);
   await sleep(1_000);
@@ -30,6 +34,15 @@ it.concurrent('keeps an unrenewed lock for LockDelay after the TTL, then clears 
   expect(g.ModifyIndex).toBeGreaterThan(v.ModifyIndex);
   expect(g.Items).toEqual({ holder: 'a' });
   expect((await sim.c.put('/v1/var/exp/lock?lock-acquire', {})).status).toBe(200);
+});
+
+it.concurrent('a holder\'s plain write rewrites the stored lock to the 15s defaults (reference §9, VariableLock.Canonicalize)', async () => {
+  const v = (await sim.m.put('/v1/var/exp/rewritten?lock-acquire', { Items: { a: '1' }, Lock: { TTL: '60s', LockDelay: '5s' } })).json<Var & { Lock: { TTL: string } }>();
+  expect(v.Lock.TTL).toBe('1m0s');
+  const w = await sim.m.put('/v1/var/exp/rewritten', { Items: { a: '2' }, Lock: { ID: v.Lock.ID } });
+  expect(w.status).toBe(200);
+  const g = (await sim.m.get('/v1/var/exp/rewritten')).json<{ Lock: { ID: string; TTL: string; LockDelay: string } }>();
+  expect(g.Lock).toEqual({ ID: v.Lock.ID, TTL: '15s', LockDelay: '15s' });
 });
 
 it.concurrent('keeps a renewed lock past its first TTL', { timeout: 20_000 }, async () => {
