@@ -64,7 +64,8 @@ const stubJson = (r: BindingRule): JsonOut => ({
 function validateRule(r: RuleInput): string[] {
   const errs: string[] = [];
   if (r.AuthMethod === '') errs.push('auth method is missing');
-  if (r.Description.length > MAX_DESCRIPTION) errs.push(`description longer than ${MAX_DESCRIPTION}`);
+  // Go len(): bytes of the UTF-8 text, not characters (nomad/structs/acl.go ACLBindingRule.Validate).
+  if (Buffer.byteLength(r.Description, 'utf8') > MAX_DESCRIPTION) errs.push(`description longer than ${MAX_DESCRIPTION}`);
   switch (r.BindType) {
     case '':
       errs.push('bind type is missing');

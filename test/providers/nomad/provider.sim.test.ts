@@ -3,7 +3,7 @@ import { asAny, AUTH_METHOD_POS, jwt, method, rule } from './helpers.js';
 import { openRig, SECRET, type Rig } from './harness.js';
 import { HIDDEN_CHANGE_TEXT } from '../../../src/providers/nomad/load-auth-methods.js';
 import { adoptedNote, MANAGEMENT_NOTE } from '../../../src/providers/nomad/load-binding-rules.js';
-import { REPLACE_REASON } from '../../../src/providers/nomad/refine.js';
+import { REPLACE_REASONS } from '../../../src/providers/nomad/refine.js';
 
 let rig: Rig;
 beforeEach(async () => {
@@ -246,7 +246,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
     const { planned, outcomes } = await rig.converge([asAny(method('okta')), asAny(jwt('gh')), asAny(rule('eng', { authMethod: 'gh' }))]);
     const eng = planned.filter((p) => p.change.name === 'eng').map((p) => p.change);
     expect(eng.map((c) => c.action)).toEqual(['delete', 'create']);
-    expect(eng[0]?.reason).toBe(REPLACE_REASON);
+    expect(eng[0]?.reason).toBe(REPLACE_REASONS.authMethod);
     expect(outcomes.filter((o) => o.name === 'eng').map((o) => o.status)).toEqual(['succeeded', 'succeeded']);
     const newId = rig.records.get('NomadBindingRule/eng')?.id;
     expect(newId).not.toBe(oldId);

@@ -108,6 +108,9 @@ describe('binding rules (reference §10)', () => {
     expect((await create({ AuthMethod: 'corp', BindType: 'policy' })).text).toContain('* bind name is missing');
     expect((await create({ AuthMethod: 'corp', BindType: 'management', BindName: 'x' })).text).toContain('* bind name should be empty');
     expect((await create({ AuthMethod: 'corp', BindType: 'management' })).status).toBe(200);
+    // Go len(): 130 × "é" is 130 characters but 260 bytes.
+    expect((await create({ AuthMethod: 'corp', BindType: 'management', Description: 'é'.repeat(130) })).text).toContain('* description longer than 256');
+    expect((await create({ AuthMethod: 'corp', BindType: 'management', Description: 'é'.repeat(128) })).status).toBe(200);
   });
 
   it('parse-checks selectors (a go-bexpr subset)', async () => {
