@@ -6,7 +6,7 @@ import type { Reporter } from '../model/events.js';
 import { HostGate, sleep } from './gate.js';
 import { Pacer } from './pacer.js';
 import { createPool } from './pool.js';
-import { backoffMs, errorCode, isRetryableError, isRetryableStatus, serverWaitMs, wasNotSent } from './retry-policy.js';
+import { backoffMs, errorCode, isRetryableError, isRetryableStatus, retryAfterMs, serverErrorBackoffMs, serverWaitMs, wasNotSent } from './retry-policy.js';
 import type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse, HttpStats } from './types.js';
 
 /** Node's codes for a certificate that failed verification: the fix is trust, not reachability. */
@@ -219,9 +219,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         serverWait = serverWaitMs(res.headers) ?? backoffMs(attemptNumber, minTimeoutMs, maxTimeoutMs);
         gate.closeFor(serverWait);
       } else if (res.status >= 500) {
-        serverWait = serverWaitMs(res.headers);
+        // Not X-RateLimit-Reset: that is the rate-limit window, not a hint about a failing server.
+        serverWait = retryAfterMs(res.headers) ?? serverErrorBackoffMs(attemptNumber, maxTimeoutMs);
       }
-      if (isRetryableStatus(res.status, retriable)) throw new RetryableResponse(res);
+      if (isRetryableStatus(res.status, retriable) && !(res.status >= 500 && req.isFinal?.(res))) throw new RetryableResponse(res);
       return res;
     };
 

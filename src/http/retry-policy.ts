@@ -58,18 +58,24 @@ export function isRetryableError(code: string | undefined, idempotent: boolean):
 /** Longest server-requested pause we honour; beyond it we still wait this long, then try. */
 export const MAX_SERVER_WAIT_MS = 5 * 60_000;
 
+/** `Retry-After` (seconds or an HTTP date) in ms: a server's own word on when to come back, for a 429 or a 503. */
+export function retryAfterMs(headers: Record<string, string>, now = Date.now()): number | undefined {
+  const ra = headers['retry-after'];
+  if (ra === undefined || ra.trim() === '') return undefined;
+  const secs = Number(ra);
+  if (Number.isFinite(secs)) return clampWait(secs * 1000);
+  const at = Date.parse(ra);
+  return Number.isFinite(at) ? clampWait(at - now) : undefined;
+}
+
 /**
- * How long the server asked us to wait, in ms: `Retry-After` (seconds or an HTTP date), else
- * `X-RateLimit-Reset` (float seconds until the window resets; HCP Terraform, reference tfc-api.md §8).
+ * How long a 429 asks us to wait, in ms: `Retry-After`, else `X-RateLimit-Reset` (float seconds until the
+ * rate-limit window resets; HCP Terraform, reference tfc-api.md §8). The reset is about the rate limit
+ * only: it says nothing about when a 5xx is worth another try (see serverErrorBackoffMs).
  */
 export function serverWaitMs(headers: Record<string, string>, now = Date.now()): number | undefined {
-  const ra = headers['retry-after'];
-  if (ra !== undefined && ra.trim() !== '') {
-    const secs = Number(ra);
-    if (Number.isFinite(secs)) return clampWait(secs * 1000);
-    const at = Date.parse(ra);
-    if (Number.isFinite(at)) return clampWait(at - now);
-  }
+  const ra = retryAfterMs(headers, now);
+  if (ra !== undefined) return ra;
   const reset = headers['x-ratelimit-reset'];
   if (reset !== undefined && reset.trim() !== '') {
     const secs = Number(reset);
@@ -80,6 +86,14 @@ export function serverWaitMs(headers: Record<string, string>, now = Date.now()):
 
 function clampWait(ms: number): number {
   return Math.min(MAX_SERVER_WAIT_MS, Math.max(0, Math.ceil(ms)));
+}
+
+/**
+ * Wait before repeating a request that met a 5xx: go-tfe's linear jitter, 700–900 ms × the retry number
+ * (reference tfc-api.md §8), capped at `maxMs`. `retry` counts from 1.
+ */
+export function serverErrorBackoffMs(retry: number, maxMs: number, random: () => number = Math.random): number {
+  return Math.min(maxMs, Math.round((700 + random() * 200) * Math.max(1, retry)));
 }
 
 /** Capped exponential backoff with "equal jitter": half fixed, half random. `retry` counts from 1. */

@@ -31,6 +31,12 @@ export interface HttpRequest {
    * may have reached the server.
    */
   readBack?: () => Promise<HttpResponse | undefined>;
+  /**
+   * A 5xx the caller recognises as the server's final word, not a passing fault: returned at once,
+   * never repeated (Nomad's uncoded `default ACL auth method already exists` race is a 500 that no
+   * retry can change, reference nomad-api.md §4).
+   */
+  isFinal?: (res: HttpResponse) => boolean;
 }
 
 export interface HttpResponse {

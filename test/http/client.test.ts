@@ -102,6 +102,27 @@ describe('createHttpClient', () => {
     expect(s.hits[1]!.at - s.hits[0]!.at).toBeGreaterThanOrEqual(280);
   });
 
+  it('a 5xx is retried on its own backoff, not after X-RateLimit-Reset (that header is about 429s; regression, issue 11.8)', async () => {
+    const s = await server((_req, res, _hit, n) => (n === 1 ? send(res, 500, 'boom', { 'x-ratelimit-limit': '30', 'x-ratelimit-reset': '20' }) : send(res, 200, 'ok')));
+    const reporter = new MemoryReporter();
+    const c = createHttpClient({ baseUrl: s.url, reporter });
+    clients.push(c);
+    await c.request({ method: 'GET', path: '/x' });
+    const wait = s.hits[1]!.at - s.hits[0]!.at;
+    // go-tfe's linear jitter for 5xx: 700–900 ms for the first retry (reference tfc-api.md §8).
+    expect(wait).toBeGreaterThanOrEqual(650);
+    expect(wait).toBeLessThan(3000);
+    expect(reporter.events.find((e) => e.code === 'http.retry')?.data).toMatchObject({ status: 500 });
+  });
+
+  it('a 5xx the caller recognises as final is returned at once, not retried', async () => {
+    const s = await server((_req, res) => send(res, 500, 'default ACL auth method already exists: okta'));
+    const c = client({ baseUrl: s.url });
+    const res = await c.request({ method: 'PUT', path: '/v1/acl/auth-method/b', isFinal: (r) => r.text.includes('already exists') });
+    expect(res.status).toBe(500);
+    expect(s.hits).toHaveLength(1);
+  });
+
   it('X-RateLimit-Remaining: 0 holds the next request until the reset, without a 429', async () => {
     const s = await server((_req, res, _hit, n) =>
       n === 1 ? send(res, 200, 'ok', { 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0.25' }) : send(res, 200, 'ok'),

@@ -9,12 +9,12 @@ const DAY = 24 * 3600e9;
 export function checkAuthMethod(d: DocDiagnostics, spec: NomadAuthMethodSpec): void {
   const name = d.doc.name;
   if (name.includes('_')) {
-    // reference nomad-api.md "Spec versus real server": the spec allows `_`, Nomad 2.0 servers do not.
+    // reference nomad-api.md "Spec versus real server": the spec allows `_`; no Nomad release does (since 1.5.0).
     d.warning(
       'nomad.auth-method.name-underscore',
       '/name',
-      `auth method name "${name}" contains "_": current Nomad servers (2.0) reject underscores`,
-      'Nomad 2.0 accepts only letters, digits and dashes (^[a-zA-Z0-9-]{1,128}$); use dashes to be safe.',
+      `auth method name "${name}" contains "_": Nomad servers reject underscores`,
+      'Every Nomad release since auth methods appeared (1.5.0) accepts only letters, digits and dashes (^[a-zA-Z0-9-]{1,128}$), although the API document allows "_": use dashes.',
     );
   }
 

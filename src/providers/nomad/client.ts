@@ -1,6 +1,6 @@
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
 import type { SourceRange } from '../../diagnostics/types.js';
-import { isAlreadyGone, nomadError } from './errors.js';
+import { isAlreadyGone, isDefaultTaken, nomadError } from './errors.js';
 import {
   decodeJson,
   parseAuthMethod,
@@ -92,7 +92,7 @@ export class NomadClient {
    */
   async upsertAuthMethod(body: WireAuthMethodRequest, call: CallOptions = {}): Promise<WireAuthMethod> {
     const req = { method: 'POST' as const, path: methodPath(body.Name), subject: `NomadAuthMethod/${body.Name}` };
-    const res = await this.send({ ...req, body, idempotent: true }, call);
+    const res = await this.send({ ...req, body, idempotent: true, isFinal: isDefaultTaken }, call);
     if (res.status !== 200) this.fail(res, req, call);
     return parseAuthMethod(decodeJson(res.text, req.subject), body.Name);
   }

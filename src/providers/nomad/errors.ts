@@ -38,6 +38,17 @@ export function isAlreadyGone(res: HttpResponse): boolean {
   return res.status === 500 && /ACL (auth method|binding rule) not found/i.test(res.text);
 }
 
+/**
+ * Only one default auth method (§4): 400 `default method already exists: <name>` from the RPC, or, when
+ * two writes race, the state store's uncoded `default ACL auth method already exists: <name>`, which the
+ * HTTP layer turns into a 500. Neither changes on a retry.
+ */
+const DEFAULT_TAKEN = /default (ACL auth )?method already exists: /i;
+
+export function isDefaultTaken(res: HttpResponse): boolean {
+  return (res.status === 400 || res.status === 500) && DEFAULT_TAKEN.test(res.text);
+}
+
 export function nomadError(res: HttpResponse, ctx: ErrorContext): ConvergeError {
   const text = serverText(res);
   const where = `${ctx.method} ${ctx.path} (${ctx.subject})`;
@@ -59,7 +70,7 @@ export function nomadError(res: HttpResponse, ctx: ErrorContext): ConvergeError 
       hint: 'enable ACLs on the Nomad servers (acl { enabled = true }) and bootstrap them before managing auth methods',
     });
   }
-  if (status === 400 && /default (ACL auth )?method already exists: /i.test(text)) {
+  if (isDefaultTaken(res)) {
     const other = /already exists: (\S+)/.exec(text)?.[1] ?? 'another method';
     // Only one default across all types (§4).
     return new ConvergeError('nomad.default-exists', `Nomad rejected ${ctx.subject}: ${other} is already the default auth method`, {

@@ -80,6 +80,7 @@ function upsert(ctx: RequestContext, pathName: string | undefined): Reply {
   if (m.Default) {
     const current = [...region.authMethods.values()].find((x) => x.Default);
     if (current && current.Name !== m.Name) throw badRequest(`default method already exists: ${current.Name}`);
+    loseDefaultRace(ctx, m.Name);
   }
   const hash = hashAuthMethod(m, ctx.settings.mapOrder);
   const index = region.nextIndex();
@@ -100,6 +101,25 @@ function upsert(ctx: RequestContext, pathName: string | undefined): Reply {
   region.touch(TABLE, index);
   ctx.cluster.replicate();
   return { status: 200, headers: writeHeaders(index), json: authMethodJson(stored), htmlEscape: true };
+}
+
+/**
+ * The race the RPC check cannot see: a concurrent upsert made another method the default after this one
+ * passed the check, so the state store refuses it with its uncoded error, which the HTTP layer turns
+ * into a 500 (nomad/state/state_store_acl_sso.go, reference §4). Armed once by `raceDefaultWith`.
+ */
+function loseDefaultRace(ctx: RequestContext, name: string): void {
+  const winner = ctx.settings.defaultRace;
+  const region = ctx.cluster.authoritative;
+  const other = winner === undefined ? undefined : region.authMethods.get(winner);
+  if (!other || other.Name === name) return;
+  ctx.settings.defaultRace = undefined;
+  const index = region.nextIndex();
+  const won = { ...other, Default: true };
+  region.authMethods.set(other.Name, { ...won, Hash: hashAuthMethod(won, ctx.settings.mapOrder), ModifyIndex: index, ModifyTime: nowNs() });
+  region.touch(TABLE, index);
+  ctx.cluster.replicate();
+  throw new HttpError(500, `default ACL auth method already exists: ${other.Name}`);
 }
 
 /** Delete: 200 with no body; a missing method is the FSM's unhyphenated 500 (reference §8). Rules stay orphaned. */

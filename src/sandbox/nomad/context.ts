@@ -16,6 +16,11 @@ export interface ModelSettings {
   random: () => number;
   /** Order in which the auth-method Hash walks maps: sorted, or Go-like random (reference §12). */
   mapOrder: MapOrder;
+  /**
+   * One-shot race (set through the handle's `raceDefaultWith`): another writer makes this method the
+   * default between the next default upsert's RPC check and its state-store write (reference §4).
+   */
+  defaultRace?: string;
 }
 
 export interface RequestContext {

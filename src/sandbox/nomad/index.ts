@@ -35,6 +35,8 @@ export interface NomadSimHandle extends SimulatorHandle {
   /** Authoritative region first. */
   regions: string[];
   setReplicationLag(ms: number): void;
+  /** The next default upsert of another method loses a race to `name` (500, reference §4). */
+  raceDefaultWith(name: string): void;
 }
 
 const toNs = (v: string | number | undefined, fallback: string): number =>
@@ -75,6 +77,9 @@ export async function startNomadSimulator(opts: NomadSimOptions = {}): Promise<N
     clientToken: settings.clientToken,
     regions: cluster.names,
     setReplicationLag: (ms) => cluster.setLag(ms),
+    raceDefaultWith: (name) => {
+      settings.defaultRace = name;
+    },
     async stop() {
       cluster.close();
       await new Promise<void>((resolve) => {

@@ -37,6 +37,11 @@ export interface TfeSimOptions extends SimulatorOptions {
   stepDelayMs?: number;
   /** Default 30 per second per token, the real limit; false turns it off. */
   rateLimit?: { perSecond: number } | false;
+  /**
+   * Also send `X-RateLimit-Remaining`. Off by default: the real service documents only
+   * `X-RateLimit-Limit` (and `X-RateLimit-Reset` on a 429), so a client must pace without it (reference §8).
+   */
+  sendRateLimitRemaining?: boolean;
 }
 
 export interface TfeSimHandle extends SimulatorHandle {
@@ -74,7 +79,7 @@ export async function startTfeSimulator(opts: TfeSimOptions = {}): Promise<TfeSi
     defaultPageSize: Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(opts.defaultPageSize ?? DEFAULT_PAGE_SIZE))),
     terraformVersion: TERRAFORM_VERSION,
   };
-  const server = createTfeServer({ store, engine, router: buildRouter(), settings, faults, log, control, limiter });
+  const server = createTfeServer({ store, engine, router: buildRouter(), settings, faults, log, control, limiter, sendRemaining: opts.sendRateLimitRemaining === true });
   const host = opts.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {

@@ -21,6 +21,8 @@ export interface ServerDeps {
   control: TfeControl;
   /** null when rate limiting is off. */
   limiter: RateLimiter | null;
+  /** Send the undocumented `X-RateLimit-Remaining` (tests only; the real service does not document it). */
+  sendRemaining: boolean;
 }
 
 const JSON_API = 'application/vnd.api+json';
@@ -129,7 +131,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
 
 /**
  * 30 requests per second per token, unauthenticated callers per address (reference §8). Every answer carries
- * `X-RateLimit-Limit`; the sandbox also sends `X-RateLimit-Remaining` (undocumented, go-tfe ignores it).
+ * `X-RateLimit-Limit`. `X-RateLimit-Remaining` is neither documented nor read by go-tfe, so it is sent only
+ * when a test asks for it (`sendRateLimitRemaining`): converge must pace without it (reference §8).
  */
 function rateLimit(req: IncomingMessage, deps: ServerDeps, headers: Record<string, string>): Reply | undefined {
   if (!deps.limiter) return undefined;
@@ -137,7 +140,7 @@ function rateLimit(req: IncomingMessage, deps: ServerDeps, headers: Record<strin
   const known = token !== undefined && Object.values(deps.store.tokens).includes(token);
   const key = known ? `token:${token}` : `ip:${req.socket.remoteAddress ?? '?'}`;
   const d = deps.limiter.check(key);
-  headers['X-RateLimit-Remaining'] = String(d.remaining);
+  if (deps.sendRemaining) headers['X-RateLimit-Remaining'] = String(d.remaining);
   if (d.allowed) return undefined;
   return { status: 429, json: RATE_LIMIT_BODY, headers: { 'X-RateLimit-Reset': d.resetSeconds.toFixed(3) } };
 }

@@ -18,9 +18,8 @@ describe('TFE sandbox: rate limit (reference §8)', () => {
     expect(r?.headers.get('x-ratelimit-limit')).toBe('30');
     expect(Number(r?.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
     expect(Number(r?.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(1);
-    const remaining = results.filter((x) => x.status === 200).map((x) => Number(x.headers.get('x-ratelimit-remaining')));
-    expect(Math.max(...remaining)).toBe(29);
-    expect(Math.min(...remaining)).toBe(0);
+    // Not documented by the real service, so not sent unless a test asks for it (sendRateLimitRemaining).
+    expect(results.every((x) => x.headers.get('x-ratelimit-remaining') === null)).toBe(true);
     // Per token: another token still gets through.
     expect((await sim.team.get('/organizations/acme')).status).toBe(200);
     expect(sim.s.log.entries().filter((e) => e.fault === 'rate-limit')).toHaveLength(10);
