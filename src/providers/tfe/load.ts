@@ -51,6 +51,10 @@ function errorAt(desired: ModuleDesired | WorkspaceDesired, pointer: string, cod
   return { severity: 'error', code, summary, ...(detail ? { detail } : {}), range: rangeOf(desired, pointer) };
 }
 
+function warningAt(desired: ModuleDesired | WorkspaceDesired, pointer: string, code: string, summary: string, detail: string): Diagnostic {
+  return { severity: 'warning', code, summary, detail, range: rangeOf(desired, pointer) };
+}
+
 function byName<T extends { name: string }>(items: readonly T[]): Map<string, T> {
   return new Map(items.map((i) => [i.name, i]));
 }
@@ -388,6 +392,7 @@ async function loadWorkspaces(
         liveView.hiddenChange = `secret variable${moved.length > 1 ? 's' : ''} ${moved.join(', ')} rewritten outside converge (version-id moved since the last apply)`;
       }
     }
+    if (d && desiredView && liveView) diagnostics.push(...keepCreateOnly(d, desiredView, liveView));
     if (r?.inFlight) {
       const f = r.inFlight;
       notes.push(`${f.purpose} run ${f.runId} started by an earlier apply was last seen ${f.phase} (now ${inFlightStatus.get(name) ?? 'unknown'}): apply resumes following it`);
@@ -401,6 +406,34 @@ async function loadWorkspaces(
       ...(notes.length > 0 ? { notes } : {}),
     });
   }
+}
+
+/**
+ * `source-name` and `source-url` are set only when a workspace is created: the update API has neither
+ * and a PATCH drops them silently, keeping the old value (reference tfc-api.md §5). A manifest change to
+ * them is therefore no change converge can make: the live value stands in for the desired one (so no
+ * update is planned and drift never reports it), and a warning at the manifest line says how to change it.
+ */
+const CREATE_ONLY = ['sourceName', 'sourceUrl'] as const;
+
+function keepCreateOnly(d: WorkspaceDesired, desired: NonNullable<ObjectView['desired']>, live: NonNullable<ObjectView['live']>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const field of CREATE_ONLY) {
+    const want = desired.fields[field] ?? null;
+    const have = live.fields[field] ?? null;
+    if (want === have) continue;
+    out.push(
+      warningAt(
+        d,
+        `/spec/${field}`,
+        'tfe.workspace.create-only',
+        `\`spec.${field}\` is set only when the workspace is created: the live workspace keeps ${JSON.stringify(have)}`,
+        'HCP Terraform cannot change it later (its update API has no such field), so converge plans no change for it. Recreate the workspace to change it, or put the live value back in the manifest.',
+      ),
+    );
+    desired.fields[field] = have;
+  }
+  return out;
 }
 
 /**

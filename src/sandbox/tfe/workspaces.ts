@@ -72,8 +72,8 @@ function update(ctx: Ctx, ws: Workspace): Reply {
   if (input.executionMode !== undefined) ws.settingOverwrites = { executionMode: true, agentPool: true };
   if (input.description !== undefined) ws.description = input.description;
   if (input.autoApply !== undefined) ws.autoApply = input.autoApply;
-  if (input.sourceName !== undefined) ws.sourceName = input.sourceName;
-  if (input.sourceUrl !== undefined) ws.sourceUrl = input.sourceUrl;
+  // source-name / source-url are create-only: the update API has neither, so a PATCH carrying them is
+  // accepted and they are silently dropped (reference tfc-api.md §5; go-tfe WorkspaceUpdateOptions).
   if (input.terraformVersion !== undefined) ws.terraformVersion = input.terraformVersion;
   ws.updatedAt = new Date().toISOString();
   return workspaceReply(ctx, ws);

@@ -160,7 +160,8 @@ describe('TFE sandbox: workspaces (reference §2, §5)', () => {
     });
     expect(b.status).toBe(200);
     expect(b.body.data.relationships['agent-pool'].data.id).toBe(pool);
-    expect(b.body.data.attributes['source-url']).toBe('https://x.example');
+    // source-name / source-url are create-only: the PATCH succeeds and drops them (reference §5).
+    expect(b.body.data.attributes).toMatchObject({ 'source-name': 'converge', 'source-url': 'https://example.com' });
     const back = await sim.user.patch(`/workspaces/${id}`, { data: { type: 'workspaces', attributes: { 'execution-mode': 'remote' } } });
     expect(back.body.data.relationships['agent-pool'].data).toBeNull();
     const bad = await sim.user.patch(`/workspaces/${id}`, { data: { type: 'workspaces', attributes: { name: 'vpc-agent' } } });
