@@ -20,6 +20,8 @@ export interface SandboxOptions {
   replicationLagMs?: number;
   rateLimit?: boolean;
   defaultPageSize?: number;
+  /** How long HCP Terraform processes a workspace's new state after a run applies (see TfeSimOptions). */
+  stateProcessingMs?: number;
 }
 
 export interface Sandbox {
@@ -54,6 +56,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       ...(opts.stepDelayMs !== undefined ? { stepDelayMs: opts.stepDelayMs } : {}),
       ...(opts.rateLimit === false ? { rateLimit: false as const } : {}),
       ...(opts.defaultPageSize !== undefined ? { defaultPageSize: opts.defaultPageSize } : {}),
+      ...(opts.stateProcessingMs !== undefined ? { stateProcessingMs: opts.stateProcessingMs } : {}),
     });
   } catch (e) {
     await nomad.stop();

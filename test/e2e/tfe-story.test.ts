@@ -1,3 +1,5 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWorkspace, spawnCli, waitFor, type Workspace } from './harness.js';
 
@@ -195,7 +197,11 @@ describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔
   });
 
   it('a 404 is explained as not found or not authorized, naming the object and the organization', async () => {
-    const p = await ws.cli(['plan'], { TFE_ORGANIZATION: 'nope' });
+    // TFE_ORGANIZATION fills in only when the Settings document names no organization (decisions §11).
+    await ws.write('no-org/settings.yaml', 'kind: Settings\nname: settings\nspec:\n  state: { backend: local, path: .converge/no-org.json }\n');
+    await ws.write('no-org/vpc.yaml', await readFile(join(ws.dir, 'vpc.yaml'), 'utf8'));
+    const p = await ws.cli(['plan', 'no-org'], { TFE_ORGANIZATION: 'nope' });
+    await rm(join(ws.dir, 'no-org'), { recursive: true });
     expect(p.code).toBe(1);
     expect(p.stdout + p.stderr).toMatch(/registry modules of nope not found in organization nope, or the token is not authorized/);
   });

@@ -1,4 +1,5 @@
 import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
+import { formatDuration } from '../../model/duration-text.js';
 import type { DesiredObject } from '../../model/desired.js';
 import { addressKey } from '../../model/kinds.js';
 import type { JsonValue } from '../../model/json.js';
@@ -444,9 +445,38 @@ async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired)
 
 // --- delete ----------------------------------------------------------------------------------
 
+/**
+ * Right after a run applies, HCP Terraform processes the new state and safe-delete answers the temporary
+ * 409 `Latest workspace state is being processed to discover resources, please try again later`
+ * (reference tfc-api.md §5, go-tfe ErrWorkspaceStillProcessing). Only that 409 is waited out, with a
+ * bounded backoff; the other 409s (resources left, locked) are final.
+ */
+const STILL_PROCESSING = /state is being processed/i;
+const PROCESSING_WAIT_LIMIT_MS = 120_000;
+
+async function safeDeleteOnceProcessed(env: Env, p: PlannedChange, id: string): Promise<boolean> {
+  const started = Date.now();
+  for (let n = 0; ; n++) {
+    try {
+      return await env.session.client.safeDeleteWorkspace(id, { what: `workspace ${p.change.name}` });
+    } catch (e) {
+      const waited = Date.now() - started;
+      if (!(isConvergeError(e) && e.code === 'tfe.conflict' && STILL_PROCESSING.test(e.message)) || waited >= PROCESSING_WAIT_LIMIT_MS || env.ctx.signal?.aborted) throw e;
+      const pause = Math.min(env.ctx.options.pollIntervalMs * 2 ** n, 10_000, PROCESSING_WAIT_LIMIT_MS - waited);
+      env.ctx.reporter.emit({
+        code: 'tfe.workspace.state-processing',
+        level: 'info',
+        message: `NoCodeWorkspace/${p.change.name}: HCP Terraform is still processing the workspace's latest state; safe-delete again in ${formatDuration(pause)}`,
+        data: { kind: p.change.kind, name: p.change.name, waitMs: pause },
+      });
+      await sleep(pause, env.ctx.signal);
+    }
+  }
+}
+
 async function safeDelete(env: Env, p: PlannedChange, id: string): Promise<ApplyOutcome> {
   try {
-    const existed = await env.session.client.safeDeleteWorkspace(id, { what: `workspace ${p.change.name}` });
+    const existed = await safeDeleteOnceProcessed(env, p, id);
     await env.ctx.forget(p.change);
     return outcome(p, 'succeeded', existed ? `safe-deleted ${id}` : `${id} was already gone (404)`);
   } catch (e) {

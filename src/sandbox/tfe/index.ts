@@ -42,6 +42,11 @@ export interface TfeSimOptions extends SimulatorOptions {
    * `X-RateLimit-Limit` (and `X-RateLimit-Reset` on a 429), so a client must pace without it (reference §8).
    */
   sendRateLimitRemaining?: boolean;
+  /**
+   * After a run applies, how long the new state is processed; safe-delete answers the temporary 409
+   * `Latest workspace state is being processed…` meanwhile (reference §5). Default 1 s.
+   */
+  stateProcessingMs?: number;
 }
 
 export interface TfeSimHandle extends SimulatorHandle {
@@ -70,7 +75,7 @@ function buildRouter(): Router {
 export async function startTfeSimulator(opts: TfeSimOptions = {}): Promise<TfeSimHandle> {
   const seed = opts.seedFile ? await loadSeedFile(opts.seedFile) : validateSeed(opts.seed ?? DEFAULT_TFE_SEED);
   const store = new Store(seed);
-  const engine = new RunEngine(store, opts.stepDelayMs ?? 50);
+  const engine = new RunEngine(store, opts.stepDelayMs ?? 50, opts.stateProcessingMs ?? 1000);
   const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit?.perSecond ?? RATE_LIMIT_PER_SECOND);
   const control = createControl(store, engine, limiter);
   const faults = new Faults(opts.faults ?? {});

@@ -95,6 +95,11 @@ export interface Workspace {
   vars: WorkspaceVar[];
   /** Resources in state; safe-delete answers 409 while > 0 (reference §5). */
   managedResources: number;
+  /**
+   * Epoch ms until which the state of the last applied run is still being processed; safe-delete answers
+   * the temporary 409 `Latest workspace state is being processed…` until then (reference §5).
+   */
+  stateProcessedAt?: number;
   currentRunId: string | null;
   configurationVersionId: string;
 }

@@ -19,6 +19,7 @@ export class RunEngine {
   constructor(
     private readonly store: Store,
     private stepDelayMs: number,
+    private readonly stateProcessingMs = 1000,
   ) {}
 
   setStepDelay(ms: number): void {
@@ -153,6 +154,8 @@ export class RunEngine {
   /** What an applied run changes: the module version, and the resources in state (reference §3, §5). */
   private applyEffects(ws: Workspace, run: Run): void {
     ws.updatedAt = new Date().toISOString();
+    // The new state is processed to discover resources for a while after the apply (reference §5).
+    ws.stateProcessedAt = Date.now() + this.stateProcessingMs;
     if (run.isDestroy) {
       ws.managedResources = 0;
       return;

@@ -85,14 +85,16 @@ function forceDelete(ctx: Ctx, ws: Workspace): Reply {
   return noContent();
 }
 
-/** 409 with go-tfe's texts while resources remain or a run holds the workspace (reference §5, GT errors.go). */
+/** 409 with go-tfe's texts while resources remain, a run holds the workspace, or the last state is still being processed (reference §5, GT errors.go). */
 function safeDelete(ctx: Ctx, ws: Workspace): Reply {
   const detail =
     ws.managedResources > 0
       ? 'workspace cannot be safely deleted because it is still managing resources'
       : ctx.engine.active(ws.id)
         ? 'Workspace is currently locked. Workspace must be unlocked before it can be safely deleted'
-        : undefined;
+        : (ws.stateProcessedAt ?? 0) > Date.now()
+          ? 'Latest workspace state is being processed to discover resources, please try again later'
+          : undefined;
   if (detail) throw new ApiError(409, [{ status: '409', title: 'conflict', detail }]);
   return forceDelete(ctx, ws);
 }

@@ -20,7 +20,7 @@ describe('TFE sandbox: runs (RUN, reference §3, §5)', () => {
   let sim: Sim;
   let ncm: string;
   beforeAll(async () => {
-    sim = await startSim({ stepDelayMs: 5 });
+    sim = await startSim({ stepDelayMs: 5, stateProcessingMs: 200 });
     ncm = await enableModule(sim.user, 'vpc', { 'version-pin': '1.4.0', enabled: true });
   });
   afterAll(async () => sim.s.stop());
@@ -103,6 +103,11 @@ describe('TFE sandbox: runs (RUN, reference §3, §5)', () => {
     expect(d.status).toBe(201);
     expect(d.body.data.attributes['is-destroy']).toBe(true);
     await waitForStatus(sim.user, d.body.data.id, 'applied');
+    // The new state is processed first: a temporary 409 (reference §5), then the delete goes through.
+    const early = await sim.user.post(`/workspaces/${ws}/actions/safe-delete`);
+    expect(early.status).toBe(409);
+    expect(JSON.stringify(early.body)).toContain('Latest workspace state is being processed to discover resources, please try again later');
+    await sleep(300);
     expect((await sim.user.post(`/workspaces/${ws}/actions/safe-delete`)).status).toBe(204);
   });
 

@@ -1,0 +1,41 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openWorkspace, type Workspace } from './harness.js';
+
+/*
+ * Regression (issue 11.5): with `deletion: destroy`, safe-delete right after the destroy run applies is
+ * answered 409 `Latest workspace state is being processed to discover resources, please try again later`
+ * (reference tfc-api.md §5). converge failed the delete on that first 409. That one 409 is waited out
+ * with a bounded backoff; one apply finishes the job. The other 409s stay final.
+ */
+
+let ws: Workspace | undefined;
+afterEach(async () => {
+  await ws?.close();
+  ws = undefined;
+});
+
+const FAST = ['--poll-interval', '20ms', '--run-timeout', '60s'];
+
+describe('safe-delete after a destroy run', () => {
+  it('waits out "state is being processed" and deletes in the same apply', async () => {
+    ws = await openWorkspace({ copyExamples: true, sandbox: { stateProcessingMs: 1500 } });
+    const file = join(ws.dir, 'tfe', 'vpc.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('  deletion: safe', '  deletion: destroy'));
+    const first = await ws.cli(['apply', '--auto-approve', ...FAST, '.']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+
+    // Remove the workspace document (keep the module).
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.slice(0, text.indexOf('---\nkind: NoCodeWorkspace')));
+    ws.sandbox.log.clear();
+    const apply = await ws.cli(['apply', '--auto-approve', ...FAST, '.']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(apply.stdout).toMatch(/vpc-dev.*destroy run applied; safe-deleted/);
+    const safeDeletes = ws.sandbox.log.entries({ service: 'tfe' }).filter((e) => e.path.endsWith('/actions/safe-delete'));
+    expect(safeDeletes.map((e) => e.status)).toContain(409);
+    expect(safeDeletes.at(-1)?.status).toBe(204);
+    expect((await ws.cli(['plan', '--detailed-exitcode', '.'])).code).toBe(0);
+  }, 60_000);
+});
