@@ -18,6 +18,8 @@ export type RunClass =
   | 'applied'
   /** The plan found nothing to change (`planned_and_finished`): done without confirming. */
   | 'no-changes'
+  /** Waits for a person in HCP Terraform: policy_override, post_plan_awaiting_decision. */
+  | 'needs-decision'
   /** Ended without applying: errored, canceled, force_canceled, discarded, policy_soft_failed, … */
   | 'failed';
 
@@ -28,15 +30,23 @@ const FAILED = new Set(['errored', 'canceled', 'force_canceled', 'discarded', 'p
  * `actions.is-confirmable`; a confirm the service refuses (409) just goes on polling.
  */
 export const CONFIRMABLE = new Set(['planned', 'cost_estimated', 'policy_checked', 'post_plan_completed']);
-/** Needs a person: a soft-mandatory policy failed and waits for an override (RUN). Converge does not override policies. */
-const NEEDS_OVERRIDE = 'policy_override';
+/**
+ * Needs a person, and will not move by itself: a soft-mandatory policy failed and waits for an override,
+ * or a run task's result waits for a decision (reference tfc-api.md §3). Neither is final nor confirmable:
+ * converge stops following, says so, keeps the run recorded, and the next apply resumes it.
+ */
+const NEEDS_DECISION: Readonly<Record<string, string>> = {
+  policy_override: 'a soft-mandatory policy check failed and waits for an override in HCP Terraform (converge does not override policies)',
+  post_plan_awaiting_decision: 'a run task result needs a decision in HCP Terraform (override or cancel the run there)',
+};
 /** A saved-plan run ends here (RUN); converge never starts one, so seeing it means someone else's run. */
 const SAVED = 'planned_and_saved';
 
 export function classifyRun(status: string, confirmable: boolean | null = null): RunClass {
   if (status === 'applied') return 'applied';
   if (status === 'planned_and_finished') return 'no-changes';
-  if (FAILED.has(status) || status === NEEDS_OVERRIDE || status === SAVED) return 'failed';
+  if (status in NEEDS_DECISION) return 'needs-decision';
+  if (FAILED.has(status) || status === SAVED) return 'failed';
   // The runs API says so directly; the upgrade status document carries only the state.
   if (confirmable === true) return 'confirmable';
   if (confirmable === null && CONFIRMABLE.has(status)) return 'confirmable';
@@ -149,13 +159,14 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
       case 'no-changes':
         return { status: cls, finalState: run.status, elapsedMs: elapsed() };
       case 'failed':
+        return fail('tfe.run.failed', `the ${what} ended in ${run.status}: ${o.url}`, run.status, 'open the run to see why, fix the cause, then apply again');
+      case 'needs-decision':
+        // Not a failure of the run: it stays recorded in flight (only tfe.run.failed clears it).
         return fail(
-          'tfe.run.failed',
-          `the ${what} ended in ${run.status}: ${o.url}`,
+          'tfe.run.needs-decision',
+          `the ${what} waits for a decision in HCP Terraform (${run.status}): ${o.url}`,
           run.status,
-          run.status === NEEDS_OVERRIDE
-            ? 'a policy check failed and needs an override in HCP Terraform; converge does not override policies'
-            : 'open the run to see why, fix the cause, then apply again',
+          `${NEEDS_DECISION[run.status] ?? 'it needs a person'}; then run apply again: it resumes this run`,
         );
       case 'confirmable':
         if (phase === 'initiated') {

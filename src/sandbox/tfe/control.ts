@@ -25,9 +25,11 @@ export interface TfeControl {
    * Throws when the simulator was started with the limit off.
    */
   setRateLimit(perSecond: number): void;
+  /** A person's decision on the workspace's run held at `post_plan_awaiting_decision` (see RunEngine.decide). */
+  decideRun(workspaceName: string, decision: 'override' | 'cancel'): void;
 }
 
-export const OUTCOMES: readonly RunOutcome[] = ['errored', 'canceled', 'discarded', 'no-changes', 'success'];
+export const OUTCOMES: readonly RunOutcome[] = ['errored', 'canceled', 'discarded', 'no-changes', 'success', 'awaiting-decision'];
 
 export function createControl(store: Store, engine: RunEngine, limiter: RateLimiter | null = null): TfeControl {
   return {
@@ -62,6 +64,14 @@ export function createControl(store: Store, engine: RunEngine, limiter: RateLimi
       if (!Number.isFinite(ms) || ms < 0) throw new Error('step delay must be a non-negative number of ms');
       engine.setStepDelay(ms);
     },
+    decideRun(workspaceName, decision) {
+      const ws = store.workspaceByName(workspaceName);
+      if (!ws) throw new Error(`no workspace named ${workspaceName}`);
+      if (decision !== 'override' && decision !== 'cancel') throw new Error('decision must be override or cancel');
+      const run = store.runsOf(ws.id).find((r) => r.status === 'post_plan_awaiting_decision');
+      if (!run) throw new Error(`no run of ${workspaceName} waits for a decision`);
+      engine.decide(run, decision);
+    },
     setRateLimit(perSecond) {
       if (!limiter) throw new Error('the rate limit is off for this simulator (started with rateLimit: false)');
       if (!Number.isInteger(perSecond) || perSecond < 1) throw new Error('the rate limit must be a positive whole number of requests per second');
@@ -78,7 +88,8 @@ const ENDPOINTS = {
   'GET /__sandbox/faults': 'fault switches',
   'PUT /__sandbox/faults': 'change fault switches (JSON patch of the settings)',
   'POST /__sandbox/module-versions': '{ "organization"?, "name", "provider", "version" }',
-  'POST /__sandbox/run-outcomes': '{ "workspace", "outcome": errored|canceled|discarded|no-changes|success }',
+  'POST /__sandbox/run-outcomes': '{ "workspace", "outcome": errored|canceled|discarded|no-changes|success|awaiting-decision }',
+  'POST /__sandbox/run-decisions': '{ "workspace", "decision": override|cancel } (the run held at post_plan_awaiting_decision)',
   'PUT /__sandbox/managed-resources': '{ "workspace", "count" }',
   'PUT /__sandbox/step-delay': '{ "ms" }',
   'PUT /__sandbox/rate-limit': '{ "perSecond" } (the per-token limit; 30 like HCP Terraform)',
@@ -146,6 +157,9 @@ export function handleControl(path: string, req: IncomingMessage, body: Buffer, 
       case 'PUT /__sandbox/step-delay':
         deps.control.setStepDelay(Number(json.ms));
         return send(200, { ms: json.ms });
+      case 'POST /__sandbox/run-decisions':
+        deps.control.decideRun(String(json.workspace ?? ''), json.decision as 'override' | 'cancel');
+        return send(200, { workspace: json.workspace, decision: json.decision });
       case 'PUT /__sandbox/rate-limit':
         deps.control.setRateLimit(Number(json.perSecond));
         return send(200, { perSecond: json.perSecond });

@@ -104,7 +104,11 @@ export interface Workspace {
   configurationVersionId: string;
 }
 
-export type RunOutcome = 'errored' | 'canceled' | 'discarded' | 'no-changes' | 'success';
+/**
+ * `awaiting-decision`: after the plan, a post-plan run task's result needs a person's decision
+ * (`post_plan_awaiting_decision`, reference tfc-api.md §3) until `decideRun` settles it.
+ */
+export type RunOutcome = 'errored' | 'canceled' | 'discarded' | 'no-changes' | 'success' | 'awaiting-decision';
 
 export type RunKind = 'normal' | 'upgrade';
 

@@ -77,7 +77,17 @@ export class RunEngine {
   }
 
   isConfirmable(run: Run): boolean {
-    return run.status === 'cost_estimated' && run.hasChanges && !run.autoApply;
+    return (run.status === 'cost_estimated' || run.status === 'post_plan_completed') && run.hasChanges && !run.autoApply;
+  }
+
+  /**
+   * A person's decision on a run held at `post_plan_awaiting_decision` (in the UI in real life): `override`
+   * lets it go on (post_plan_completed, then apply when auto-apply, else it waits for confirmation);
+   * `cancel` ends it.
+   */
+  decide(run: Run, decision: 'override' | 'cancel'): void {
+    if (run.status !== 'post_plan_awaiting_decision') throw new Error(`run ${run.id} is ${run.status}, not post_plan_awaiting_decision`);
+    this.set(run, decision === 'override' ? 'post_plan_completed' : 'canceled');
   }
 
   isDiscardable(run: Run): boolean {
@@ -135,6 +145,14 @@ export class RunEngine {
         return this.step(run, 'cost_estimated');
       case 'cost_estimated':
         if (run.outcome === 'discarded') return this.step(run, 'discarded');
+        if (run.outcome === 'awaiting-decision') return this.step(run, 'post_plan_running');
+        if (run.autoApply) return this.step(run, 'apply_queued');
+        return; // waits for confirmation
+      case 'post_plan_running':
+        return this.step(run, 'post_plan_awaiting_decision');
+      case 'post_plan_awaiting_decision':
+        return; // waits for a person's decision (decide)
+      case 'post_plan_completed':
         if (run.autoApply) return this.step(run, 'apply_queued');
         return; // waits for confirmation
       case 'confirmed':

@@ -123,7 +123,9 @@ describe('runs', () => {
   it('classifies every run state of the reference', () => {
     expect(classifyRun('applied')).toBe('applied');
     expect(classifyRun('planned_and_finished')).toBe('no-changes');
-    for (const s of ['errored', 'canceled', 'force_canceled', 'discarded', 'policy_soft_failed', 'policy_override']) expect(classifyRun(s)).toBe('failed');
+    for (const s of ['errored', 'canceled', 'force_canceled', 'discarded', 'policy_soft_failed']) expect(classifyRun(s)).toBe('failed');
+    // A person must act in HCP Terraform; the run is neither final nor confirmable (reference §3).
+    for (const s of ['policy_override', 'post_plan_awaiting_decision']) expect(classifyRun(s)).toBe('needs-decision');
     for (const s of ['planned', 'cost_estimated', 'policy_checked']) expect(classifyRun(s)).toBe('confirmable');
     // The runs API's own flag wins over the state name.
     expect(classifyRun('planned', false)).toBe('running');
@@ -134,7 +136,7 @@ describe('runs', () => {
     expect(classifyRun('planned_and_saved')).toBe('failed');
     // Every state the reference lists classifies; an unknown one keeps polling instead of crashing.
     const all =
-      'pending fetching fetching_completed pre_plan_running pre_plan_completed queuing plan_queued planning planned cost_estimating cost_estimated policy_checking policy_override policy_soft_failed policy_checked confirmed post_plan_running post_plan_completed planned_and_finished planned_and_saved apply_queued applying applied discarded errored canceled force_canceled pre_apply_running pre_apply_completed post_apply_running post_apply_completed queuing_apply';
+      'pending fetching fetching_completed pre_plan_running pre_plan_completed queuing plan_queued planning planned cost_estimating cost_estimated policy_checking policy_override policy_soft_failed policy_checked confirmed post_plan_running post_plan_completed planned_and_finished planned_and_saved apply_queued applying applied discarded errored canceled force_canceled pre_apply_running pre_apply_completed post_apply_running post_apply_completed queuing_apply post_plan_awaiting_decision';
     for (const s of all.split(' ')) expect(['running', 'confirmable', 'applied', 'no-changes', 'failed']).toContain(classifyRun(s));
     expect(classifyRun('some_state_added_next_year')).toBe('running');
   });
