@@ -137,7 +137,7 @@ describe('runs', () => {
     // Every state the reference lists classifies; an unknown one keeps polling instead of crashing.
     const all =
       'pending fetching fetching_completed pre_plan_running pre_plan_completed queuing plan_queued planning planned cost_estimating cost_estimated policy_checking policy_override policy_soft_failed policy_checked confirmed post_plan_running post_plan_completed planned_and_finished planned_and_saved apply_queued applying applied discarded errored canceled force_canceled pre_apply_running pre_apply_completed post_apply_running post_apply_completed queuing_apply post_plan_awaiting_decision';
-    for (const s of all.split(' ')) expect(['running', 'confirmable', 'applied', 'no-changes', 'failed']).toContain(classifyRun(s));
+    for (const s of all.split(' ')) expect(['running', 'confirmable', 'applied', 'no-changes', 'needs-decision', 'failed']).toContain(classifyRun(s));
     expect(classifyRun('some_state_added_next_year')).toBe('running');
   });
   it('polls back off up to 10× the interval', () => {
