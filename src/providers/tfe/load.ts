@@ -148,7 +148,7 @@ async function loadModules(
               '/spec/versionPin',
               'tfe.module.version-unknown',
               `version ${d.spec.versionPin} of ${path} is not available in the registry`,
-              `available versions: ${rm.versions.filter((v) => v.status === 'ok').map((v) => v.version).join(', ') || 'none'} (a version still being ingested is refused with 422, reference tfc-api.md §1.1)`,
+              `available versions: ${rm.versions.filter((v) => v.status === 'ok').map((v) => v.version).join(', ') || 'none'} (HCP Terraform refuses a version that is still being ingested with 422)`,
             ),
           );
         }
