@@ -94,7 +94,8 @@ export interface NoCodeWorkspaceSpec {
   sourceName?: string;
   sourceUrl?: string;
   variables?: WorkspaceVariableSpec[];
-  upgrade?: { confirm?: 'auto' | 'manual' };
+  /** confirm (default auto) governs upgrade runs and first runs; canary picks the workspace upgraded first. */
+  upgrade?: { confirm?: 'auto' | 'manual'; canary?: boolean };
   deletion?: 'safe' | 'destroy' | 'orphan';
 }
 

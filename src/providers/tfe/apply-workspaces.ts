@@ -550,8 +550,10 @@ export async function applyWorkspaces(batch: ApplyBatch, session: TfeSession, ct
       return p.change.action === 'create' ? createWorkspace(env, p, d) : updateWorkspace(env, p, d);
     }),
   );
-  // A run already in flight goes first: resuming it is the natural canary.
-  const ordered = [...upgrades].sort((a, b) => Number(b.view.record?.inFlight !== undefined) - Number(a.view.record?.inFlight !== undefined));
+  // The canary goes first: a run already in flight (resuming it is the natural canary), else a workspace
+  // marked `upgrade.canary: true`, else the first by name (the changes come sorted).
+  const rank = (p: PlannedChange) => (p.view.record?.inFlight !== undefined ? 2 : desiredOf(p)?.spec.upgrade?.canary === true ? 1 : 0);
+  const ordered = [...upgrades].sort((a, b) => rank(b) - rank(a));
   const upgraded = await rollout(
     ordered,
     concurrency,
