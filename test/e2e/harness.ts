@@ -55,8 +55,13 @@ export async function openWorkspace(opts: { sandbox?: SandboxOptions; copyExampl
 }
 
 export function runCli(args: string[], opts: { cwd: string; env: Record<string, string> }, input?: string): Promise<CliResult> {
+  return runProcess(process.execPath, [CLI, ...args], opts, input);
+}
+
+/** Any command (the CLI under a wrapper such as `bash -c 'ulimit …; exec node …'`), with its output collected. */
+export function runProcess(command: string, args: string[], opts: { cwd: string; env: Record<string, string> }, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

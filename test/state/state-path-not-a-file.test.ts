@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, openWorkspace, type CliResult, type Workspace } from '../e2e/harness.js';
+import { CLI, openWorkspace, runProcess, type CliResult, type Workspace } from '../e2e/harness.js';
 
 /*
  * Regressions (issue 16.9): a state path that is a FIFO hung plan and apply forever (apply holding the
@@ -45,16 +45,8 @@ describe('a state path that is not a regular file', () => {
 
 /** The CLI with a file size limit, so the state write fails the way a full disk does. */
 function cliWithFileLimit(w: Workspace, kib: number, args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const quoted = [CLI, ...args].map((a) => `'${a}'`).join(' ');
-    const child = spawn('bash', ['-c', `ulimit -f ${kib}; exec "${process.execPath}" ${quoted}`], { cwd: w.dir, env: w.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  const quoted = [CLI, ...args].map((a) => `'${a}'`).join(' ');
+  return runProcess('bash', ['-c', `ulimit -f ${kib}; exec "${process.execPath}" ${quoted}`], { cwd: w.dir, env: w.env });
 }
 
 describe('a state write that fails', () => {
