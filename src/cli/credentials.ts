@@ -41,11 +41,6 @@ export function nomadFromEnv(env: NodeJS.ProcessEnv): NomadConnection {
   return conn;
 }
 
-/**
- * go-tfe's order for the address (TFE_ADDRESS, else https://$TFE_HOSTNAME, else app.terraform.io) and
- * Terraform CLI's order for the token (TFE_TOKEN, then TF_TOKEN_<host>, then the CLI credentials file).
- * Reference tfc-api.md §10.
- */
 /** When TFE_ORGANIZATION names another organization than the Settings document: a warning to print, naming both. */
 export function organizationConflict(env: NodeJS.ProcessEnv, organizationFromSettings: string | undefined): string | undefined {
   const fromEnv = env.TFE_ORGANIZATION;
@@ -53,6 +48,11 @@ export function organizationConflict(env: NodeJS.ProcessEnv, organizationFromSet
   return `TFE_ORGANIZATION is "${fromEnv}" but the Settings document names organization "${organizationFromSettings}": using "${organizationFromSettings}" (the Settings document wins); unset TFE_ORGANIZATION or change spec.tfe.organization so they agree`;
 }
 
+/**
+ * go-tfe's order for the address (TFE_ADDRESS, else https://$TFE_HOSTNAME, else app.terraform.io) and
+ * Terraform CLI's order for the token (TFE_TOKEN, then TF_TOKEN_<host>, then the CLI credentials file).
+ * Reference tfc-api.md §10.
+ */
 export function tfeFromEnv(env: NodeJS.ProcessEnv, organizationFromSettings?: string): TfeConnection {
   let address: string;
   if (env.TFE_ADDRESS) address = trimSlash(env.TFE_ADDRESS).replace(/\/api\/v2$/, '');

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 export function singleDashLongFlag(program: Command, argv: readonly string[]): string | undefined {
   const longNames = new Set<string>();
   const visit = (c: Command) => {
-    for (const o of c.options) if (o.long) longNames.add(o.long.replace(/^--(no-)?/, ''));
+    for (const o of c.options) if (o.long) longNames.add(o.long.replace(/^--/, ''));
     for (const sub of c.commands) visit(sub);
   };
   visit(program);
