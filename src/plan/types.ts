@@ -91,7 +91,7 @@ export interface Plan {
  */
 export interface SavedPlan extends Plan {
   saved: {
-    /** Manifest paths given to plan (resolved, absolute). */
+    /** Manifest paths given to plan, relative to the working directory (older plans: absolute). */
     paths: string[];
     targets: string[];
     /** `--rewrite` addresses, so apply re-derives the same forced updates. */

@@ -37,9 +37,21 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   let targets = opts.target ?? [];
   let rewrite = opts.rewrite ?? [];
   if (opts.plan) {
+    // A saved plan carries its own paths, targets and rewrites: anything given beside it would be ignored.
+    const beside = [
+      ...(argPaths.length === 1 && argPaths[0] === '.' ? [] : argPaths),
+      ...(opts.target ?? []).map((t) => `--target ${t}`),
+      ...(opts.rewrite ?? []).map((r) => `--rewrite ${r}`),
+    ];
+    if (beside.length > 0) {
+      throw new ConvergeError('apply.plan-with-arguments', `apply --plan takes no manifest paths, --target or --rewrite (given: ${beside.join(' ')})`, {
+        source: 'user',
+        hint: 'the saved plan already records the paths and targets it was made with: run `converge apply --plan FILE` alone, or make a new plan with these arguments',
+      });
+    }
     const file = resolve(host.cwd, opts.plan);
     saved = parseSavedPlan(await readSavedPlanFile(file, opts.plan), file);
-    paths = saved.saved.paths;
+    paths = saved.saved.paths.map((p) => resolve(host.cwd, p));
     targets = saved.saved.targets;
     rewrite = saved.saved.rewrite ?? [];
   } else if (!opts.autoApprove && !(process.stdin.isTTY && process.stderr.isTTY)) {
@@ -64,6 +76,13 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
       const { run } = session;
       if (saved) {
         const stale = findStaleness(saved, run);
+        const planned = saved.saved.state?.serial;
+        if (stale.length > 0 && planned !== undefined && store.doc.serial > planned && !hasChanges(run.plan)) {
+          throw new ConvergeError('apply.plan-already-applied', `this saved plan was already applied: the state moved on since it was made (serial ${planned} → ${store.doc.serial}) and live state now matches the manifests`, {
+            source: 'user',
+            hint: 'nothing is left to do; run `converge plan` to check, and save a new plan for the next change',
+          });
+        }
         if (stale.length > 0) {
           const lines = stale.map((s) => `  - ${s.kind}/${s.name}${s.field ? ` (${s.field})` : ''}: ${s.message}`);
           throw new ConvergeError('apply.stale-plan', `the saved plan is stale: live state or the manifests changed since it was made\n${lines.join('\n')}`, {

@@ -71,7 +71,7 @@ export async function demoCommand(outer: Host, opts: { examples: string }): Prom
     expect('final plan', await planCommand(host, ['.'], { detailedExitcode: true }), [EXIT.ok]);
 
     const writes = sandbox.log.writes().length;
-    host.err(`\nDone. The sandbox answered ${sandbox.log.size} requests (${writes} writes). Try it yourself: \`npx converge sandbox\`.\n`);
+    host.err(`\nDone. The sandbox answered ${sandbox.log.size} requests (${writes} writes). Try it yourself: \`npx converge sandbox\` where converge-cli is installed (\`node dist/cli/main.js sandbox\` in its repository).\n`);
     return EXIT.ok;
   } finally {
     await sandbox.stop();

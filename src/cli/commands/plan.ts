@@ -1,5 +1,5 @@
 import { appendFile, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { parseAddress, type Address } from '../../model/kinds.js';
 import { createPlan, toSavedPlan, type PlanRun } from '../../engine/index.js';
@@ -76,13 +76,15 @@ export async function openPlanSession(
       await close();
       return undefined;
     }
-    const absPaths = paths.map((p) => resolve(host.cwd, p));
+    // Relative to the working directory, as the state's paths are, so a plan saved in one checkout
+    // applies in another (CI often plans and applies in different directories).
+    const savedPaths = paths.map((p) => relative(host.cwd, resolve(host.cwd, p)) || '.');
     return {
       run,
       providers,
       ctx,
       sources: manifests.sources,
-      saved: () => host.redactor.redact(serializePlan(toSavedPlan(run, { paths: absPaths, targets: opts.target ?? [], rewrite: opts.rewrite ?? [] }))),
+      saved: () => host.redactor.redact(serializePlan(toSavedPlan(run, { paths: savedPaths, targets: opts.target ?? [], rewrite: opts.rewrite ?? [] }))),
       close,
     };
   } catch (e) {
