@@ -75,6 +75,16 @@ program
   });
 
 program
+  .command('show')
+  .description('render a plan saved by `plan --out` (reads nothing else, sends nothing)')
+  .argument('<planfile>', 'the saved plan file')
+  .option('--json', 'versioned JSON plan on stdout')
+  .option('--markdown', 'Markdown plan for a pull-request comment')
+  .action(async (file: string, opts: { json?: boolean; markdown?: boolean }) => {
+    await run(program, async (host) => (await import('./commands/show.js')).showCommand(host, file, opts));
+  });
+
+program
   .command('apply')
   .description('make live state match the manifests (asks first on a TTY)')
   .argument('[paths...]', 'manifest files or directories', ['.'])

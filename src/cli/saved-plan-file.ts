@@ -15,14 +15,14 @@ export async function readSavedPlanFile(path: string, shown: string): Promise<st
   let size: number;
   try {
     const st = await stat(path);
-    if (!st.isFile()) throw new ConvergeError('apply.plan-file', `--plan ${shown} is not a regular file`, { source: 'user', hint: HINT });
+    if (!st.isFile()) throw new ConvergeError('apply.plan-file', `${shown} is not a regular file`, { source: 'user', hint: HINT });
     size = st.size;
   } catch (e) {
     if (e instanceof ConvergeError) throw e;
     throw unreadable(shown, e);
   }
   if (size > MAX_SAVED_PLAN_BYTES) {
-    throw new ConvergeError('apply.plan-file', `--plan ${shown} is ${(size / 1024 / 1024).toFixed(0)} MB: too large to be a saved plan`, { source: 'user', hint: HINT });
+    throw new ConvergeError('apply.plan-file', `${shown} is ${(size / 1024 / 1024).toFixed(0)} MB: too large to be a saved plan`, { source: 'user', hint: HINT });
   }
   try {
     return await readFile(path, 'utf8');
@@ -34,5 +34,5 @@ export async function readSavedPlanFile(path: string, shown: string): Promise<st
 function unreadable(shown: string, e: unknown): ConvergeError {
   const code = (e as NodeJS.ErrnoException).code ?? 'error';
   const what = code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`;
-  return new ConvergeError('apply.plan-file', `--plan ${shown}: the file ${what}`, { source: 'user', hint: HINT, cause: e });
+  return new ConvergeError('apply.plan-file', `${shown}: the file ${what}`, { source: 'user', hint: HINT, cause: e });
 }

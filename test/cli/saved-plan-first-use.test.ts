@@ -44,4 +44,21 @@ describe('saved plans', () => {
     expect(again.stderr).toContain('this saved plan was already applied');
     expect(again.stderr).not.toContain('appeared since the plan was made');
   }, 60_000);
+
+  it('converge show renders a saved plan as text, JSON and Markdown, reading nothing else', async () => {
+    ws = await openWorkspace({ copyExamples: true });
+    const plan = await ws.cli(['plan', '--json', '--out', 'plan.json', '.']);
+    expect(plan.code, plan.stderr).toBe(0);
+    ws.sandbox.log.clear();
+    const text = await ws.cli(['show', 'plan.json'], { NOMAD_TOKEN: '', TFE_TOKEN: '', OKTA_CLIENT_SECRET: '' });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('NomadAuthMethod/okta');
+    expect(text.stdout).toMatch(/Plan: \d+ to create/);
+    const json = await ws.cli(['show', '--json', 'plan.json']);
+    expect(JSON.parse(json.stdout)).toEqual(JSON.parse(plan.stdout));
+    const md = await ws.cli(['show', '--markdown', 'plan.json']);
+    expect(md.stdout).toContain('converge plan (plan.json)');
+    expect(ws.sandbox.log.entries()).toEqual([]);
+    expect((await ws.cli(['show', 'missing.json'])).stderr).toContain('missing.json');
+  });
 });

@@ -50,7 +50,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
       });
     }
     const file = resolve(host.cwd, opts.plan);
-    saved = parseSavedPlan(await readSavedPlanFile(file, opts.plan), file);
+    saved = parseSavedPlan(await readSavedPlanFile(file, `--plan ${opts.plan}`), file);
     paths = saved.saved.paths.map((p) => resolve(host.cwd, p));
     targets = saved.saved.targets;
     rewrite = saved.saved.rewrite ?? [];
