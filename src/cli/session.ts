@@ -13,7 +13,7 @@ import { createSecretResolver } from '../secrets/resolver.js';
 import type { StateBackend, StateDocument } from '../state/types.js';
 import { createLocalBackend } from '../state/local-backend.js';
 import { createNomadVariablesBackend } from '../state/nomad/index.js';
-import { nomadFromEnv, organizationConflict, tfeFromEnv, tfTokenEnvName } from './credentials.js';
+import { nomadFromEnv, organizationConflict, tfeFromEnv, tfTokenEnvName, type NomadConnection } from './credentials.js';
 import type { Host } from './host.js';
 
 const NOMAD_KINDS: readonly Kind[] = ['NomadAuthMethod', 'NomadBindingRule'];
@@ -38,13 +38,34 @@ export async function loadValid(host: Host, paths: string[], opts: { secrets?: b
   return reportDiagnostics(host, result.diagnostics, result.sources) ? result : undefined;
 }
 
+const warnedSkipVerify = new WeakSet<Host>();
+
+/**
+ * The Nomad connection from the environment. `NOMAD_SKIP_VERIFY=true` turns certificate checks off (the
+ * Nomad CLI's opt-out): honoured, but said once per command that connects, since a token then goes to
+ * whoever answers.
+ */
+export function nomadConnection(host: Host): NomadConnection {
+  const nomad = nomadFromEnv(host.env);
+  if (nomad.tls.skipVerify && !warnedSkipVerify.has(host)) {
+    warnedSkipVerify.add(host);
+    host.reporter.emit({
+      code: 'config.nomad-skip-verify',
+      level: 'warn',
+      message: `NOMAD_SKIP_VERIFY is set: the certificate of ${nomad.address} is not checked, so the Nomad token goes to whoever answers there; trust its CA with NOMAD_CACERT instead`,
+      data: { address: nomad.address },
+    });
+  }
+  return nomad;
+}
+
 export function stateBackendFor(host: Host, settings: Settings): StateBackend {
   const spec = settings.spec.state;
   if (spec === undefined || spec.backend === 'local') {
     const path = spec?.path ?? '.converge/state.json';
     return createLocalBackend(isAbsolute(path) ? path : resolve(host.cwd, path));
   }
-  const nomad = nomadFromEnv(host.env);
+  const nomad = nomadConnection(host);
   host.redactor.add(nomad.token);
   if (!nomad.token) {
     throw new ConvergeError('config.nomad-token', 'NOMAD_TOKEN is not set: the nomad state backend needs it', {
@@ -67,7 +88,7 @@ export function stateBackendFor(host: Host, settings: Settings): StateBackend {
 export function providersFor(host: Host, kinds: ReadonlySet<Kind>, settings: Settings): Provider[] {
   const providers: Provider[] = [];
   if (NOMAD_KINDS.some((k) => kinds.has(k))) {
-    const nomad = nomadFromEnv(host.env);
+    const nomad = nomadConnection(host);
     host.redactor.add(nomad.token);
     if (!nomad.token) {
       throw new ConvergeError('config.nomad-token', 'NOMAD_TOKEN is not set', {

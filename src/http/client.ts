@@ -7,19 +7,8 @@ import { HostGate, sleep } from './gate.js';
 import { Pacer } from './pacer.js';
 import { createPool } from './pool.js';
 import { backoffMs, errorCode, isRetryableError, isRetryableStatus, retryAfterMs, serverErrorBackoffMs, serverWaitMs, wasNotSent } from './retry-policy.js';
+import { networkHint } from './network-hints.js';
 import type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse, HttpStats } from './types.js';
-
-/** Node's codes for a certificate that failed verification: the fix is trust, not reachability. */
-const TLS_TRUST_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
 
 export const HTTP_DEFAULTS = {
   retries: 6,
@@ -281,9 +270,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         throw new ConvergeError('http.network', `${req.method} ${origin}${shownPath}${subject} failed: ${code}${describeCode(code)}`, {
           source: 'remote',
           retryable: true,
-          hint: TLS_TRUST_CODES.has(code)
-            ? `the certificate ${origin} presented is not trusted: point NOMAD_CACERT (Nomad) or NODE_EXTRA_CA_CERTS (HCP Terraform / Terraform Enterprise) at the CA that signed it, or fix the certificate`
-            : `check that ${origin} is reachable from here (address, port, TLS settings, proxies)`,
+          hint: networkHint(code, origin, e.original),
           cause: e.original,
         });
       }

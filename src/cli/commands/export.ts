@@ -6,6 +6,7 @@ import { isKind, KINDS, type Kind } from '../../model/kinds.js';
 import { createNomadExporter } from '../../providers/nomad/export.js';
 import { createTfeExporter } from '../../providers/tfe/export.js';
 import { nomadFromEnv, tfeFromEnv, tfTokenEnvName } from '../credentials.js';
+import { nomadConnection } from '../session.js';
 import { EXIT, type Host } from '../host.js';
 
 export interface ExportFlags {
@@ -44,9 +45,9 @@ function openSources(host: Host, asked: Set<Kind> | undefined, organization: str
   const env = host.env;
   const sources: Closable[] = [];
   const kinds = new Set<Kind>(asked ?? []);
-  const nomad = nomadFromEnv(env);
-  host.redactor.add(nomad.token);
   const wantNomad = asked ? NOMAD_KINDS.some((k) => asked.has(k)) : Boolean(env.NOMAD_ADDR || env.NOMAD_TOKEN);
+  const nomad = wantNomad ? nomadConnection(host) : nomadFromEnv(env);
+  host.redactor.add(nomad.token);
   if (wantNomad) {
     if (!nomad.token) {
       throw new ConvergeError('config.nomad-token', 'NOMAD_TOKEN is not set', {
