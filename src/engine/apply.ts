@@ -1,7 +1,8 @@
 import { ConvergeError, errorMessage, isConvergeError } from '../diagnostics/errors.js';
 import { hasErrors } from '../diagnostics/types.js';
 import { isAdoption } from '../plan/types.js';
-import { addressKey, KINDS, type Address, type Kind } from '../model/kinds.js';
+import { addressKey, type Address, type Kind } from '../model/kinds.js';
+import { KINDS } from '../kinds/registry.js';
 import type { ApplyContext, ApplyOutcome, OutcomeStatus, PlannedChange, Provider } from '../providers/provider.js';
 import { createApplyContext } from './apply-context.js';
 import { dependencyOf } from './dependencies.js';

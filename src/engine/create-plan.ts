@@ -1,4 +1,5 @@
-import { addressKey, kindOrder, type Address, type Kind } from '../model/kinds.js';
+import { addressKey, type Address, type Kind } from '../model/kinds.js';
+import { kindOrder } from '../kinds/registry.js';
 import type { AnyDesired } from '../model/desired.js';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics/types.js';
 import type { ObjectView, PlannedChange, Provider } from '../providers/provider.js';

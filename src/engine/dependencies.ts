@@ -1,11 +1,12 @@
+import { kindDefinition } from '../kinds/registry.js';
 import type { Address } from '../model/kinds.js';
 import type { ObjectView } from '../providers/provider.js';
 
 /*
- * The cross-kind references the engine must respect when a change fails: a binding rule needs its
- * auth method, a no-code workspace needs its module (KINDS order puts dependencies first).
+ * The cross-kind references the engine must respect when a change fails (a binding rule needs its
+ * auth method, a no-code workspace needs its module), as each kind definition declares them.
  * Read from the desired spec; for deletes (no manifest) from the live fields or the state record,
- * where providers keep the same manifest-style paths (`authMethod`, `module`).
+ * where providers keep the same manifest-style paths.
  */
 
 function stringField(view: ObjectView, path: string): string | undefined {
@@ -14,18 +15,10 @@ function stringField(view: ObjectView, path: string): string | undefined {
 }
 
 export function dependencyOf(view: ObjectView): Address | undefined {
-  const d = view.desired?.object;
-  switch (view.kind) {
-    case 'NomadBindingRule': {
-      const name = d?.kind === 'NomadBindingRule' ? d.spec.authMethod : stringField(view, 'authMethod');
-      return name === undefined ? undefined : { kind: 'NomadAuthMethod', name };
-    }
-    case 'NoCodeWorkspace': {
-      const name = d?.kind === 'NoCodeWorkspace' ? d.spec.module : stringField(view, 'module');
-      return name === undefined ? undefined : { kind: 'NoCodeModule', name };
-    }
-    case 'NomadAuthMethod':
-    case 'NoCodeModule':
-      return undefined;
-  }
+  const ref = kindDefinition(view.kind).reference;
+  if (!ref) return undefined;
+  const spec = view.desired?.object.spec as Readonly<Record<string, unknown>> | undefined;
+  const fromSpec = spec?.[ref.field];
+  const name = typeof fromSpec === 'string' ? fromSpec : stringField(view, ref.field);
+  return name === undefined ? undefined : { kind: ref.kind, name };
 }

@@ -1,4 +1,4 @@
-import { kindOrder } from '../model/kinds.js';
+import { kindOrder } from '../kinds/registry.js';
 import type { Action } from '../model/action.js';
 import type { PlannedChange } from '../providers/provider.js';
 

@@ -1,4 +1,5 @@
-import { addressKey, kindOrder, parseAddress } from '../model/kinds.js';
+import { addressKey } from '../model/kinds.js';
+import { kindOrder, parseAddress } from '../kinds/registry.js';
 import { canonicalJson } from '../plan/canonical.js';
 import { diffFields } from '../plan/diff.js';
 import { isAdoption, type Change, type ReadFingerprint, type SavedPlan } from '../plan/types.js';

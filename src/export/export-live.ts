@@ -1,4 +1,5 @@
-import { KINDS, kindOrder, type Kind } from '../model/kinds.js';
+import { type Kind } from '../model/kinds.js';
+import { KINDS, kindOrder } from '../kinds/registry.js';
 import type { ExportDocument, ExportResult } from './types.js';
 import { EXPORT_FILES, renderDocuments } from './yaml.js';
 

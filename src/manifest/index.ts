@@ -2,16 +2,16 @@ import { dirname } from 'node:path';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { sortDiagnostics } from '../diagnostics/types.js';
 import type { AnyDesired, DesiredSet, Settings } from '../model/desired.js';
-import type { SettingsSpec, SpecByKind } from '../model/specs.js';
+import { kindDefinition } from '../kinds/registry.js';
+import type { KindDefinition } from '../kinds/types.js';
+import { SETTINGS_KIND, type Kind } from '../model/kinds.js';
+import type { SettingsSpec } from '../model/specs.js';
 import { clipDiagnostic } from './clip.js';
 import { discoverFiles, readManifestFile } from './files.js';
 import type { ManifestFile } from './files.js';
-import { checkAuthMethod } from './rules/auth-method.js';
-import { checkBindingRule } from './rules/binding-rule.js';
 import { DocDiagnostics } from './rules/context.js';
 import type { LoadedDoc } from './rules/context.js';
 import { checkAcrossDocuments } from './rules/cross-document.js';
-import { checkNoCodeModule, checkNoCodeWorkspace } from './rules/no-code.js';
 import { checkSecrets } from './rules/secrets.js';
 import { checkSettings } from './rules/settings.js';
 import { DOCUMENT_KINDS, isDocumentKind, validators } from './schema.js';
@@ -97,22 +97,10 @@ function envelope(tree: YamlTree, lineLength: (n: number) => number, out: Diagno
   return kind;
 }
 
-/** Variable values may be written as numbers or booleans; the API takes text. */
-function normaliseSpec(doc: LoadedDoc): unknown {
-  const spec = doc.value.spec;
-  if (doc.kind !== 'NoCodeWorkspace') return spec;
-  const ws = spec as SpecByKind['NoCodeWorkspace'];
-  if (!ws.variables) return ws;
-  // Variable values are text on the wire: an unquoted number is sent as written (`1.10`, not `1.1`;
-  // `0128`, not `128`), the way a person reads the manifest, not as YAML's number printed back.
-  return {
-    ...ws,
-    variables: ws.variables.map((v, i) =>
-      typeof v.value === 'number' || typeof v.value === 'boolean'
-        ? { ...v, value: doc.tree.numberSource[`/spec/variables/${i}/value`] ?? String(v.value) }
-        : v,
-    ),
-  };
+/** The spec as providers get it: the kind's own normalisation (e.g. numbers kept as written). */
+function normaliseSpec(doc: LoadedDoc & { kind: Kind }): unknown {
+  const def = kindDefinition(doc.kind) as KindDefinition;
+  return def.normalise ? def.normalise(doc.value.spec as never, doc.tree.numberSource) : doc.value.spec;
 }
 
 async function loadFile(file: ManifestFile, diagnostics: Diagnostic[], sources: Map<string, string>): Promise<LoadedDoc[]> {
@@ -140,7 +128,8 @@ async function loadFile(file: ManifestFile, diagnostics: Diagnostic[], sources: 
     const kind = envelope(tree, lineLength, diagnostics);
     if (kind === undefined) continue;
     const value = tree.value as Record<string, unknown>;
-    const validate = byKind[kind];
+    const validate = byKind.get(kind);
+    if (!validate) throw new Error(`no schema compiled for ${kind}`);
     const schemaValid = validate(value);
     if (!schemaValid) diagnostics.push(...schemaDiagnostics(validate.errors ?? [], { tree, lineLength }));
     docs.push({
@@ -160,24 +149,14 @@ async function loadFile(file: ManifestFile, diagnostics: Diagnostic[], sources: 
 /** The semantic rules of one document (its spec has the TypeScript shape when the schema passed). */
 async function checkDocument(d: DocDiagnostics, opts: LoadOptions): Promise<void> {
   const doc = d.doc;
-  switch (doc.kind) {
-    case 'Settings':
-      checkSettings(d, doc.value.spec as SettingsSpec);
-      return;
-    case 'NomadAuthMethod':
-      checkAuthMethod(d, doc.value.spec as SpecByKind['NomadAuthMethod']);
-      break;
-    case 'NomadBindingRule':
-      checkBindingRule(d, doc.value.spec as SpecByKind['NomadBindingRule']);
-      break;
-    case 'NoCodeModule':
-      checkNoCodeModule(d, doc.value.spec as SpecByKind['NoCodeModule']);
-      break;
-    case 'NoCodeWorkspace':
-      checkNoCodeWorkspace(d, doc.value.spec as SpecByKind['NoCodeWorkspace']);
-      break;
+  if (doc.kind === SETTINGS_KIND) {
+    checkSettings(d, doc.value.spec as SettingsSpec);
+    return;
   }
-  if (opts.checkSecrets !== false) await checkSecrets(d, opts.env);
+  // Each definition's check takes its own kind's spec; the document's kind picked the definition.
+  const def = kindDefinition(doc.kind) as KindDefinition;
+  def.check(d, doc.value.spec as never);
+  if (opts.checkSecrets !== false) await checkSecrets(d, def.secretSites?.(doc.value.spec as never) ?? [], opts.env);
 }
 
 /** `/spec/config` and `/spec/config/oidcClientID` are related (one contains the other); `/spec/a` and `/spec/ab` are not. */
@@ -226,7 +205,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
     }
     const d = new DocDiagnostics(doc, diagnostics);
     await checkDocument(d, opts);
-    if (doc.kind === 'Settings') {
+    if (doc.kind === SETTINGS_KIND) {
       if (!settingsSeen) settings = { spec: doc.value.spec as SettingsSpec, range: doc.tree.range };
       settingsSeen = true;
       continue;
@@ -235,7 +214,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
       kind: doc.kind,
       name: doc.name,
       protect: doc.value.protect === true,
-      spec: normaliseSpec(doc),
+      spec: normaliseSpec(doc as LoadedDoc & { kind: Kind }),
       range: doc.tree.range,
       positions: doc.tree.positions,
       baseDir: doc.baseDir,

@@ -1,21 +1,21 @@
 import { readFileSync } from 'node:fs';
 import AjvModule from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { KIND_DEFINITIONS } from '../kinds/registry.js';
+import { SETTINGS_KIND, type Kind } from '../model/kinds.js';
 
-/** Kinds a document may have: the managed kinds plus Settings. */
-export const SCHEMA_FILES = {
-  Settings: 'settings.json',
-  NomadAuthMethod: 'nomad-auth-method.json',
-  NomadBindingRule: 'nomad-binding-rule.json',
-  NoCodeModule: 'no-code-module.json',
-  NoCodeWorkspace: 'no-code-workspace.json',
-} as const;
+/** Kinds a document may have: Settings plus the managed kinds of the registry. */
+export type DocumentKind = typeof SETTINGS_KIND | Kind;
 
-export type DocumentKind = keyof typeof SCHEMA_FILES;
-export const DOCUMENT_KINDS = Object.keys(SCHEMA_FILES) as DocumentKind[];
+export const SCHEMA_FILES: ReadonlyMap<DocumentKind, string> = new Map<DocumentKind, string>([
+  [SETTINGS_KIND, 'settings.json'],
+  ...KIND_DEFINITIONS.map((d) => [d.kind, d.schemaFile] as const),
+]);
+
+export const DOCUMENT_KINDS: readonly DocumentKind[] = [...SCHEMA_FILES.keys()];
 
 export function isDocumentKind(k: string): k is DocumentKind {
-  return Object.prototype.hasOwnProperty.call(SCHEMA_FILES, k);
+  return SCHEMA_FILES.has(k as DocumentKind);
 }
 
 // ajv is CommonJS: under NodeNext its default import is the module object in types, the class at runtime.
@@ -27,7 +27,7 @@ function loadSchema(file: string): Record<string, unknown> {
 }
 
 interface Compiled {
-  byKind: Record<DocumentKind, ValidateFunction>;
+  byKind: ReadonlyMap<DocumentKind, ValidateFunction>;
   document: ValidateFunction;
 }
 
@@ -39,7 +39,7 @@ export function validators(): Compiled {
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
   // Our annotation: the human wording of a `pattern`, used in diagnostics; editors ignore it.
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
-  for (const file of Object.values(SCHEMA_FILES)) ajv.addSchema(loadSchema(file), file);
+  for (const file of SCHEMA_FILES.values()) ajv.addSchema(loadSchema(file), file);
   ajv.addSchema(loadSchema('document.json'), 'document.json');
   const get = (key: string): ValidateFunction => {
     const v = ajv.getSchema(key);
@@ -47,7 +47,7 @@ export function validators(): Compiled {
     return v;
   };
   compiled = {
-    byKind: Object.fromEntries(DOCUMENT_KINDS.map((k) => [k, get(SCHEMA_FILES[k])])) as Record<DocumentKind, ValidateFunction>,
+    byKind: new Map([...SCHEMA_FILES].map(([k, file]) => [k, get(file)])),
     document: get('document.json'),
   };
   return compiled;

@@ -1,6 +1,10 @@
-/** The kinds converge manages, in dependency order: a kind may depend only on kinds before it. */
-export const KINDS = ['NomadAuthMethod', 'NomadBindingRule', 'NoCodeModule', 'NoCodeWorkspace'] as const;
-export type Kind = (typeof KINDS)[number];
+import type { SpecByKind } from './specs.js';
+
+/**
+ * The kinds converge manages. The names come from the kind folders (src/kinds/<kind>/spec.ts adds
+ * itself to SpecByKind); the runtime list, in dependency order, is src/kinds/registry.ts.
+ */
+export type Kind = keyof SpecByKind & string;
 
 /** Documents that configure converge itself rather than a remote object. */
 export const SETTINGS_KIND = 'Settings';
@@ -13,21 +17,4 @@ export interface Address {
 /** `Kind/name`, the form used on the command line (`--target`), in state and in messages. */
 export function addressKey(a: Address): string {
   return `${a.kind}/${a.name}`;
-}
-
-export function parseAddress(text: string): Address | undefined {
-  const slash = text.indexOf('/');
-  if (slash <= 0) return undefined;
-  const kind = text.slice(0, slash);
-  const name = text.slice(slash + 1);
-  if (!isKind(kind) || name === '') return undefined;
-  return { kind, name };
-}
-
-export function isKind(value: string): value is Kind {
-  return (KINDS as readonly string[]).includes(value);
-}
-
-export function kindOrder(kind: Kind): number {
-  return KINDS.indexOf(kind);
 }

@@ -1,6 +1,6 @@
 import { ConvergeError } from '../diagnostics/errors.js';
 import { ACTIONS } from '../model/action.js';
-import { isKind } from '../model/kinds.js';
+import { isKind } from '../kinds/registry.js';
 import type { JsonValue } from '../model/json.js';
 import { PLAN_FORMAT_VERSION, type Plan, type SavedPlan } from './types.js';
 

@@ -3,7 +3,7 @@ import { constants, type Stats } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { ConvergeError } from '../diagnostics/errors.js';
-import { isKind } from '../model/kinds.js';
+import { isKind } from '../kinds/registry.js';
 import { acquireLocalLock, forceUnlockLocal, type LocalLockOptions } from './local-lock.js';
 import { emptyState } from './state-store.js';
 import { STATE_FORMAT_VERSION, type StateBackend, type StateDocument } from './types.js';

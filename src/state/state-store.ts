@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConvergeError } from '../diagnostics/errors.js';
-import { addressKey, kindOrder, type Address } from '../model/kinds.js';
+import { addressKey, type Address } from '../model/kinds.js';
+import { kindOrder } from '../kinds/registry.js';
 import type { Reporter } from '../model/events.js';
 import { STATE_FORMAT_VERSION, type InFlightRun, type StateBackend, type StateDocument, type StateLock, type StateRecord } from './types.js';
 

@@ -9,7 +9,7 @@ const SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
 describe('JSON schemas', () => {
   it('one per kind plus document.json, all draft-07 and closed (additionalProperties false on every object)', () => {
     const files = readdirSync(SCHEMAS).sort();
-    expect(files).toEqual([...Object.values(SCHEMA_FILES), 'document.json'].sort());
+    expect(files).toEqual([...SCHEMA_FILES.values(), 'document.json'].sort());
     const open: string[] = [];
     const walk = (node: unknown, path: string): void => {
       if (typeof node !== 'object' || node === null) return;
@@ -18,7 +18,7 @@ describe('JSON schemas', () => {
       if (types.includes('object') && o.properties && o.additionalProperties !== false) open.push(path);
       for (const [k, v] of Object.entries(o)) walk(v, `${path}/${k}`);
     };
-    for (const f of Object.values(SCHEMA_FILES)) {
+    for (const f of SCHEMA_FILES.values()) {
       const s = JSON.parse(readFileSync(SCHEMAS + f, 'utf8')) as Record<string, unknown>;
       expect(s.$schema).toBe('http://json-schema.org/draft-07/schema#');
       walk(s, f);
@@ -28,7 +28,7 @@ describe('JSON schemas', () => {
 
   it('compiles once per process', () => {
     expect(validators()).toBe(validators());
-    expect(Object.keys(validators().byKind).sort()).toEqual([...DOCUMENT_KINDS].sort());
+    expect([...validators().byKind.keys()].sort()).toEqual([...DOCUMENT_KINDS].sort());
   });
 
   it('document.json dispatches on kind (what editors use)', () => {

@@ -1,7 +1,8 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { importRecord } from '../../export/index.js';
 import { loadManifests } from '../../manifest/index.js';
-import { addressKey, parseAddress } from '../../model/kinds.js';
+import { addressKey } from '../../model/kinds.js';
+import { parseAddress } from '../../kinds/registry.js';
 import { openStateStore } from '../../state/state-store.js';
 import { EXIT, type Host } from '../host.js';
 import { reportDiagnostics, stateBackendFor } from '../session.js';

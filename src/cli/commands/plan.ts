@@ -1,7 +1,8 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { ConvergeError } from '../../diagnostics/errors.js';
-import { parseAddress, type Address } from '../../model/kinds.js';
+import { type Address } from '../../model/kinds.js';
+import { parseAddress } from '../../kinds/registry.js';
 import { createPlan, toSavedPlan, type PlanRun } from '../../engine/index.js';
 import { hasChanges } from '../../plan/types.js';
 import { serializePlan } from '../../plan/serialize.js';

@@ -1,5 +1,6 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
-import { addressKey, parseAddress, type Address } from '../../model/kinds.js';
+import { addressKey, type Address } from '../../model/kinds.js';
+import { parseAddress } from '../../kinds/registry.js';
 import { openLockedStore } from '../state-lock.js';
 import type { StateBackend } from '../../state/types.js';
 import { EXIT, type Host } from '../host.js';

@@ -1,20 +1,17 @@
 import type { Diagnostic } from '../../diagnostics/types.js';
-import type { NoCodeModuleSpec, NoCodeWorkspaceSpec, NomadAuthMethodSpec } from '../../model/specs.js';
-import { didYouMean } from '../suggest.js';
+import { KIND_DEFINITIONS } from '../../kinds/registry.js';
+import { SETTINGS_KIND } from '../../model/kinds.js';
 import { DocDiagnostics, where } from './context.js';
 import type { LoadedDoc } from './context.js';
-import { checkWorkspaceOptions } from './no-code.js';
 
-/** Rules that need every document of the run: uniqueness, the single default, references. `docs` is in file order. */
+/** Rules that need every document of the run: one Settings, unique names, then each kind's own (`docs` in file order). */
 export function checkAcrossDocuments(docs: readonly LoadedDoc[], out: Diagnostic[]): void {
   const byAddress = new Map<string, LoadedDoc>();
   let settings: LoadedDoc | undefined;
-  let defaultMethod: LoadedDoc | undefined;
-  const modules = new Map<string, LoadedDoc>();
 
   for (const doc of docs) {
     const d = new DocDiagnostics(doc, out);
-    if (doc.kind === 'Settings') {
+    if (doc.kind === SETTINGS_KIND) {
       if (settings) {
         d.error(
           'manifest.settings-duplicate',
@@ -38,35 +35,6 @@ export function checkAcrossDocuments(docs: readonly LoadedDoc[], out: Diagnostic
       continue;
     }
     byAddress.set(address, doc);
-    if (doc.kind === 'NoCodeModule') modules.set(doc.name, doc);
-    if (doc.kind === 'NomadAuthMethod' && doc.schemaValid && (doc.value.spec as NomadAuthMethodSpec).default === true) {
-      if (defaultMethod) {
-        // reference nomad-api.md §4: only one default across all types; Nomad answers 400 "default method already exists".
-        d.error(
-          'nomad.auth-method.default',
-          '/spec/default',
-          `only one auth method may be the default: "${defaultMethod.name}" already is (${where(defaultMethod.tree.positions['/spec/default'] ?? defaultMethod.tree.range)})`,
-          'Nomad allows a single default auth method across all types; remove `default: true` from one of them.',
-        );
-      } else defaultMethod = doc;
-    }
   }
-
-  for (const doc of docs) {
-    if (doc.kind !== 'NoCodeWorkspace' || !doc.schemaValid) continue;
-    const d = new DocDiagnostics(doc, out);
-    const spec = doc.value.spec as NoCodeWorkspaceSpec;
-    const module = modules.get(spec.module);
-    if (!module) {
-      const guess = didYouMean(spec.module, [...modules.keys()]);
-      d.error(
-        'nocode.workspace.module',
-        '/spec/module',
-        `module "${spec.module}" is not defined by any NoCodeModule document`,
-        (guess ? `Did you mean "${guess}"? ` : '') + 'A workspace names the NoCodeModule document (its `name`) it is provisioned from.',
-      );
-      continue;
-    }
-    if (module.schemaValid) checkWorkspaceOptions(d, spec, module.value.spec as NoCodeModuleSpec);
-  }
+  for (const def of KIND_DEFINITIONS) def.checkAcross?.(docs, out);
 }

@@ -1,35 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import type { SpecByKind } from '../../model/specs.js';
+import type { SecretSite } from '../../kinds/types.js';
 import type { DocDiagnostics } from './context.js';
-
-interface SecretSite {
-  pointer: string;
-  value: unknown;
-  /** A literal here is a secret written into the file. */
-  sensitive: boolean;
-  what: string;
-}
-
-function sites(d: DocDiagnostics): SecretSite[] {
-  const out: SecretSite[] = [];
-  if (d.doc.kind === 'NomadAuthMethod') {
-    const cfg = (d.doc.value.spec as SpecByKind['NomadAuthMethod']).config;
-    out.push({ pointer: '/spec/config/oidcClientSecret', value: cfg.oidcClientSecret, sensitive: true, what: 'the OIDC client secret' });
-    out.push({
-      pointer: '/spec/config/oidcClientAssertion/privateKey/pemKey',
-      value: cfg.oidcClientAssertion?.privateKey?.pemKey,
-      sensitive: true,
-      what: 'the private key',
-    });
-  } else if (d.doc.kind === 'NoCodeWorkspace') {
-    const spec = d.doc.value.spec as SpecByKind['NoCodeWorkspace'];
-    (spec.variables ?? []).forEach((v, i) => {
-      out.push({ pointer: `/spec/variables/${i}/value`, value: v.value, sensitive: v.sensitive === true, what: `sensitive variable \`${v.key}\`` });
-    });
-  }
-  return out.filter((s) => s.value !== undefined);
-}
 
 /**
  * Literal secrets are warned about; `fromFile` paths must exist (relative to the manifest's directory).
@@ -37,8 +9,9 @@ function sites(d: DocDiagnostics): SecretSite[] {
  * without secrets, but a run that will send requests must find every `fromEnv` before the first one,
  * so a missing secret stops it with a located diagnostic and nothing sent.
  */
-export async function checkSecrets(d: DocDiagnostics, env?: NodeJS.ProcessEnv): Promise<void> {
-  for (const s of sites(d)) {
+export async function checkSecrets(d: DocDiagnostics, sites: readonly SecretSite[], env?: NodeJS.ProcessEnv): Promise<void> {
+  for (const s of sites) {
+    if (s.value === undefined) continue;
     if (typeof s.value === 'string') {
       if (s.sensitive) {
         d.warning(

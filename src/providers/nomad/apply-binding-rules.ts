@@ -1,6 +1,6 @@
 import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
 import type { SourceRange } from '../../diagnostics/types.js';
-import type { NomadBindingRuleSpec } from '../../model/specs.js';
+import type { NomadBindingRuleSpec } from '../../kinds/nomad-binding-rule/spec.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
 import { findRulesByNaturalKey } from './load-binding-rules.js';
 import { bindingRuleRequest, ruleNaturalKey } from './mapping.js';

@@ -1,5 +1,6 @@
 import type { Kind } from '../../model/kinds.js';
-import type { NomadAuthMethodSpec, NomadBindingRuleSpec } from '../../model/specs.js';
+import type { NomadAuthMethodSpec } from '../../kinds/nomad-auth-method/spec.js';
+import type { NomadBindingRuleSpec } from '../../kinds/nomad-binding-rule/spec.js';
 import { envName, manifestName, NameAllocator, shortDuration } from '../../export/names.js';
 import { emptyResult, type ExportResult } from '../../export/types.js';
 import type { NomadClient } from './client.js';

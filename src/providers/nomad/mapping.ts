@@ -1,7 +1,8 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { formatGoDuration, parseGoDuration } from '../../manifest/duration.js';
 import type { JsonValue } from '../../model/json.js';
-import type { NomadAuthMethodConfigSpec, NomadAuthMethodSpec, NomadBindingRuleSpec } from '../../model/specs.js';
+import type { NomadAuthMethodConfigSpec, NomadAuthMethodSpec } from '../../kinds/nomad-auth-method/spec.js';
+import type { NomadBindingRuleSpec } from '../../kinds/nomad-binding-rule/spec.js';
 import type {
   WireAuthMethod,
   WireAuthMethodConfig,

@@ -4,7 +4,7 @@ import type { DesiredObject } from '../../model/desired.js';
 import { addressKey } from '../../model/kinds.js';
 import type { JsonValue } from '../../model/json.js';
 import { isSecretRef } from '../../model/secret-ref.js';
-import type { WorkspaceVariableSpec } from '../../model/specs.js';
+import type { WorkspaceVariableSpec } from '../../kinds/no-code-workspace/spec.js';
 import { canonicalJson } from '../../plan/canonical.js';
 import type { InFlightRun, StateRecord } from '../../state/types.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';

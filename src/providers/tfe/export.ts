@@ -1,5 +1,6 @@
 import type { Kind } from '../../model/kinds.js';
-import type { NoCodeModuleSpec, NoCodeWorkspaceSpec, VariableOptionSpec, WorkspaceVariableSpec } from '../../model/specs.js';
+import type { NoCodeModuleSpec, VariableOptionSpec } from '../../kinds/no-code-module/spec.js';
+import type { NoCodeWorkspaceSpec, WorkspaceVariableSpec } from '../../kinds/no-code-workspace/spec.js';
 import { envName, manifestName, NameAllocator } from '../../export/names.js';
 import { emptyResult, type ExportResult } from '../../export/types.js';
 import type { TfeClient } from './client.js';

@@ -1,6 +1,7 @@
 import type { JsonValue } from '../../model/json.js';
 import { isSecretRef } from '../../model/secret-ref.js';
-import type { NoCodeModuleSpec, NoCodeWorkspaceSpec, VariableOptionSpec, WorkspaceVariableSpec } from '../../model/specs.js';
+import type { NoCodeModuleSpec, VariableOptionSpec } from '../../kinds/no-code-module/spec.js';
+import type { NoCodeWorkspaceSpec, WorkspaceVariableSpec } from '../../kinds/no-code-workspace/spec.js';
 import { joinPath } from '../../plan/diff.js';
 import type { RegistryModuleWire, VarWire, VariableOptionWire, WorkspaceWire } from './wire.js';
 

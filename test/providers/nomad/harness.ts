@@ -1,7 +1,8 @@
 import { createHttpClient } from '../../../src/http/client.js';
 import type { HttpClient, HttpRequest } from '../../../src/http/types.js';
 import { genericChange } from '../../../src/engine/generic-change.js';
-import { addressKey, KINDS, type Address } from '../../../src/model/kinds.js';
+import { addressKey, type Address } from '../../../src/model/kinds.js';
+import { KINDS } from '../../../src/kinds/registry.js';
 import type { AnyDesired } from '../../../src/model/desired.js';
 import { MemoryReporter } from '../../../src/model/events.js';
 import { createNomadProvider } from '../../../src/providers/nomad/provider.js';

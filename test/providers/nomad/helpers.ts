@@ -1,5 +1,6 @@
 import type { AnyDesired, DesiredObject } from '../../../src/model/desired.js';
-import type { NomadAuthMethodSpec, NomadBindingRuleSpec } from '../../../src/model/specs.js';
+import type { NomadAuthMethodSpec } from '../../../src/kinds/nomad-auth-method/spec.js';
+import type { NomadBindingRuleSpec } from '../../../src/kinds/nomad-binding-rule/spec.js';
 
 export const RANGE = { file: '/m/auth.yaml', start: { line: 1, col: 1 }, end: { line: 10, col: 1 } };
 

@@ -12,7 +12,7 @@ import {
   ruleNaturalKey,
 } from '../../../src/providers/nomad/mapping.js';
 import { parseAuthMethod, parseBindingRule, type WireAuthMethod } from '../../../src/providers/nomad/wire.js';
-import type { NomadAuthMethodSpec } from '../../../src/model/specs.js';
+import type { NomadAuthMethodSpec } from '../../../src/kinds/nomad-auth-method/spec.js';
 
 /** A read as the real server writes it (reference nomad-api.md §1.2), secrets redacted. */
 function wire(over: Partial<WireAuthMethod> = {}, config: Record<string, unknown> = {}): WireAuthMethod {

@@ -1,7 +1,7 @@
-import type { NomadBindingRuleSpec } from '../../model/specs.js';
+import type { NomadBindingRuleSpec } from './spec.js';
 import type { SourceRange } from '../../diagnostics/types.js';
-import { checkSelector } from '../selector.js';
-import type { DocDiagnostics } from './context.js';
+import { checkSelector } from '../../manifest/selector.js';
+import type { DocDiagnostics } from '../../manifest/rules/context.js';
 
 /** Nomad's binding-rule validation (reference nomad-api.md §10), plus a local parse of the selector. */
 /** Nomad counts the description in bytes (Go `len`, nomad/structs/acl.go ACLBindingRule.Validate), not characters. */

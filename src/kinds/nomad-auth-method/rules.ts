@@ -1,6 +1,6 @@
-import type { NomadAuthMethodSpec } from '../../model/specs.js';
-import { formatGoDuration, parseGoDurationDetailed } from '../duration.js';
-import type { DocDiagnostics } from './context.js';
+import { formatGoDuration, parseGoDurationDetailed } from '../../manifest/duration.js';
+import type { DocDiagnostics } from '../../manifest/rules/context.js';
+import type { NomadAuthMethodSpec } from './spec.js';
 
 const MINUTE = 60e9;
 const DAY = 24 * 3600e9;

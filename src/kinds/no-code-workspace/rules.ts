@@ -1,21 +1,7 @@
 import type { JsonValue } from '../../model/json.js';
-import type { NoCodeModuleSpec, NoCodeWorkspaceSpec } from '../../model/specs.js';
-import type { DocDiagnostics } from './context.js';
-
-export function checkNoCodeModule(d: DocDiagnostics, spec: NoCodeModuleSpec): void {
-  const seen = new Map<string, number>();
-  (spec.variableOptions ?? []).forEach((o, i) => {
-    const first = seen.get(o.variableName);
-    if (first !== undefined) {
-      d.error(
-        'nocode.module.variable-options-duplicate',
-        `/spec/variableOptions/${i}/variableName`,
-        `variable options for \`${o.variableName}\` are given twice`,
-        `Merge this entry with spec.variableOptions[${first}]: one set of options per variable.`,
-      );
-    } else seen.set(o.variableName, i);
-  });
-}
+import type { DocDiagnostics } from '../../manifest/rules/context.js';
+import type { NoCodeModuleSpec } from '../no-code-module/spec.js';
+import type { NoCodeWorkspaceSpec } from './spec.js';
 
 function sameOption(option: JsonValue, value: string): boolean {
   if (option === null) return false;

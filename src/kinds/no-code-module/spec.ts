@@ -1,0 +1,21 @@
+import type { JsonValue } from '../../model/json.js';
+
+export interface VariableOptionSpec {
+  variableName: string;
+  variableType: string;
+  options?: JsonValue[];
+}
+
+export interface NoCodeModuleSpec {
+  /** `namespace/name/provider` in the organization's private registry. */
+  registryModule: string;
+  versionPin?: string;
+  enabled?: boolean;
+  variableOptions?: VariableOptionSpec[];
+}
+
+declare module '../../model/specs.js' {
+  interface SpecByKind {
+    NoCodeModule: NoCodeModuleSpec;
+  }
+}

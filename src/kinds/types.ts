@@ -1,0 +1,53 @@
+import type { Diagnostic } from '../diagnostics/types.js';
+import type { DocDiagnostics, LoadedDoc } from '../manifest/rules/context.js';
+import type { Kind } from '../model/kinds.js';
+import type { SpecByKind } from '../model/specs.js';
+
+/** A place in a spec that may hold a secret (a literal, `{ fromEnv }` or `{ fromFile }`). */
+export interface SecretSite {
+  /** JSON pointer from the document root, e.g. `/spec/config/oidcClientSecret`. */
+  pointer: string;
+  value: unknown;
+  /** A literal here is a secret written into the file (warned about). */
+  sensitive: boolean;
+  /** For messages: "the OIDC client secret". */
+  what: string;
+}
+
+/** A field naming another object this one needs: it is created before and deleted after this one. */
+export interface Reference {
+  /** Field of the spec (and of the providers' live/recorded fields, which use the same manifest paths). */
+  field: string;
+  kind: Kind;
+}
+
+/**
+ * Everything converge knows about one kind apart from its remote API (that is its provider's):
+ * schema, semantic rules, secrets, references, export file. One object per kind folder, listed once
+ * in registry.ts; the manifest loader, the engine, export and the CLI read only this.
+ */
+export interface KindDefinition<K extends Kind = Kind> {
+  kind: K;
+  /** Id of the provider module that serves it (src/providers/registry.ts). */
+  provider: string;
+  /** File under schemas/ holding the kind's JSON Schema (draft-07). */
+  schemaFile: string;
+  /** File `converge export --out` writes the kind's documents to. */
+  exportFile: string;
+  /** At most one: the object this one depends on. */
+  reference?: Reference;
+  /** Rules of one document that passed (or, with the schema's findings filtered out, failed) its schema. */
+  check(d: DocDiagnostics, spec: SpecByKind[K]): void;
+  /** Rules that need every document of the run (`docs` in file order, every kind). */
+  checkAcross?(docs: readonly LoadedDoc[], out: Diagnostic[]): void;
+  /** Where the spec may hold secrets. */
+  secretSites?(spec: SpecByKind[K]): SecretSite[];
+  /**
+   * The spec as the providers get it. `numberSource` maps the JSON pointer of each plain YAML number
+   * whose text differs from its printed value to the text as written (`1.10`, `0128`).
+   */
+  normalise?(spec: SpecByKind[K], numberSource: Readonly<Record<string, string>>): SpecByKind[K];
+}
+
+/** The union every registry entry fits (each keeps its own K inside). */
+export type AnyKindDefinition = { [K in Kind]: KindDefinition<K> }[Kind];
