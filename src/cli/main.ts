@@ -190,7 +190,7 @@ program
 program
   .command('export')
   .description('write manifests for live objects (secrets as fromEnv placeholders); sends no writes')
-  .option('--kind <kind>', 'only this kind (repeatable): NomadAuthMethod, NomadBindingRule, NoCodeModule, NoCodeWorkspace', collect, [])
+  .option('--kind <kind>', 'only this kind (repeatable; a wrong one lists the kinds)', collect, [])
   .option('--out <dir>', 'write one file per kind into this directory instead of stdout')
   .option('--force', 'with --out: replace existing files')
   .option('--organization <org>', 'HCP Terraform organization (default: TFE_ORGANIZATION)')

@@ -6,18 +6,16 @@ import { loadManifests, type ManifestLoadResult } from '../manifest/index.js';
 import { renderDiagnosticsText, renderGithubAnnotations } from '../views/diagnostics.js';
 import type { Kind } from '../model/kinds.js';
 import type { Settings } from '../model/desired.js';
-import type { Provider, ProviderContext } from '../providers/provider.js';
-import { createNomadProvider } from '../providers/nomad/provider.js';
-import { createTfeProvider } from '../providers/tfe/provider.js';
+import type { ConnectInput, Provider, ProviderContext } from '../providers/provider.js';
+import { kindsOfProvider } from '../kinds/registry.js';
+import { nomadConnection } from '../providers/nomad/module.js';
+import { PROVIDER_MODULES } from '../providers/registry.js';
 import { createSecretResolver } from '../secrets/resolver.js';
 import type { StateBackend, StateDocument } from '../state/types.js';
 import { createLocalBackend } from '../state/local-backend.js';
 import { createNomadVariablesBackend } from '../state/nomad/index.js';
-import { nomadFromEnv, organizationConflict, tfeFromEnv, tfTokenEnvName, type NomadConnection } from './credentials.js';
 import type { Host } from './host.js';
 
-const NOMAD_KINDS: readonly Kind[] = ['NomadAuthMethod', 'NomadBindingRule'];
-const TFE_KINDS: readonly Kind[] = ['NoCodeModule', 'NoCodeWorkspace'];
 
 /** Prints diagnostics (stderr; GitHub annotations too under Actions). Returns false when any is an error. */
 export function reportDiagnostics(host: Host, diags: readonly Diagnostic[], sources: Map<string, string>): boolean {
@@ -38,25 +36,9 @@ export async function loadValid(host: Host, paths: string[], opts: { secrets?: b
   return reportDiagnostics(host, result.diagnostics, result.sources) ? result : undefined;
 }
 
-const warnedSkipVerify = new WeakSet<Host>();
-
-/**
- * The Nomad connection from the environment. `NOMAD_SKIP_VERIFY=true` turns certificate checks off (the
- * Nomad CLI's opt-out): honoured, but said once per command that connects, since a token then goes to
- * whoever answers.
- */
-export function nomadConnection(host: Host): NomadConnection {
-  const nomad = nomadFromEnv(host.env);
-  if (nomad.tls.skipVerify && !warnedSkipVerify.has(host)) {
-    warnedSkipVerify.add(host);
-    host.reporter.emit({
-      code: 'config.nomad-skip-verify',
-      level: 'warn',
-      message: `NOMAD_SKIP_VERIFY is set: the certificate of ${nomad.address} is not checked, so the Nomad token goes to whoever answers there; trust its CA with NOMAD_CACERT instead`,
-      data: { address: nomad.address },
-    });
-  }
-  return nomad;
+/** What a provider module needs from this command's host. */
+export function connectInput(host: Host, settings: Settings, extra: Partial<Pick<ConnectInput, 'purpose' | 'organization'>> = {}): ConnectInput {
+  return { env: host.env, settings: settings.spec, reporter: host.reporter, secret: (v) => host.redactor.add(v), purpose: 'manage', ...extra };
 }
 
 export function stateBackendFor(host: Host, settings: Settings): StateBackend {
@@ -65,8 +47,7 @@ export function stateBackendFor(host: Host, settings: Settings): StateBackend {
     const path = spec?.path ?? '.converge/state.json';
     return createLocalBackend(isAbsolute(path) ? path : resolve(host.cwd, path));
   }
-  const nomad = nomadConnection(host);
-  host.redactor.add(nomad.token);
+  const nomad = nomadConnection(connectInput(host, settings));
   if (!nomad.token) {
     throw new ConvergeError('config.nomad-token', 'NOMAD_TOKEN is not set: the nomad state backend needs it', {
       source: 'user',
@@ -84,50 +65,10 @@ export function stateBackendFor(host: Host, settings: Settings): StateBackend {
   });
 }
 
-/** Providers for the kinds in play (desired or owned). Tokens are registered with the redactor first. */
+/** Providers for the kinds in play (desired or owned), each from its module in the registry. Tokens are registered with the redactor first. */
 export function providersFor(host: Host, kinds: ReadonlySet<Kind>, settings: Settings): Provider[] {
-  const providers: Provider[] = [];
-  if (NOMAD_KINDS.some((k) => kinds.has(k))) {
-    const nomad = nomadConnection(host);
-    host.redactor.add(nomad.token);
-    if (!nomad.token) {
-      throw new ConvergeError('config.nomad-token', 'NOMAD_TOKEN is not set', {
-        source: 'user',
-        hint: 'export NOMAD_TOKEN=<a management token>: reading and writing auth methods needs one',
-      });
-    }
-    providers.push(
-      createNomadProvider({
-        address: nomad.address,
-        token: nomad.token,
-        tls: nomad.tls,
-        reporter: host.reporter,
-        ...(nomad.region ?? settings.spec.nomad?.region ? { region: nomad.region ?? settings.spec.nomad?.region } : {}),
-      }),
-    );
-  }
-  if (TFE_KINDS.some((k) => kinds.has(k))) {
-    const tfe = tfeFromEnv(host.env, settings.spec.tfe?.organization);
-    const conflict = organizationConflict(host.env, settings.spec.tfe?.organization);
-    if (conflict) host.reporter.emit({ code: 'config.tfe-organization-conflict', level: 'warn', message: conflict, data: { organization: tfe.organization ?? '' } });
-    host.redactor.add(tfe.token);
-    if (!tfe.token) {
-      throw new ConvergeError('config.tfe-token', `no HCP Terraform token for ${tfe.hostname}`, {
-        source: 'user',
-        hint: `export TFE_TOKEN=<a user or team token>, or ${tfTokenEnvName(tfe.hostname)}, or run \`terraform login ${tfe.hostname}\``,
-      });
-    }
-    if (!tfe.organization) {
-      throw new ConvergeError('config.tfe-organization', 'no HCP Terraform organization', {
-        source: 'user',
-        hint: 'set spec.tfe.organization in the Settings document, or export TFE_ORGANIZATION',
-      });
-    }
-    providers.push(
-      createTfeProvider({ address: tfe.address, token: tfe.token, organization: tfe.organization, reporter: host.reporter }),
-    );
-  }
-  return providers;
+  const input = connectInput(host, settings);
+  return PROVIDER_MODULES.filter((m) => kindsOfProvider(m.id).some((k) => kinds.has(k))).map((m) => m.connect(input));
 }
 
 export function kindsInPlay(manifests: ManifestLoadResult, state: StateDocument): Set<Kind> {

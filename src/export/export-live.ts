@@ -1,15 +1,10 @@
 import { type Kind } from '../model/kinds.js';
 import { KINDS, kindOrder } from '../kinds/registry.js';
-import type { ExportDocument, ExportResult } from './types.js';
-import { EXPORT_FILES, renderDocuments } from './yaml.js';
+import type { ExportDocument, ExportResult } from '../providers/export-types.js';
+import type { ExportSource } from '../providers/provider.js';
 
-/** One connected service and the kinds to read from it (the CLI builds these from the environment). */
-export interface ExportSource {
-  /** For messages and file headers, e.g. `Nomad at http://127.0.0.1:4646`. */
-  description: string;
-  kinds: readonly Kind[];
-  export(kinds: ReadonlySet<Kind>): Promise<ExportResult>;
-}
+export type { ExportSource };
+import { EXPORT_FILES, renderDocuments } from './yaml.js';
 
 export interface ExportRun extends ExportResult {
   sources: string[];
@@ -19,7 +14,7 @@ export interface ExportRun extends ExportResult {
  * Reads every source (one after another: each already bounds its own concurrency) and merges the
  * documents in dependency order (auth methods, rules, modules, workspaces), then by name.
  */
-export async function exportLive(sources: readonly ExportSource[], kinds: ReadonlySet<Kind>): Promise<ExportRun> {
+export async function exportLive(sources: readonly Pick<ExportSource, 'description' | 'kinds' | 'export'>[], kinds: ReadonlySet<Kind>): Promise<ExportRun> {
   const run: ExportRun = { documents: [], secrets: [], notes: [], sources: [] };
   for (const source of sources) {
     const wanted = new Set(source.kinds.filter((k) => kinds.has(k)));

@@ -1,6 +1,6 @@
 /** `converge export` / `converge import` as a library: builds documents and state records, never prints. */
-export * from './types.js';
-export * from './names.js';
+export * from '../providers/export-types.js';
+export * from '../providers/export-names.js';
 export * from './yaml.js';
 export * from './export-live.js';
-export * from './import-record.js';
+export * from '../engine/import-record.js';

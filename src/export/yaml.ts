@@ -1,14 +1,10 @@
 import { stringify } from 'yaml';
 import type { Kind } from '../model/kinds.js';
-import type { ExportDocument } from './types.js';
+import { KIND_DEFINITIONS } from '../kinds/registry.js';
+import type { ExportDocument } from '../providers/export-types.js';
 
-/** File written by `converge export --out DIR` for each kind. */
-export const EXPORT_FILES: Record<Kind, string> = {
-  NomadAuthMethod: 'nomad-auth-methods.yaml',
-  NomadBindingRule: 'nomad-binding-rules.yaml',
-  NoCodeModule: 'no-code-modules.yaml',
-  NoCodeWorkspace: 'no-code-workspaces.yaml',
-};
+/** File name per kind for `converge export --out`, from the kind definitions. */
+export const EXPORT_FILES: Readonly<Record<Kind, string>> = Object.fromEntries(KIND_DEFINITIONS.map((d) => [d.kind, d.exportFile])) as Record<Kind, string>;
 
 /**
  * Multi-document YAML in the manifest format. `lineWidth: 0` keeps long selectors and PEMs on one

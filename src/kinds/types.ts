@@ -34,6 +34,11 @@ export interface KindDefinition<K extends Kind = Kind> {
   schemaFile: string;
   /** File `converge export --out` writes the kind's documents to. */
   exportFile: string;
+  /**
+   * How a live object is found for a document, when not simply by its name: said when `converge
+   * import` finds none (a binding rule has no name on the server).
+   */
+  matchedBy?: string;
   /** At most one: the object this one depends on. */
   reference?: Reference;
   /** Rules of one document that passed (or, with the schema's findings filtered out, failed) its schema. */

@@ -7,6 +7,8 @@ import type { SecretResolver } from '../secrets/types.js';
 import type { StateRecord, InFlightRun } from '../state/types.js';
 import type { ConvergeError } from '../diagnostics/errors.js';
 import type { Diagnostic } from '../diagnostics/types.js';
+import type { SettingsSpec } from '../model/specs.js';
+import type { ExportResult } from './export-types.js';
 
 /**
  * The engine reaches remote systems only through this interface. A provider owns one remote API
@@ -121,7 +123,7 @@ export interface ApplyBatch {
 }
 
 export interface Provider {
-  readonly id: 'nomad' | 'tfe';
+  readonly id: string;
   readonly kinds: readonly Kind[];
   /** Checks before any write (token kind, reachability). Returns problems, never throws for them. */
   preflight?(ctx: ProviderContext, kinds: readonly Kind[]): Promise<Diagnostic[]>;
@@ -140,4 +142,45 @@ export interface Provider {
    */
   adopt?(view: ObjectView & { live: LiveView }, all: ReadonlyMap<string, ObjectView>, now: Date): StateRecord;
   close(): Promise<void>;
+}
+
+/** What a provider module needs to connect: the environment, the Settings document, where to report. */
+export interface ConnectInput {
+  env: NodeJS.ProcessEnv;
+  settings: SettingsSpec;
+  reporter: Reporter;
+  /** Called with every token before it is used, so each output redacts it. */
+  secret(value: string | undefined): void;
+  /** `export`: a missing setting is named with the export command's flags in mind. */
+  purpose: 'manage' | 'export';
+  /** `converge export --organization`. */
+  organization?: string;
+}
+
+/** One connected service's live objects as manifest documents (`converge export`). Read-only. */
+export interface ExportSource {
+  /** For messages and file headers, e.g. `Nomad at http://127.0.0.1:4646`. */
+  description: string;
+  kinds: readonly Kind[];
+  export(kinds: ReadonlySet<Kind>): Promise<ExportResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * One remote API as converge uses it: the kinds it serves come from the kind registry (each kind
+ * names its provider); src/providers/registry.ts lists the modules. The CLI, doctor and export
+ * reach services only through these.
+ */
+export interface ProviderModule {
+  readonly id: string;
+  /** For messages: `Nomad`, `HCP Terraform`. */
+  readonly title: string;
+  /** The environment points at this service (export without --kind reads only configured ones). */
+  configured(input: ConnectInput): boolean;
+  /** Where converge connects and where the token comes from, never the token (doctor). */
+  where(input: ConnectInput): string;
+  /** The provider for plan/apply; a missing address, token or organization is a user error naming what to set. */
+  connect(input: ConnectInput): Provider;
+  /** The read-only export of live objects, with the same connection rules as `connect`. */
+  exporter(input: ConnectInput): ExportSource;
 }

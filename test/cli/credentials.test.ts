@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nomadFromEnv, parseHclCredentials, tfeFromEnv, tfTokenEnvName } from '../../src/cli/credentials.js';
+import { nomadFromEnv } from '../../src/providers/nomad/environment.js';
+import { parseHclCredentials, tfeFromEnv, tfTokenEnvName } from '../../src/providers/tfe/credentials.js';
 
 /*
  * Credentials the way the vendors' CLIs find them (reference tfc-api.md §10). Every test runs with a

@@ -1,17 +1,14 @@
 import { errorMessage, isConvergeError } from '../../diagnostics/errors.js';
 import { hasErrors } from '../../diagnostics/types.js';
-import type { Kind } from '../../model/kinds.js';
-import type { Provider } from '../../providers/provider.js';
+import { kindsOfProvider } from '../../kinds/registry.js';
+import type { Settings } from '../../model/desired.js';
+import type { Provider, ProviderModule } from '../../providers/provider.js';
+import { PROVIDER_MODULES } from '../../providers/registry.js';
 import { emptyState } from '../../state/state-store.js';
 import type { StateDocument } from '../../state/types.js';
-import { nomadFromEnv, tfeFromEnv } from '../credentials.js';
 import { EXIT, type Host } from '../host.js';
-import { closeAll, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor } from '../session.js';
+import { closeAll, connectInput, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor } from '../session.js';
 
-const GROUPS: { id: string; kinds: readonly Kind[] }[] = [
-  { id: 'nomad', kinds: ['NomadAuthMethod', 'NomadBindingRule'] },
-  { id: 'tfe', kinds: ['NoCodeModule', 'NoCodeWorkspace'] },
-];
 
 /**
  * Checks what an apply would need, and reports every missing piece in one run instead of stopping
@@ -41,15 +38,15 @@ export async function doctorCommand(host: Host, paths: string[]): Promise<number
   }
 
   const inPlay = kindsInPlay(manifests, state);
-  for (const group of GROUPS) {
-    const kinds = new Set(group.kinds.filter((k) => inPlay.has(k)));
+  for (const module of PROVIDER_MODULES) {
+    const kinds = new Set(kindsOfProvider(module.id).filter((k) => inPlay.has(k)));
     if (kinds.size === 0) continue;
-    const where = connectionText(host, group.id, manifests.desired.settings.spec.tfe?.organization);
+    const where = connectionText(host, module, manifests.desired.settings);
     let providers: Provider[] = [];
     try {
       providers = providersFor(host, kinds, manifests.desired.settings);
     } catch (e) {
-      fail(`${group.id} (${where}): ${errorMessage(e)}`, isConvergeError(e) ? e.hint : undefined);
+      fail(`${module.id} (${where}): ${errorMessage(e)}`, isConvergeError(e) ? e.hint : undefined);
       continue;
     }
     try {
@@ -63,7 +60,7 @@ export async function doctorCommand(host: Host, paths: string[]): Promise<number
         if (!hasErrors(diags)) ok(`${p.id} (${where}): reachable, token may manage ${[...kinds].join(', ')}`);
       }
     } catch (e) {
-      fail(`${group.id} (${where}): ${errorMessage(e)}`, isConvergeError(e) ? e.hint : undefined);
+      fail(`${module.id} (${where}): ${errorMessage(e)}`, isConvergeError(e) ? e.hint : undefined);
     } finally {
       await closeAll(providers);
     }
@@ -73,14 +70,9 @@ export async function doctorCommand(host: Host, paths: string[]): Promise<number
 }
 
 /** Where converge connects and where the token came from (never the token itself). */
-function connectionText(host: Host, id: string, organization: string | undefined): string {
+function connectionText(host: Host, module: ProviderModule, settings: Settings): string {
   try {
-    if (id === 'nomad') {
-      const n = nomadFromEnv(host.env);
-      return `${n.address}, token ${n.token ? 'from NOMAD_TOKEN' : 'missing'}`;
-    }
-    const t = tfeFromEnv(host.env, organization);
-    return `${t.address}, organization ${t.organization ?? '(none)'}, token ${t.tokenSource ? `from ${t.tokenSource}` : 'missing'}`;
+    return module.where(connectInput(host, settings));
   } catch (e) {
     return errorMessage(e);
   }

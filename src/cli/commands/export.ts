@@ -1,13 +1,12 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConvergeError } from '../../diagnostics/errors.js';
-import { exportFiles, exportLive, exportText, type ExportSource } from '../../export/index.js';
+import { exportFiles, exportLive, exportText } from '../../export/index.js';
 import { type Kind } from '../../model/kinds.js';
-import { isKind, KINDS } from '../../kinds/registry.js';
-import { createNomadExporter } from '../../providers/nomad/export.js';
-import { createTfeExporter } from '../../providers/tfe/export.js';
-import { nomadFromEnv, tfeFromEnv, tfTokenEnvName } from '../credentials.js';
-import { nomadConnection } from '../session.js';
+import { isKind, KINDS, kindsOfProvider } from '../../kinds/registry.js';
+import type { ExportSource } from '../../providers/provider.js';
+import { PROVIDER_MODULES } from '../../providers/registry.js';
+import { connectInput } from '../session.js';
 import { EXIT, type Host } from '../host.js';
 
 export interface ExportFlags {
@@ -16,9 +15,6 @@ export interface ExportFlags {
   force?: boolean;
   organization?: string;
 }
-
-const NOMAD_KINDS: readonly Kind[] = ['NomadAuthMethod', 'NomadBindingRule'];
-const TFE_KINDS: readonly Kind[] = ['NoCodeModule', 'NoCodeWorkspace'];
 
 function parseKinds(flags: readonly string[] | undefined): Set<Kind> | undefined {
   if (!flags || flags.length === 0) return undefined;
@@ -33,59 +29,21 @@ function parseKinds(flags: readonly string[] | undefined): Set<Kind> | undefined
   return kinds;
 }
 
-interface Closable extends ExportSource {
-  close(): Promise<void>;
-}
-
 /**
  * The services to read. Without --kind, every service the environment configures (Nomad: NOMAD_ADDR
  * or NOMAD_TOKEN set; HCP Terraform: a token and an organization); a --kind that needs an
  * unconfigured service is an error naming what to set.
  */
-function openSources(host: Host, asked: Set<Kind> | undefined, organization: string | undefined): { sources: Closable[]; kinds: Set<Kind> } {
-  const env = host.env;
-  const sources: Closable[] = [];
+function openSources(host: Host, asked: Set<Kind> | undefined, organization: string | undefined): { sources: ExportSource[]; kinds: Set<Kind> } {
+  const input = connectInput(host, { spec: {} }, { purpose: 'export', ...(organization ? { organization } : {}) });
+  const sources: ExportSource[] = [];
   const kinds = new Set<Kind>(asked ?? []);
-  const wantNomad = asked ? NOMAD_KINDS.some((k) => asked.has(k)) : Boolean(env.NOMAD_ADDR || env.NOMAD_TOKEN);
-  const nomad = wantNomad ? nomadConnection(host) : nomadFromEnv(env);
-  host.redactor.add(nomad.token);
-  if (wantNomad) {
-    if (!nomad.token) {
-      throw new ConvergeError('config.nomad-token', 'NOMAD_TOKEN is not set', {
-        source: 'user',
-        hint: 'export NOMAD_TOKEN=<a management token>: reading auth methods and binding rules needs one',
-      });
-    }
-    const exporter = createNomadExporter({
-      address: nomad.address,
-      token: nomad.token,
-      tls: nomad.tls,
-      reporter: host.reporter,
-      ...(nomad.region ? { region: nomad.region } : {}),
-    });
-    sources.push({ description: `Nomad at ${nomad.address}`, kinds: NOMAD_KINDS, export: exporter.export, close: exporter.close });
-    if (!asked) for (const k of NOMAD_KINDS) kinds.add(k);
-  }
-  const tfe = tfeFromEnv(env, organization);
-  host.redactor.add(tfe.token);
-  const org = organization ?? tfe.organization;
-  const wantTfe = asked ? TFE_KINDS.some((k) => asked.has(k)) : Boolean(tfe.token && org);
-  if (wantTfe) {
-    if (!tfe.token) {
-      throw new ConvergeError('config.tfe-token', `no HCP Terraform token for ${tfe.hostname}`, {
-        source: 'user',
-        hint: `export TFE_TOKEN=<a user or team token>, or ${tfTokenEnvName(tfe.hostname)}, or run \`terraform login ${tfe.hostname}\``,
-      });
-    }
-    if (!org) {
-      throw new ConvergeError('config.tfe-organization', 'no HCP Terraform organization', {
-        source: 'user',
-        hint: 'export TFE_ORGANIZATION=<organization>, or pass --organization',
-      });
-    }
-    const exporter = createTfeExporter({ address: tfe.address, token: tfe.token, organization: org, reporter: host.reporter });
-    sources.push({ description: `HCP Terraform organization ${org} at ${tfe.address}`, kinds: TFE_KINDS, export: exporter.export, close: exporter.close });
-    if (!asked) for (const k of TFE_KINDS) kinds.add(k);
+  for (const module of PROVIDER_MODULES) {
+    const served = kindsOfProvider(module.id);
+    const wanted = asked ? served.some((k) => asked.has(k)) : module.configured(input);
+    if (!wanted) continue;
+    sources.push(module.exporter(input));
+    if (!asked) for (const k of served) kinds.add(k);
   }
   if (sources.length === 0) {
     throw new ConvergeError('export.nothing-configured', 'no service to export from: neither Nomad nor HCP Terraform is configured', {

@@ -2,7 +2,7 @@ import { ConvergeError } from '../../diagnostics/errors.js';
 import { importRecord } from '../../export/index.js';
 import { loadManifests } from '../../manifest/index.js';
 import { addressKey } from '../../model/kinds.js';
-import { parseAddress } from '../../kinds/registry.js';
+import { KINDS, kindDefinition, parseAddress } from '../../kinds/registry.js';
 import { openStateStore } from '../../state/state-store.js';
 import { EXIT, type Host } from '../host.js';
 import { reportDiagnostics, stateBackendFor } from '../session.js';
@@ -20,7 +20,7 @@ export async function importCommand(host: Host, text: string, paths: string[]): 
   if (!address) {
     throw new ConvergeError('cli.bad-address', `${text} is not Kind/name`, {
       source: 'user',
-      hint: 'write it like NomadAuthMethod/okta; kinds are NomadAuthMethod, NomadBindingRule, NoCodeModule, NoCodeWorkspace',
+      hint: `write it like ${KINDS[0]}/okta; kinds are ${KINDS.join(', ')}`,
     });
   }
   const key = addressKey(address);
@@ -45,7 +45,8 @@ export async function importCommand(host: Host, text: string, paths: string[]): 
     try {
       const view = session.run.views.get(key);
       if (!view?.live) {
-        const rule = address.kind === 'NomadBindingRule' ? ': no live rule has exactly its auth method, selector, bind type and bind name' : '';
+        const matchedBy = kindDefinition(address.kind).matchedBy;
+        const rule = matchedBy ? `: no live object has exactly ${matchedBy}` : '';
         throw new ConvergeError('import.not-found', `${key} does not exist live${rule}, so there is nothing to import`, {
           source: 'user',
           hint: '`converge apply` creates it from the manifest; `converge export` lists what exists',

@@ -2,7 +2,7 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { type Address } from '../../model/kinds.js';
-import { parseAddress } from '../../kinds/registry.js';
+import { KINDS, parseAddress } from '../../kinds/registry.js';
 import { createPlan, toSavedPlan, type PlanRun } from '../../engine/index.js';
 import { hasChanges } from '../../plan/types.js';
 import { serializePlan } from '../../plan/serialize.js';
@@ -30,7 +30,7 @@ export function parseTargets(targets: readonly string[] | undefined, flag = '--t
     if (!a) {
       throw new ConvergeError('cli.bad-target', `${flag} ${t} is not Kind/name`, {
         source: 'user',
-        hint: 'write it like NomadAuthMethod/okta; kinds are NomadAuthMethod, NomadBindingRule, NoCodeModule, NoCodeWorkspace',
+        hint: `write it like ${KINDS[0]}/okta; kinds are ${KINDS.join(', ')}`,
       });
     }
     return a;

@@ -8,6 +8,7 @@ export const nomadBindingRule: KindDefinition<'NomadBindingRule'> = {
   provider: 'nomad',
   schemaFile: 'nomad-binding-rule.json',
   exportFile: 'nomad-binding-rules.yaml',
+  matchedBy: 'its auth method, selector, bind type and bind name',
   // The method may also exist only live: the provider checks that at plan time, so no manifest rule here.
   reference: { field: 'authMethod', kind: 'NomadAuthMethod' },
   check: checkBindingRule,

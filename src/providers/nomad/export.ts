@@ -1,8 +1,8 @@
 import type { Kind } from '../../model/kinds.js';
 import type { NomadAuthMethodSpec } from '../../kinds/nomad-auth-method/spec.js';
 import type { NomadBindingRuleSpec } from '../../kinds/nomad-binding-rule/spec.js';
-import { envName, manifestName, NameAllocator, shortDuration } from '../../export/names.js';
-import { emptyResult, type ExportResult } from '../../export/types.js';
+import { envName, manifestName, NameAllocator, shortDuration } from '../export-names.js';
+import { emptyResult, type ExportResult } from '../export-types.js';
 import type { NomadClient } from './client.js';
 import { connectNomad, type NomadProviderOptions } from './provider.js';
 import { READ_CONCURRENCY, mapLimit } from './limit.js';

@@ -3,6 +3,7 @@ import { createHttpClient } from '../../http/client.js';
 import type { HttpClient, TlsOptions } from '../../http/types.js';
 import type { AnyDesired, DesiredObject } from '../../model/desired.js';
 import type { Reporter } from '../../model/events.js';
+import { kindsOfProvider } from '../../kinds/registry.js';
 import type { Kind } from '../../model/kinds.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, ObjectView, Provider, ProviderContext } from '../provider.js';
 import { applyAuthMethods } from './apply-auth-methods.js';
@@ -31,7 +32,7 @@ export interface NomadProviderOptions {
   http?: HttpClient;
 }
 
-export const NOMAD_KINDS = ['NomadAuthMethod', 'NomadBindingRule'] as const satisfies readonly Kind[];
+const NOMAD_KINDS: readonly Kind[] = kindsOfProvider('nomad');
 
 const isMethod = (o: AnyDesired): o is DesiredObject<'NomadAuthMethod'> => o.kind === 'NomadAuthMethod';
 const isRule = (o: AnyDesired): o is DesiredObject<'NomadBindingRule'> => o.kind === 'NomadBindingRule';
@@ -53,7 +54,7 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
     kinds: NOMAD_KINDS,
 
     async preflight(_ctx: ProviderContext, kinds: readonly Kind[]): Promise<Diagnostic[]> {
-      if (!kinds.some((k) => (NOMAD_KINDS as readonly Kind[]).includes(k))) return [];
+      if (!kinds.some((k) => NOMAD_KINDS.includes(k))) return [];
       return preflightNomad(client);
     },
 

@@ -1,8 +1,8 @@
 import type { Kind } from '../../model/kinds.js';
 import type { NoCodeModuleSpec, VariableOptionSpec } from '../../kinds/no-code-module/spec.js';
 import type { NoCodeWorkspaceSpec, WorkspaceVariableSpec } from '../../kinds/no-code-workspace/spec.js';
-import { envName, manifestName, NameAllocator } from '../../export/names.js';
-import { emptyResult, type ExportResult } from '../../export/types.js';
+import { envName, manifestName, NameAllocator } from '../export-names.js';
+import { emptyResult, type ExportResult } from '../export-types.js';
 import type { TfeClient } from './client.js';
 import { mapLimit } from './limit.js';
 import { parseSourceModuleId, registryPath } from './mapping.js';

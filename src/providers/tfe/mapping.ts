@@ -175,7 +175,7 @@ function varFields(v: { description?: string | null | undefined; hcl?: boolean |
 
 /**
  * Both workspace categories are always present (possibly empty), so a new variable diffs as
- * `variables.env.KEY` rather than as the whole `variables.env` map.
+ * `variables.env.<key>` rather than as the whole `variables.env` map.
  */
 function emptyCategories(): Record<string, Record<string, JsonValue>> {
   return { terraform: {}, env: {} };

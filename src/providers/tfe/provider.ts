@@ -3,6 +3,7 @@ import type { Diagnostic } from '../../diagnostics/types.js';
 import { createHttpClient } from '../../http/client.js';
 import type { HttpClient } from '../../http/types.js';
 import type { Reporter } from '../../model/events.js';
+import { kindsOfProvider } from '../../kinds/registry.js';
 import type { Kind } from '../../model/kinds.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, Provider, ProviderContext } from '../provider.js';
 import { applyModules } from './apply-modules.js';
@@ -53,7 +54,7 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
 
   return {
     id: 'tfe',
-    kinds: ['NoCodeModule', 'NoCodeWorkspace'] as const,
+    kinds: kindsOfProvider('tfe'),
 
     async preflight(_ctx: ProviderContext, _kinds: readonly Kind[]): Promise<Diagnostic[]> {
       return preflightToken(session);

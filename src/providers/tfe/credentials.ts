@@ -1,20 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ConvergeError } from '../diagnostics/errors.js';
-import type { TlsOptions } from '../http/types.js';
+import { ConvergeError } from '../../diagnostics/errors.js';
 
 /**
  * Connection settings from the environment, the way the vendors' own CLIs read them.
  * Tokens never come from command-line arguments (they would show in `ps` and shell history).
  */
-
-export interface NomadConnection {
-  address: string;
-  token?: string;
-  region?: string;
-  tls: TlsOptions;
-}
 
 export interface TfeConnection {
   /** Base URL without `/api/v2`. */
@@ -24,21 +16,6 @@ export interface TfeConnection {
   /** Where the token came from, for messages (never the token itself). */
   tokenSource?: string;
   organization?: string;
-}
-
-export function nomadFromEnv(env: NodeJS.ProcessEnv): NomadConnection {
-  const tls: TlsOptions = {};
-  if (env.NOMAD_CACERT) tls.caCertFile = env.NOMAD_CACERT;
-  if (env.NOMAD_CLIENT_CERT) tls.clientCertFile = env.NOMAD_CLIENT_CERT;
-  if (env.NOMAD_CLIENT_KEY) tls.clientKeyFile = env.NOMAD_CLIENT_KEY;
-  if (isTrue(env.NOMAD_SKIP_VERIFY)) tls.skipVerify = true;
-  const conn: NomadConnection = {
-    address: trimSlash(env.NOMAD_ADDR || 'http://127.0.0.1:4646'),
-    tls,
-  };
-  if (env.NOMAD_TOKEN) conn.token = env.NOMAD_TOKEN;
-  if (env.NOMAD_REGION) conn.region = env.NOMAD_REGION;
-  return conn;
 }
 
 /** When TFE_ORGANIZATION names another organization than the Settings document: a warning to print, naming both. */
@@ -177,10 +154,6 @@ export function parseHclCredentials(text: string): Map<string, string> {
 /** An environment variable name cannot hold `:`, so the env lookup (and a fallback key match) ignores a port. */
 function bareHost(host: string): string {
   return host.replace(/:\d+$/, '');
-}
-
-function isTrue(v: string | undefined): boolean {
-  return v !== undefined && ['1', 'true', 'yes'].includes(v.toLowerCase());
 }
 
 function trimSlash(s: string): string {
