@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { documentSchemaText } from '../../src/manifest/document-schema.js';
 import { DOCUMENT_KINDS, SCHEMA_FILES, validators } from '../../src/manifest/schema.js';
 
 const SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
@@ -24,6 +25,10 @@ describe('JSON schemas', () => {
       walk(s, f);
     }
     expect(open).toEqual([]);
+  });
+
+  it('document.json is the one the kind registry builds (`npm run schemas` writes it)', () => {
+    expect(readFileSync(SCHEMAS + 'document.json', 'utf8')).toBe(documentSchemaText());
   });
 
   it('compiles once per process', () => {
