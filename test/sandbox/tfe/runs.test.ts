@@ -26,7 +26,8 @@ describe('TFE sandbox: runs (RUN, reference §3, §5)', () => {
   afterAll(async () => sim.s.stop());
 
   it('auto-apply: the first run goes through the real states to applied, in order', async () => {
-    sim.s.control.setStepDelay(40);
+    // Long enough that a loaded machine still sees the first state before it moves on (40 ms missed 'pending' once).
+    sim.s.control.setStepDelay(250);
     const ws = await createNoCodeWorkspace(sim.user, ncm, 'auto', { auto_apply: true });
     const run = await latestRunId(sim.user, ws);
     expect(run).toMatch(/^run-/);
