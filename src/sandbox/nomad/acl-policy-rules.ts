@@ -246,7 +246,8 @@ function check(p: Policy, strict: boolean): string | undefined {
     for (const c of hv.Capabilities ?? []) if (!HOST_VOLUME_CAPS.includes(c)) return `Invalid host volume capability '${c}': ${goV('HostVolumePolicy', hv)}`;
     if (hv.Policy !== '') hv.Capabilities = withExpansion(hv.Capabilities, EXPAND.host_volume[hv.Policy]);
   }
-  if (p.ExtraKeysHCL && strict) return `Invalid or duplicate policy keys: ${p.ExtraKeysHCL.join(', ')}`;
+  // Sorted: acl/policy_test.go TestParse_BadInput expects `agent, anotherbogus, bogus, node, ...` for keys written in another order.
+  if (p.ExtraKeysHCL && strict) return `Invalid or duplicate policy keys: ${[...p.ExtraKeysHCL].sort().join(', ')}`;
   p.ExtraKeysHCL = null;
   // agent, node and quota need a disposition: an empty one is invalid too.
   if (p.Agent && !DISPOSITIONS.includes(p.Agent.Policy)) return `Invalid agent policy: ${goV('AgentPolicy', p.Agent)}`;

@@ -104,6 +104,13 @@ describe('ACL policies (SPEC.md "ACL policies")', () => {
     expect(r.text).toContain(fragment);
   });
 
+  it('lists unknown and duplicated top-level keys sorted, as Nomad\'s own test expects', async () => {
+    // Shortened from acl/policy_test.go (TestParse_BadInput's strict-mode policy).
+    const rules = ['bogus { policy = "read" }', 'anotherbogus { policy = "write" }', 'node { policy = "read" }', 'node { policy = "write" }', 'agent { policy = "read" }', 'agent { policy = "write" }'].join('\n');
+    const r = await put('dupes', { Rules: rules });
+    expect(r.text).toContain('Invalid or duplicate policy keys: agent, anotherbogus, bogus, node\n');
+  });
+
   it('accepts empty rules and every documented block', async () => {
     expect((await put('empty', { Rules: '' })).status).toBe(200);
     const all = [
