@@ -185,14 +185,30 @@ describe('checkPolicyHcl: grammar from acl/policy.go', () => {
     expect(problems('node { capabilities = ["read"] }')).toEqual(['1:8-1:20 Unknown attribute "capabilities" in the node block', '1:1-1:5 node block needs a policy']);
   });
 
-  it('a misspelt attribute inside a block (Nomad ignores it silently)', () => {
+  it('a misspelt attribute inside a block is a warning: Nomad ignores it silently', () => {
     const [p] = checkPolicyHcl('namespace "default" { capabilites = ["read-job"] }');
     expect(p?.summary).toBe('Unknown attribute "capabilites" in the namespace block (did you mean "capabilities"?)');
+    expect(p?.severity).toBe('warning');
     expect(p?.detail).toContain('grants nothing');
+  });
+
+  it('keys in another case are what Nomad\'s HCL 1 decoder accepts: warnings, while values stay case-sensitive', () => {
+    const ps = checkPolicyHcl('Namespace "default" { Policy = "read" }');
+    expect(ps.map((p) => [p.severity, p.summary])).toEqual([
+      ['warning', 'Write namespace in lower case'],
+      ['warning', 'Write policy in lower case'],
+    ]);
+    expect(checkPolicyHcl('node { policy = "Read" }').map((p) => p.severity)).toEqual(['error']);
+  });
+
+  it('what Nomad refuses is an error', () => {
+    const rules = 'nmespace "x" {}\nnode { policy = "x" }\nquota {}\nnamespace "a" { capabilities = ["x"] }\nagent "y" { policy = "read" }';
+    expect(checkPolicyHcl(rules).every((p) => p.severity === 'error')).toBe(true);
   });
 
   it('variables: at least one path, no leading /, path capabilities', () => {
     expect(problems('namespace "dev" {\n  variables "*" {\n    capabilities = ["read"]\n  }\n}')).toEqual([
+      '2:13-2:16 variables block takes no name',
       '3:5-3:17 Unknown attribute "capabilities" in the variables block',
       '2:3-2:12 variables block needs at least one path',
     ]);

@@ -1,5 +1,5 @@
 import { didYouMean } from '../../manifest/suggest.js';
-import { HclSyntax, parseHclTree, type Item, type Span, type Value } from './hcl-tree.js';
+import { HclSyntax, parseHclTree, type Item, type Key, type Span, type Value } from './hcl-tree.js';
 import { BLOCKS, BLOCK_NAMES, VARIABLE_PATH_CAPABILITIES, type BlockRule } from './policy-grammar.js';
 
 /**
@@ -8,6 +8,11 @@ import { BLOCKS, BLOCK_NAMES, VARIABLE_PATH_CAPABILITIES, type BlockRule } from 
  * `endCol` is the column just after the problem. The caller maps them into the manifest.
  */
 export interface PolicyHclProblem {
+  /**
+   * `error`: Nomad refuses the policy. `warning`: Nomad takes it, but it does not do what it seems to
+   * (an unknown attribute inside a block is ignored, so it grants nothing).
+   */
+  severity: 'error' | 'warning';
   line: number;
   col: number;
   endLine: number;
@@ -16,7 +21,22 @@ export interface PolicyHclProblem {
   detail: string;
 }
 
-const problem = (span: Span, summary: string, detail: string): PolicyHclProblem => ({ ...span, summary, detail });
+const problem = (span: Span, summary: string, detail: string, severity: PolicyHclProblem['severity'] = 'error'): PolicyHclProblem => ({
+  severity,
+  ...span,
+  summary,
+  detail,
+});
+
+/**
+ * Nomad's HCL 1 decoder matches keys ignoring case (hcl/ast ObjectList.Filter, decoder.go removeCaseFold):
+ * `Policy = "read"` works. Nomad's documentation calls policies case-sensitive, so other spellings are a warning.
+ */
+function keyName(key: Key, out: PolicyHclProblem[]): string {
+  const lower = key.text.toLowerCase();
+  if (lower !== key.text) out.push(problem(key.span, `Write ${lower} in lower case`, `Nomad accepts ${key.text}, but its documentation spells every key in lower case.`, 'warning'));
+  return lower;
+}
 
 const suggestion = (word: string, candidates: readonly string[]): string => {
   const guess = didYouMean(word, candidates);
@@ -44,27 +64,28 @@ export function checkPolicyHcl(rules: string): PolicyHclProblem[] {
   for (const item of items) {
     const [key, ...labels] = item.keys;
     if (!key) continue;
-    const rule = BLOCKS[key.text];
+    const name = keyName(key, out);
+    const rule = BLOCKS[name];
     if (!rule) {
       out.push(problem(key.span, `Unknown block "${key.text}"${suggestion(key.text, BLOCK_NAMES)}`, `Nomad refuses unknown top-level keys. Policy blocks are: ${BLOCK_NAMES.join(', ')}.`));
       continue;
     }
     known++;
     if (item.value.kind !== 'object') {
-      out.push(problem(key.span, `${key.text} must be a block`, `Write it as ${key.text}${rule.label ? ' "name"' : ''} { policy = "read" }.`));
+      out.push(problem(key.span, `${name} must be a block`, `Write it as ${name}${rule.label ? ' "name"' : ''} { policy = "read" }.`));
       continue;
     }
     if (rule.label) {
       const label = labels[0];
-      if (!label) out.push(problem(key.span, `${key.text} block needs a name`, `Write ${key.text} "default" { ... }; use "*" to match every ${key.text.replace('_', ' ')}.`));
-      else if (!rule.label.pattern.test(label.text)) out.push(problem(label.span, `Invalid ${key.text.replace('_', ' ')} name "${label.text}"`, `Names may hold ${rule.label.allowed} characters.`));
-      if (labels.length > 1) out.push(problem(labels[1]?.span ?? key.span, `${key.text} block takes one name`, `Remove the extra label; write ${key.text} "${labels[0]?.text}" { ... }.`));
+      if (!label) out.push(problem(key.span, `${name} block needs a name`, `Write ${name} "default" { ... }; use "*" to match every ${name.replace('_', ' ')}.`));
+      else if (!rule.label.pattern.test(label.text)) out.push(problem(label.span, `Invalid ${name.replace('_', ' ')} name "${label.text}"`, `Names may hold ${rule.label.allowed} characters.`));
+      if (labels.length > 1) out.push(problem(labels[1]?.span ?? key.span, `${name} block takes one name`, `Remove the extra label; write ${name} "${labels[0]?.text}" { ... }.`));
     } else {
-      if (labels[0]) out.push(problem(labels[0].span, `${key.text} block takes no name`, `Write ${key.text} { policy = "read" } without a label.`));
-      if (seenSingle.has(key.text)) out.push(problem(key.span, `Second ${key.text} block`, `Nomad refuses duplicate policy keys; merge the two ${key.text} blocks into one.`));
-      seenSingle.add(key.text);
+      if (labels[0]) out.push(problem(labels[0].span, `${name} block takes no name`, `Write ${name} { policy = "read" } without a label.`));
+      if (seenSingle.has(name)) out.push(problem(key.span, `Second ${name} block`, `Nomad refuses duplicate policy keys; merge the two ${name} blocks into one.`));
+      seenSingle.add(name);
     }
-    out.push(...checkBlockBody(key.text, key.span, item.value.items, rule));
+    out.push(...checkBlockBody(name, key.span, item.value.items, rule));
   }
   if (known === 0 && out.length === 0) {
     out.push(problem({ line: 1, col: 1, endLine: 1, endCol: 2 }, 'The rules hold no policy block', 'Nomad refuses rules without a block: add one, e.g. namespace "default" { policy = "read" }, or leave rules empty.'));
@@ -79,15 +100,16 @@ function checkBlockBody(block: string, at: Span, items: Item[], rule: BlockRule)
   for (const item of items) {
     const key = item.keys[0];
     if (!key) continue;
-    if (seen.has(key.text) && key.text !== 'variables') out.push(problem(key.span, `${key.text} is set twice in the ${block} block`, 'Keep one; Nomad would use only the last.'));
-    seen.add(key.text);
-    if (key.text === 'policy') {
+    const name = keyName(key, out);
+    if (seen.has(name) && name !== 'variables') out.push(problem(key.span, `${name} is set twice in the ${block} block`, 'Keep one; Nomad would use only the last.', 'warning'));
+    seen.add(name);
+    if (name === 'policy') {
       const v = stringValue(item.value);
       if (v === undefined) out.push(problem(item.value.span, 'policy must be a string', `Write policy = "read" (one of ${rule.dispositions.join(', ')}).`));
       else if (!rule.dispositions.includes(v)) out.push(problem(item.value.span, `Unknown policy "${v}" in the ${block} block${suggestion(v, rule.dispositions)}`, `A ${block} block's policy is one of: ${rule.dispositions.join(', ')}.`));
-    } else if (key.text === 'capabilities' && rule.capabilities) {
+    } else if (name === 'capabilities' && rule.capabilities) {
       out.push(...checkCapabilities(item.value, block, rule.capabilities));
-    } else if (key.text === 'variables' && rule.variables) {
+    } else if (name === 'variables' && rule.variables) {
       out.push(...checkVariables(item));
     } else {
       out.push(unknownAttribute(key.text, key.span, block, attributes));
@@ -100,7 +122,7 @@ function checkBlockBody(block: string, at: Span, items: Item[], rule: BlockRule)
 }
 
 function unknownAttribute(name: string, span: Span, block: string, known: readonly string[]): PolicyHclProblem {
-  return problem(span, `Unknown attribute "${name}" in the ${block} block${suggestion(name, known)}`, `Nomad ignores it, so it grants nothing. A ${block} block holds: ${known.join(', ')}.`);
+  return problem(span, `Unknown attribute "${name}" in the ${block} block${suggestion(name, known)}`, `Nomad ignores it, so it grants nothing. A ${block} block holds: ${known.join(', ')}.`, 'warning');
 }
 
 function stringValue(v: Value): string | undefined {
@@ -122,11 +144,12 @@ function checkVariables(item: Item): PolicyHclProblem[] {
   const key = item.keys[0] as NonNullable<Item['keys'][0]>;
   if (item.value.kind !== 'object') return [problem(key.span, 'variables must be a block', 'Write variables { path "project/*" { capabilities = ["read"] } }.')];
   const out: PolicyHclProblem[] = [];
+  if (item.keys[1]) out.push(problem(item.keys[1].span, 'variables block takes no name', 'Name each path instead: variables { path "project/*" { capabilities = ["read"] } }.'));
   let paths = 0;
   for (const p of item.value.items) {
     const pk = p.keys[0];
     if (!pk) continue;
-    if (pk.text !== 'path') {
+    if (keyName(pk, out) !== 'path') {
       out.push(unknownAttribute(pk.text, pk.span, 'variables', ['path']));
       continue;
     }
@@ -141,7 +164,7 @@ function checkVariables(item: Item): PolicyHclProblem[] {
     for (const a of p.value.items) {
       const ak = a.keys[0];
       if (!ak) continue;
-      if (ak.text === 'capabilities') out.push(...checkCapabilities(a.value, 'variables path', VARIABLE_PATH_CAPABILITIES));
+      if (keyName(ak, out) === 'capabilities') out.push(...checkCapabilities(a.value, 'variables path', VARIABLE_PATH_CAPABILITIES));
       else out.push(unknownAttribute(ak.text, ak.span, 'path', ['capabilities']));
     }
   }

@@ -82,6 +82,12 @@ const EXPAND: Record<'namespace' | 'node_pool' | 'host_volume' | 'operator' | 's
 
 const TOP_KEYS = ['namespace', 'node_pool', 'host_volume', 'agent', 'node', 'operator', 'sentinel', 'quota', 'plugin'];
 
+/**
+ * HCL 1 matches keys to struct fields ignoring case (hcl/ast ObjectList.Filter, decoder.go removeCaseFold),
+ * so `Namespace "x" { Policy = "read" }` decodes like the lower-case form. Values stay case-sensitive.
+ */
+const is = (key: string | undefined, field: string): boolean => key !== undefined && key.toLowerCase() === field;
+
 class DecodeError extends Error {}
 
 function str(v: HclValue, path: string): string {
@@ -103,7 +109,7 @@ function body(v: HclValue, path: string): HclItem[] {
 
 /** Fields of a block, by key (HCL 1 ignores unknown keys below the top level: only the root has `unusedKeys`). */
 function fields(items: HclItem[], path: string) {
-  const get = (k: string) => [...items].reverse().find((i) => i.keys[0] === k && i.keys.length === 1);
+  const get = (k: string) => [...items].reverse().find((i) => is(i.keys[0], k) && i.keys.length === 1);
   return {
     policy: (): string => {
       const i = get('policy');
@@ -127,10 +133,10 @@ function decodeNamed(item: HclItem, key: string): NamedPolicy {
 function decodeNamespace(item: HclItem): NamespacePolicy {
   const base = decodeNamed(item, 'namespace');
   const items = item.keys.length > 2 ? [] : body(item.value, `namespace.${base.Name}`);
-  const vars = [...items].reverse().find((i) => i.keys[0] === 'variables');
+  const vars = [...items].reverse().find((i) => is(i.keys[0], 'variables'));
   let Variables: NamespacePolicy['Variables'] = null;
   if (vars) {
-    const paths = body(vars.value, `namespace.${base.Name}.variables`).filter((i) => i.keys[0] === 'path');
+    const paths = body(vars.value, `namespace.${base.Name}.variables`).filter((i) => is(i.keys[0], 'path'));
     Variables = {
       Paths: paths.length === 0 ? null : paths.map((p) => ({ PathSpec: p.keys[1] ?? '', Capabilities: fields(body(p.value, 'path'), 'path').capabilities() })),
     };
@@ -144,9 +150,10 @@ function decode(rules: string): Policy {
   const extra: string[] = [];
   const seen = new Set<string>();
   for (const item of items) {
-    const key = item.keys[0] as string;
+    const written = item.keys[0] as string;
+    const key = written.toLowerCase();
     if (!TOP_KEYS.includes(key)) {
-      extra.push(key);
+      extra.push(written);
       continue;
     }
     if (key === 'namespace') (p.Namespaces ??= []).push(decodeNamespace(item));
@@ -154,9 +161,11 @@ function decode(rules: string): Policy {
     else if (key === 'host_volume') (p.HostVolumes ??= []).push(decodeNamed(item, key));
     else {
       // A second block of a single-valued key is reported with the unknown keys (the error text says "or duplicate").
-      if (seen.has(key)) extra.push(key);
+      if (seen.has(key)) extra.push(written);
       seen.add(key);
-      const f = fields(body(item.value, key), key);
+      // Every key of every item starts out unused (decoder.go); a label on a single-valued block stays so.
+      extra.push(...item.keys.slice(1));
+      const f = fields(item.keys.length > 1 ? [] : body(item.value, key), key);
       if (key === 'operator' || key === 'sentinel') {
         const v = { Policy: f.policy(), Capabilities: f.capabilities() };
         if (key === 'operator') p.Operator = v;

@@ -111,6 +111,14 @@ describe('ACL policies (SPEC.md "ACL policies")', () => {
     expect(r.text).toContain('Invalid or duplicate policy keys: agent, anotherbogus, bogus, node\n');
   });
 
+  it('matches keys ignoring case, as HCL 1 does, but not values', async () => {
+    expect((await put('shouty', { Rules: 'NAMESPACE "default" { Policy = "read" }\nNode { POLICY = "read" }' })).status).toBe(200);
+    const r = await put('shouty', { Rules: 'namespace "default" { policy = "Read" }' });
+    expect(r.text).toContain('Invalid namespace policy');
+    const label = await put('labelled', { Rules: 'agent "x" { policy = "read" }' });
+    expect(label.text).toContain('Invalid or duplicate policy keys: x');
+  });
+
   it('accepts empty rules and every documented block', async () => {
     expect((await put('empty', { Rules: '' })).status).toBe(200);
     const all = [
