@@ -1,3 +1,4 @@
+import { parseJsonRules } from './acl-policy-json.js';
 import { HclSyntaxError, parseHcl1, type HclItem, type HclValue } from './hcl1.js';
 import type { JsonOut } from './json-encode.js';
 
@@ -145,7 +146,8 @@ function decodeNamespace(item: HclItem): NamespacePolicy {
 }
 
 function decode(rules: string): Policy {
-  const items = parseHcl1(rules);
+  // HCL 1 reads text that starts with `{` as JSON.
+  const items = /^\s*\{/.test(rules) ? parseJsonRules(rules) : parseHcl1(rules);
   const p: Policy = { Namespaces: null, NodePools: null, HostVolumes: null, Agent: null, Node: null, Operator: null, Sentinel: null, Quota: null, Plugin: null, Raw: rules, ExtraKeysHCL: null };
   const extra: string[] = [];
   const seen = new Set<string>();

@@ -119,6 +119,16 @@ describe('ACL policies (SPEC.md "ACL policies")', () => {
     expect(label.text).toContain('Invalid or duplicate policy keys: x');
   });
 
+  it('reads rules that start with { as JSON, labels as object keys', async () => {
+    const json = '{"namespace": [{"default": {"policy": "write"}}], "node": {"policy": "read"}}';
+    expect((await put('json', { Rules: json })).status).toBe(200);
+    const p = (await sim.m.get('/v1/acl/policy/json')).json<Policy>();
+    expect((p.RulesJSON?.Namespaces as Array<{ Name: string; Policy: string }>)[0]).toMatchObject({ Name: 'default', Policy: 'write' });
+    const bad = await put('json', { Rules: '{"namespace": {"default": {"policy": "nope"}}}' });
+    expect(bad.text).toContain('Invalid namespace policy');
+    expect((await put('json', { Rules: '{"namespace": ' })).text).toContain('Failed to parse ACL Policy: At 1:');
+  });
+
   it('accepts empty rules and every documented block', async () => {
     expect((await put('empty', { Rules: '' })).status).toBe(200);
     const all = [
