@@ -137,6 +137,18 @@ describe('ACL roles (SPEC.md "ACL roles")', () => {
     }
   });
 
+  it('a blocking list wakes on the next role write; roles replicate with the same Hash', async () => {
+    const first = await sim.m.get('/v1/acl/roles');
+    const index = Number(first.headers.get('x-nomad-index'));
+    const waiting = sim.m.get(`/v1/acl/roles?index=${index}&wait=5s`);
+    const made = (await create({ Name: 'late', Policies: links('operator') })).json<Role>();
+    const woke = await waiting;
+    expect(Number(woke.headers.get('x-nomad-index'))).toBe(made.ModifyIndex);
+    expect(woke.json<Role[]>().map((r) => r.ID)).toContain(made.ID);
+    const copy = await sim.m.get(`/v1/acl/role/${made.ID}?region=europe`);
+    expect(copy.json<Role>().Hash).toBe(made.Hash);
+  });
+
   it('deletes by ID (200, empty); a missing role is a 500; deleting a linked policy leaves a dangling link', async () => {
     await sim.m.put('/v1/acl/policy/temp', { Name: 'temp', Rules: 'node { policy = "read" }' });
     const role = (await create({ Name: 'uses-temp', Policies: links('temp', 'operator') })).json<Role>();
