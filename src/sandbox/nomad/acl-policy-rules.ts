@@ -1,6 +1,18 @@
 import { parseJsonRules } from './acl-policy-json.js';
 import { HclSyntaxError, parseHcl1, type HclItem, type HclValue } from './hcl1.js';
 import type { JsonOut } from './json-encode.js';
+import {
+  DISPOSITIONS,
+  EXPAND,
+  HOST_VOLUME_CAPS,
+  NAMESPACE_CAPS,
+  NODE_POOL_CAPS,
+  OPERATOR_CAPS,
+  PATH_CAPS,
+  PLUGIN_DISPOSITIONS,
+  SENTINEL_CAPS,
+  TOP_KEYS,
+} from './acl-policy-grammar.js';
 
 /*
  * Nomad's acl.Parse (acl/policy.go): decode the rules, refuse unknown top-level keys when strict,
@@ -41,47 +53,6 @@ interface Policy {
   Raw: string;
   ExtraKeysHCL: string[] | null;
 }
-
-const DISPOSITIONS = ['deny', 'read', 'write', 'scale'];
-const PLUGIN_DISPOSITIONS = ['deny', 'read', 'list', 'write'];
-const NAMESPACE_CAPS = [
-  'deny', 'list-jobs', 'parse-job', 'read-job', 'submit-job', 'dispatch-job', 'read-logs', 'read-fs', 'alloc-exec',
-  'alloc-node-exec', 'alloc-lifecycle', 'csi-register-plugin', 'csi-write-volume', 'csi-read-volume', 'csi-list-volume',
-  'csi-mount-volume', 'host-volume-create', 'host-volume-register', 'host-volume-read', 'host-volume-write',
-  'host-volume-delete', 'list-scaling-policies', 'read-scaling-policy', 'read-job-scaling', 'scale-job', 'register-job',
-  'revert-job', 'deregister-job', 'purge-job', 'evaluate-job', 'plan-job', 'tag-job-version', 'stable-job',
-  'fail-deployment', 'pause-deployment', 'promote-deployment', 'unblock-deployment', 'cancel-deployment',
-  'set-alloc-health-deployment', 'gc-allocation', 'pause-allocation', 'force-periodic-job', 'delete-service-registration',
-  'sentinel-override', 'submit-recommendation',
-];
-const NODE_POOL_CAPS = ['delete', 'deny', 'read', 'write'];
-const HOST_VOLUME_CAPS = ['deny', 'mount-readonly', 'mount-readwrite'];
-const PATH_CAPS = ['write', 'read', 'list', 'destroy', 'deny'];
-const OPERATOR_CAPS = ['deny', 'snapshot-save', 'keyring-rotate', 'keyring-read', 'keyring-delete', 'license-read'];
-const SENTINEL_CAPS = ['deny', 'sentinel-read', 'sentinel-submit', 'sentinel-delete'];
-
-const NS_READ = ['list-jobs', 'parse-job', 'read-job', 'csi-list-volume', 'csi-read-volume', 'read-job-scaling', 'list-scaling-policies', 'read-scaling-policy', 'host-volume-read'];
-const NS_WRITE = [...NS_READ, 'scale-job', 'submit-job', 'dispatch-job', 'read-logs', 'read-fs', 'alloc-exec', 'alloc-lifecycle', 'csi-mount-volume', 'csi-write-volume', 'submit-recommendation', 'host-volume-create'];
-
-/** acl/policy.go expand*Policy: the capabilities a `policy = "..."` shorthand stands for. */
-const EXPAND: Record<'namespace' | 'node_pool' | 'host_volume' | 'operator' | 'sentinel', Record<string, string[]>> = {
-  namespace: {
-    deny: ['deny'],
-    read: NS_READ,
-    write: NS_WRITE,
-    scale: ['list-scaling-policies', 'read-scaling-policy', 'read-job-scaling', 'scale-job', 'read-job', 'submit-recommendation'],
-  },
-  node_pool: { deny: ['deny'], read: ['read'], write: ['delete', 'read', 'write'] },
-  host_volume: { deny: ['deny'], read: ['mount-readonly'], write: ['mount-readonly', 'mount-readwrite'] },
-  operator: {
-    deny: ['deny'],
-    read: ['license-read', 'keyring-read'],
-    write: ['snapshot-save', 'license-read', 'keyring-rotate', 'keyring-read', 'keyring-delete'],
-  },
-  sentinel: { deny: ['deny'], read: ['sentinel-read'], write: ['sentinel-read', 'sentinel-submit', 'sentinel-delete'] },
-};
-
-const TOP_KEYS = ['namespace', 'node_pool', 'host_volume', 'agent', 'node', 'operator', 'sentinel', 'quota', 'plugin'];
 
 /**
  * HCL 1 matches keys to struct fields ignoring case (hcl/ast ObjectList.Filter, decoder.go removeCaseFold),
