@@ -317,3 +317,116 @@ export function parseBindingRule(body: unknown, what: string): WireBindingRule {
     ModifyIndex: r.number(o, 'ModifyIndex', ''),
   };
 }
+
+/*
+ * ACL policies and roles. Nomad's source is the reference here (nomad/structs/acl.go ACLPolicy,
+ * ACLPolicyListStub, JobACL, ACLRole, ACLRoleListStub; facts in src/sandbox/nomad/SPEC.md "ACL
+ * policies", "ACL roles"). Neither has times; Hash is base64. A policy GET also carries `RulesJSON`
+ * (the server's parse of Rules, derived on every read): it is not read, so it cannot steer a diff.
+ */
+
+export interface WireJobAcl {
+  Namespace: string;
+  JobID: string;
+  Group: string;
+  Task: string;
+}
+
+export interface WireAclPolicyStub {
+  Name: string;
+  Description: string;
+  JobACL: WireJobAcl | null;
+  Hash: string;
+  CreateIndex: number;
+  ModifyIndex: number;
+}
+
+export interface WireAclPolicy extends WireAclPolicyStub {
+  /** Exactly as last written: the server neither trims nor reformats it. */
+  Rules: string;
+}
+
+/** Body of `POST /v1/acl/policy/:name`: the whole policy; an omitted field is cleared (no merge). */
+export interface WireAclPolicyRequest {
+  Name: string;
+  Description: string;
+  Rules: string;
+  JobACL: WireJobAcl | null;
+}
+
+export interface WireAclRolePolicyLink {
+  Name: string;
+}
+
+/** The list stub and the full role have the same fields (nomad/structs/acl.go ACLRoleListStub). */
+export interface WireAclRole {
+  ID: string;
+  Name: string;
+  Description: string;
+  Policies: WireAclRolePolicyLink[];
+  Hash: string;
+  CreateIndex: number;
+  ModifyIndex: number;
+}
+
+/** Body of a role create (no ID) or update (`ID` = the path's ID); every field, always. */
+export interface WireAclRoleRequest {
+  ID?: string;
+  Name: string;
+  Description: string;
+  Policies: WireAclRolePolicyLink[];
+}
+
+function parseJobAcl(r: Reader, v: unknown, path: string): WireJobAcl | null {
+  if (v === undefined || v === null) return null;
+  const o = r.object(v, `${path}JobACL`);
+  const p = `${path}JobACL.`;
+  return { Namespace: r.string(o, 'Namespace', p, true), JobID: r.string(o, 'JobID', p, true), Group: r.string(o, 'Group', p, true), Task: r.string(o, 'Task', p, true) };
+}
+
+function parsePolicyStubAt(r: Reader, o: Obj, p: string): WireAclPolicyStub {
+  return {
+    Name: r.string(o, 'Name', p),
+    Description: r.string(o, 'Description', p, true),
+    JobACL: parseJobAcl(r, o.JobACL, p),
+    Hash: r.string(o, 'Hash', p, true),
+    CreateIndex: r.number(o, 'CreateIndex', p),
+    ModifyIndex: r.number(o, 'ModifyIndex', p),
+  };
+}
+
+export function parseAclPolicyStubs(body: unknown): WireAclPolicyStub[] {
+  const r = new Reader('the ACL policy list');
+  if (body === null) return [];
+  return r.array(body, 'body').map((x, i) => parsePolicyStubAt(r, r.object(x, `[${i}]`), `[${i}].`));
+}
+
+export function parseAclPolicy(body: unknown, name: string): WireAclPolicy {
+  const r = new Reader(`ACL policy ${name}`);
+  const o = r.object(body, 'body');
+  return { ...parsePolicyStubAt(r, o, ''), Rules: r.string(o, 'Rules', '', true) };
+}
+
+function parseRoleAt(r: Reader, o: Obj, p: string): WireAclRole {
+  const links = o.Policies === undefined || o.Policies === null ? [] : r.array(o.Policies, `${p}Policies`);
+  return {
+    ID: r.string(o, 'ID', p),
+    Name: r.string(o, 'Name', p),
+    Description: r.string(o, 'Description', p, true),
+    Policies: links.map((l, j) => ({ Name: r.string(r.object(l, `${p}Policies[${j}]`), 'Name', `${p}Policies[${j}].`) })),
+    Hash: r.string(o, 'Hash', p, true),
+    CreateIndex: r.number(o, 'CreateIndex', p),
+    ModifyIndex: r.number(o, 'ModifyIndex', p),
+  };
+}
+
+export function parseAclRoles(body: unknown): WireAclRole[] {
+  const r = new Reader('the ACL role list');
+  if (body === null) return [];
+  return r.array(body, 'body').map((x, i) => parseRoleAt(r, r.object(x, `[${i}]`), `[${i}].`));
+}
+
+export function parseAclRole(body: unknown, what: string): WireAclRole {
+  const r = new Reader(what);
+  return parseRoleAt(r, r.object(body, 'body'), '');
+}

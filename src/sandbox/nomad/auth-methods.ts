@@ -1,3 +1,4 @@
+import { deleteAclObject, storeAclObject } from './acl-table-writes.js';
 import { requireAclEnabled, requireManagement } from './auth.js';
 import { canonicalize, hashAuthMethod, merge, validate } from './auth-method-rules.js';
 import { authMethodJson, authMethodStubJson, decodeAuthMethod } from './auth-method-wire.js';
@@ -97,9 +98,7 @@ function upsert(ctx: RequestContext, pathName: string | undefined): Reply {
     CreateIndex: existing?.CreateIndex ?? index,
     ModifyIndex: index,
   };
-  region.authMethods.set(stored.Name, stored);
-  region.touch(TABLE, index);
-  ctx.cluster.replicate();
+  storeAclObject(ctx, TABLE, (r) => r.authMethods, stored.Name, stored, index);
   return { status: 200, headers: writeHeaders(index), json: authMethodJson(stored), htmlEscape: true };
 }
 
@@ -123,14 +122,4 @@ function loseDefaultRace(ctx: RequestContext, name: string): void {
 }
 
 /** Delete: 200 with no body; a missing method is the FSM's unhyphenated 500 (reference §8). Rules stay orphaned. */
-function remove(ctx: RequestContext, name: string): Reply {
-  requireAclEnabled(ctx);
-  requireManagement(ctx);
-  const region = ctx.cluster.authoritative;
-  const index = region.nextIndex();
-  if (!region.authMethods.has(name)) throw new HttpError(500, 'ACL auth method not found');
-  region.authMethods.delete(name);
-  region.touch(TABLE, index);
-  ctx.cluster.replicate();
-  return { status: 200, headers: writeHeaders(index), empty: true };
-}
+const remove = (ctx: RequestContext, name: string): Reply => deleteAclObject(ctx, TABLE, (r) => r.authMethods, name, 'ACL auth method not found');

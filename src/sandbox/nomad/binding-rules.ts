@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { deleteAclObject, storeAclObject } from './acl-table-writes.js';
 import { requireAclEnabled, requireManagement } from './auth.js';
 import { SelectorError, checkSelector } from './bexpr.js';
 import type { Reply, RequestContext } from './context.js';
@@ -183,21 +184,9 @@ function upsert(ctx: RequestContext, pathId: string): Reply {
     CreateIndex: existing?.CreateIndex ?? index,
     ModifyIndex: index,
   };
-  region.bindingRules.set(stored.ID, stored);
-  region.touch(TABLE, index);
-  ctx.cluster.replicate();
+  storeAclObject(ctx, TABLE, (r) => r.bindingRules, stored.ID, stored, index);
   return { status: 200, headers: writeHeaders(index), json: ruleJson(stored) };
 }
 
 /** A missing rule is the state store's plain error, hence 500 (reference §10). */
-function remove(ctx: RequestContext, id: string): Reply {
-  requireAclEnabled(ctx);
-  requireManagement(ctx);
-  const region = ctx.cluster.authoritative;
-  const index = region.nextIndex();
-  if (!region.bindingRules.has(id)) throw new HttpError(500, 'ACL binding rule not found');
-  region.bindingRules.delete(id);
-  region.touch(TABLE, index);
-  ctx.cluster.replicate();
-  return { status: 200, headers: writeHeaders(index), empty: true };
-}
+const remove = (ctx: RequestContext, id: string): Reply => deleteAclObject(ctx, TABLE, (r) => r.bindingRules, id, 'ACL binding rule not found');

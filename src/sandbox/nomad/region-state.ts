@@ -1,6 +1,7 @@
-import type { AuthMethod, BindingRule, Variable } from './types.js';
+import type { AclPolicy, AclRole, AuthMethod, BindingRule, Variable } from './types.js';
 
-export type Table = 'acl_auth_methods' | 'acl_binding_rules' | 'variables';
+/** Table names as in Nomad's state store (`acl_policy` and `acl_roles` included: their list index is the table's). */
+export type Table = 'acl_auth_methods' | 'acl_binding_rules' | 'acl_policy' | 'acl_roles' | 'variables';
 
 /**
  * One region's state store: its own raft index, its own table indexes (reference nomad-api.md §7:
@@ -11,6 +12,10 @@ export class RegionState {
   closed = false;
   readonly authMethods = new Map<string, AuthMethod>();
   readonly bindingRules = new Map<string, BindingRule>();
+  /** Keyed by name. */
+  readonly aclPolicies = new Map<string, AclPolicy>();
+  /** Keyed by ID; names are unique too (see acl-roles.ts). */
+  readonly aclRoles = new Map<string, AclRole>();
   /** Keyed by `namespace\0path`. */
   readonly variables = new Map<string, Variable>();
   private readonly tables = new Map<Table, number>();

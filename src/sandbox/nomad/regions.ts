@@ -1,11 +1,13 @@
 import { noPathToRegion } from './errors.js';
-import { RegionState } from './region-state.js';
-import type { AuthMethod, BindingRule } from './types.js';
+import { RegionState, type Table } from './region-state.js';
+import type { AclPolicy, AclRole, AuthMethod, BindingRule } from './types.js';
 
 interface Snapshot {
   at: number;
   methods: ReadonlyMap<string, AuthMethod>;
   rules: ReadonlyMap<string, BindingRule>;
+  policies: ReadonlyMap<string, AclPolicy>;
+  roles: ReadonlyMap<string, AclRole>;
 }
 
 /*
@@ -17,7 +19,8 @@ const REPLICA_START_INDEX = 200;
 
 /**
  * The federation: one authoritative region that takes every ACL write (reference §3.1) and replica regions
- * that copy its auth methods and binding rules after `lagMs`. Like Nomad's replicator (reference §7) a replica
+ * that copy its auth methods, binding rules, ACL policies and ACL roles after `lagMs` (nomad/leader.go
+ * replicateACLPolicies, replicateACLRoles). Like Nomad's replicator (reference §7) a replica
  * diffs by name/ID and Hash and applies deletes, then upserts, through its own raft, so copies get local indexes.
  * Variables are not replicated: each region keeps its own (Nomad Variables are region-scoped).
  */
@@ -53,7 +56,13 @@ export class Cluster {
   replicate(): void {
     if (this.replicas.length === 0) return;
     const a = this.authoritative;
-    this.pending.push({ at: Date.now(), methods: new Map(a.authMethods), rules: new Map(a.bindingRules) });
+    this.pending.push({
+      at: Date.now(),
+      methods: new Map(a.authMethods),
+      rules: new Map(a.bindingRules),
+      policies: new Map(a.aclPolicies),
+      roles: new Map(a.aclRoles),
+    });
     this.pump();
   }
 
@@ -98,11 +107,13 @@ export class Cluster {
 function syncReplica(r: RegionState, snap: Snapshot): void {
   syncTable(r, 'acl_auth_methods', r.authMethods, snap.methods);
   syncTable(r, 'acl_binding_rules', r.bindingRules, snap.rules);
+  syncTable(r, 'acl_policy', r.aclPolicies, snap.policies);
+  syncTable(r, 'acl_roles', r.aclRoles, snap.roles);
 }
 
 function syncTable<T extends { Hash: string; CreateIndex: number; ModifyIndex: number }>(
   r: RegionState,
-  table: 'acl_auth_methods' | 'acl_binding_rules',
+  table: Exclude<Table, 'variables'>,
   local: Map<string, T>,
   remote: ReadonlyMap<string, T>,
 ): void {

@@ -1,3 +1,5 @@
+import { listPolicies, policyByName } from './acl-policies.js';
+import { createRole, listRoles, roleByPath } from './acl-roles.js';
 import { authMethodByName, createAuthMethod, listAuthMethods } from './auth-methods.js';
 import { bindingRuleById, createBindingRule, listBindingRules } from './binding-rules.js';
 import type { Reply, RequestContext } from './context.js';
@@ -13,12 +15,17 @@ const exact: Record<string, (ctx: RequestContext) => Promise<Reply> | Reply> = {
   '/v1/acl/auth-method': createAuthMethod,
   '/v1/acl/binding-rules': listBindingRules,
   '/v1/acl/binding-rule': createBindingRule,
+  '/v1/acl/policies': listPolicies,
+  '/v1/acl/roles': listRoles,
+  '/v1/acl/role': createRole,
   '/v1/vars': listVariables,
 };
 
 const prefixed: Array<[string, (ctx: RequestContext, rest: string) => Promise<Reply>]> = [
   ['/v1/acl/auth-method/', authMethodByName],
   ['/v1/acl/binding-rule/', bindingRuleById],
+  ['/v1/acl/policy/', policyByName],
+  ['/v1/acl/role/', roleByPath],
   ['/v1/var/', variableByPath],
 ];
 
@@ -27,8 +34,15 @@ export async function route(ctx: RequestContext): Promise<Reply> {
   if (handler) return handler(ctx);
   for (const [prefix, h] of prefixed) {
     if (ctx.path.startsWith(prefix)) return h(ctx, ctx.path.slice(prefix.length));
+    // Go's ServeMux sends the subtree root without its slash (`/v1/acl/policy`) to the subtree with a 301.
+    if (`${ctx.path}/` === prefix) return movedPermanently(prefix);
   }
   throw new HttpError(404, '404 page not found\n');
+}
+
+/** net/http's redirect answer (the body Go writes for GET; the sandbox sends it for every method). */
+function movedPermanently(to: string): Reply {
+  return { status: 301, headers: { Location: to }, text: `<a href="${to}">Moved Permanently</a>.\n\n` };
 }
 
 /** Writes, for the fail-next-N-writes switch: anything but GET/HEAD. */

@@ -96,3 +96,34 @@ export interface Variable {
   ModifyIndex: number;
   ModifyTime: bigint;
 }
+
+/** Where a workload-identity policy applies (nomad/structs/acl.go JobACL). */
+export interface JobAcl {
+  Namespace: string;
+  JobID: string;
+  Group: string;
+  Task: string;
+}
+
+/** ACLPolicy as stored: no times, unlike auth methods (nomad/structs/acl.go ACLPolicy). */
+export interface AclPolicy {
+  Name: string;
+  Description: string;
+  /** HCL or JSON text, stored exactly as sent. */
+  Rules: string;
+  JobACL: JobAcl | null;
+  Hash: string;
+  CreateIndex: number;
+  ModifyIndex: number;
+}
+
+/** ACLRole as stored (nomad/structs/acl.go ACLRole); policy links by name only. */
+export interface AclRole {
+  ID: string;
+  Name: string;
+  Description: string;
+  Policies: Array<{ Name: string }>;
+  Hash: string;
+  CreateIndex: number;
+  ModifyIndex: number;
+}
