@@ -5,12 +5,13 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { REPO } from '../e2e/harness.js';
+import type * as Converge from '../../src/index.js';
 
 /*
  * The package's entry point (what `import('converge-cli')` loads: dist/index.js) offers plan, apply and
  * drift as calls that return data, with no output of their own. Run against the sandbox over loopback.
  */
-type Library = typeof import('../../src/index.js');
+type Library = typeof Converge;
 
 const MANIFEST = `kind: NomadAuthMethod
 name: library-sso
