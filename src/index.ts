@@ -9,3 +9,14 @@ export { exportLive, exportFiles, exportText, importRecord, renderDocuments, EXP
 export type { ExportDocument, ExportResult, ExportedSecret, ExportSource, ExportRun, ExportFile, ImportOutcome } from './export/index.js';
 export { createNomadExporter } from './providers/nomad/export.js';
 export { createTfeExporter } from './providers/tfe/export.js';
+export * from './operations/index.js';
+export type { ApplyCounts, ApplyResult, PlanRun } from './engine/types.js';
+export type { ManifestLoadResult } from './manifest/index.js';
+export { KINDS, isKind, parseAddress, kindDefinition } from './kinds/registry.js';
+export type { KindDefinition } from './kinds/types.js';
+export { renderPlanText } from './views/plan-text.js';
+export { renderPlanJson } from './views/plan-json.js';
+export { renderPlanMarkdown } from './views/plan-markdown.js';
+export { renderDriftText, renderDriftJson, renderDriftMarkdown } from './views/drift.js';
+export { renderApplyResultText, renderApplyResultJson } from './views/apply-result.js';
+export { renderDiagnosticsText } from './views/diagnostics.js';

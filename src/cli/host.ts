@@ -1,4 +1,7 @@
+import type { Diagnostic } from '../diagnostics/types.js';
 import type { ConvergeEvent, EventLevel, Reporter } from '../model/events.js';
+import type { OperationHost } from '../operations/host.js';
+import { renderDiagnosticsText, renderGithubAnnotations } from '../views/diagnostics.js';
 import { Redactor } from '../secrets/redactor.js';
 import { formatElapsed, ProgressLine } from './progress.js';
 
@@ -48,7 +51,7 @@ export function colorEnabled(flag: boolean | undefined, env: NodeJS.ProcessEnv, 
  * rewritten in place; elsewhere every event is a line stamped with an ISO time and the count.
  * `--quiet` shows only warnings and errors; `--verbose` adds debug events (retries, timings).
  */
-export class Host {
+export class Host implements OperationHost {
   readonly redactor = new Redactor();
   readonly reporter: Reporter;
   private readonly status: ProgressLine;
@@ -129,6 +132,17 @@ export class Host {
     this.phaseName = undefined;
     this.status.clear();
     this.reporter.emit({ code: 'cli.phase.done', level: 'debug', message: `${name}: done in ${formatElapsed(this.now() - this.phaseStart)}`, data: { phase: name, elapsedMs: this.now() - this.phaseStart } });
+  }
+
+  /** Diagnostics to stderr (and GitHub annotations under Actions), with the source lines they point at. */
+  diagnostics(diags: readonly Diagnostic[], sources: ReadonlyMap<string, string>): void {
+    if (diags.length === 0) return;
+    this.err(renderDiagnosticsText([...diags], { sources, color: this.color }));
+    if (this.env.GITHUB_ACTIONS === 'true') this.err(renderGithubAnnotations([...diags]));
+  }
+
+  notice(text: string): void {
+    this.err(text);
   }
 
   out(text: string): void {

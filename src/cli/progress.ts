@@ -1,14 +1,6 @@
 import type { TextSink } from './host.js';
 
-/** `850ms`, `12s`, `3m05s`, `1h02m`: short enough for a status line. */
-export function formatElapsed(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
+export { formatElapsed } from '../model/duration-text.js';
 
 const MAX_WIDTH = 120;
 

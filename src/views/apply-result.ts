@@ -106,3 +106,8 @@ export function renderApplyResultText(result: ApplyResult, plan?: { changes: rea
   out.push(applySummaryLine(result));
   return out.join('\n') + '\n';
 }
+
+/** `apply --json`: the result as data; an error keeps only its stable code and message (no stack, no cause). */
+export function renderApplyResultJson(result: ApplyResult): string {
+  return JSON.stringify(result, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as Error & { code?: string }).code, message: v.message } : v), 2);
+}

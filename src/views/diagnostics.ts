@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics/types.js';
 
 export interface DiagnosticsTextOptions {
   /** Display path → file text, to quote the offending line. */
-  sources: Map<string, string>;
+  sources: ReadonlyMap<string, string>;
   color: boolean;
 }
 
@@ -19,7 +19,7 @@ const paint = (on: boolean, code: string, s: string): string => (on ? `\x1b[${co
  * Line lookup by a per-file index of line starts, built once per render: scanning from the top for
  * every diagnostic was quadratic (15 000 diagnostics in one file took 8 s to render).
  */
-function sourceLines(sources: Map<string, string>): (file: string, line: number) => string | undefined {
+function sourceLines(sources: ReadonlyMap<string, string>): (file: string, line: number) => string | undefined {
   const starts = new Map<string, number[]>();
   return (file, line) => {
     const text = sources.get(file);

@@ -1,22 +1,18 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { ConvergeError } from '../../diagnostics/errors.js';
-import { applyPlan, findStaleness } from '../../engine/index.js';
-import { adoptions, hasChanges } from '../../plan/types.js';
+import { apply } from '../../operations/apply.js';
+import { hasChanges } from '../../plan/types.js';
 import { addressKey, type Address } from '../../model/kinds.js';
 import type { SavedPlan } from '../../plan/types.js';
 import { parseSavedPlan } from '../../plan/serialize.js';
-import type { Diagnostic } from '../../diagnostics/types.js';
-import { loadManifests } from '../../manifest/index.js';
-import { renderApplyResultText } from '../../views/apply-result.js';
+import { renderApplyResultJson, renderApplyResultText } from '../../views/apply-result.js';
 import { renderPlanText } from '../../views/plan-text.js';
 import { parseFlagDuration } from '../durations.js';
 import { parseFlagInt } from '../flag-numbers.js';
 import { EXIT, type Host } from '../host.js';
-import { reportDiagnostics, stateBackendFor } from '../session.js';
 import { readSavedPlanFile } from '../saved-plan-file.js';
-import { openLockedStore } from '../state-lock.js';
-import { appendStepSummary, openPlanSession } from './plan.js';
+import { appendStepSummary } from './plan.js';
 import { renderPlanMarkdown } from '../../views/plan-markdown.js';
 
 export interface ApplyFlags {
@@ -65,71 +61,37 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   const pollIntervalMs = parseFlagDuration(opts.pollInterval ?? '1s', '--poll-interval', { positive: true });
   const concurrency = parseFlagInt(opts.parallelism ?? '4', '--parallelism', { min: 1, max: 10_000 });
 
-  // The lock is taken before live state is read, so two applies never plan from the same state.
-  const manifests = await loadManifests(paths, { cwd: host.cwd, env: host.env });
-  if (!reportDiagnostics(host, manifests.diagnostics, manifests.sources)) return EXIT.error;
-  const store = await openLockedStore(host, stateBackendFor(host, manifests.desired.settings), 'apply', lockTimeoutMs);
-  try {
-    const session = await openPlanSession(host, paths, { target: targets, rewrite, state: store.doc });
-    if (!session) return EXIT.error;
-    try {
-      const { run } = session;
-      if (saved) {
-        const stale = findStaleness(saved, run);
-        const planned = saved.saved.state?.serial;
-        if (stale.length > 0 && planned !== undefined && store.doc.serial > planned && !hasChanges(run.plan)) {
-          throw new ConvergeError('apply.plan-already-applied', `this saved plan was already applied: the state moved on since it was made (serial ${planned} → ${store.doc.serial}) and live state now matches the manifests`, {
-            source: 'user',
-            hint: 'nothing is left to do; run `converge plan` to check, and save a new plan for the next change',
-          });
-        }
-        if (stale.length > 0) {
-          const lines = stale.map((s) => `  - ${s.kind}/${s.name}${s.field ? ` (${s.field})` : ''}: ${s.message}`);
-          throw new ConvergeError('apply.stale-plan', `the saved plan is stale: live state or the manifests changed since it was made\n${lines.join('\n')}`, {
-            source: 'user',
-            hint: 'run `converge plan --out FILE` again, review it, and apply the new plan',
-          });
-        }
-      }
-      const changing = hasChanges(run.plan);
-      if (!changing && adoptions(run.plan).length === 0) {
-        host.out('No changes. Live state matches the manifests.\n');
-        return EXIT.ok;
-      }
-      if (!saved) {
-        host.err(renderPlanText(run.plan, { color: host.color }));
-        if (!opts.autoApprove && !(await confirm(host))) {
-          host.err('Apply cancelled.\n');
-          return EXIT.error;
-        }
-      }
-      const preflight: Diagnostic[] = [];
-      const kindsWithChanges = new Set(run.plan.changes.filter((c) => c.action !== 'no-op').map((c) => c.kind));
-      for (const p of session.providers) {
-        const kinds = p.kinds.filter((k) => kindsWithChanges.has(k));
-        if (kinds.length > 0 && p.preflight) preflight.push(...(await p.preflight(session.ctx, kinds)));
-      }
-      if (!reportDiagnostics(host, preflight, session.sources)) return EXIT.error;
-
-      host.phase('applying', run.plan.changes.filter((c) => c.action !== 'no-op').length);
-      const result = await applyPlan(run, {
-        providers: session.providers,
-        store,
-        ctx: session.ctx,
-        options: { runTimeoutMs, pollIntervalMs, concurrency },
-      });
-      host.endPhase();
-      if (opts.json) host.out(JSON.stringify(result, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as ConvergeError).code, message: v.message } : v), 2) + '\n');
-      else if (!changing) host.out(`No changes to live objects. ${adoptedLine(result.adopted ?? [])}\n`);
-      else host.out(renderApplyResultText(result, run.plan) + ((result.adopted ?? []).length > 0 ? `${adoptedLine(result.adopted ?? [])}\n` : ''));
-      await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));
-      return result.counts.failed > 0 ? EXIT.error : EXIT.ok;
-    } finally {
-      await session.close();
-    }
-  } finally {
-    await store.close();
+  const report = await apply(host, {
+    paths,
+    targets,
+    rewrite,
+    ...(saved ? { savedPlan: saved } : {}),
+    lockTimeoutMs,
+    options: { runTimeoutMs, pollIntervalMs, concurrency },
+    approve: async (run) => {
+      host.err(renderPlanText(run.plan, { color: host.color }));
+      if (opts.autoApprove || (await confirm(host))) return true;
+      host.err('Apply cancelled.\n');
+      return false;
+    },
+  });
+  switch (report.status) {
+    case 'invalid':
+    case 'cancelled':
+      return EXIT.error;
+    case 'no-changes':
+      host.out('No changes. Live state matches the manifests.\n');
+      return EXIT.ok;
+    case 'applied':
+      break;
   }
+  const { run, result } = report;
+  const adopted = result.adopted ?? [];
+  if (opts.json) host.out(renderApplyResultJson(result) + '\n');
+  else if (!hasChanges(run.plan)) host.out(`No changes to live objects. ${adoptedLine(adopted)}\n`);
+  else host.out(renderApplyResultText(result, run.plan) + (adopted.length > 0 ? `${adoptedLine(adopted)}\n` : ''));
+  await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));
+  return result.counts.failed > 0 ? EXIT.error : EXIT.ok;
 }
 
 /** Adoptions recorded without a request (decisions.md §9). */

@@ -7,7 +7,7 @@ import { PROVIDER_MODULES } from '../../providers/registry.js';
 import { emptyState } from '../../state/state-store.js';
 import type { StateDocument } from '../../state/types.js';
 import { EXIT, type Host } from '../host.js';
-import { closeAll, connectInput, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor } from '../session.js';
+import { closeAll, connectInput, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor } from '../../operations/connect.js';
 
 
 /**

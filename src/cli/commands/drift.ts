@@ -1,7 +1,8 @@
+import { drift } from '../../operations/plan.js';
 import { hasChanges } from '../../plan/types.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../views/drift.js';
 import { EXIT, type Host } from '../host.js';
-import { appendStepSummary, openPlanSession } from './plan.js';
+import { appendStepSummary } from './plan.js';
 
 /** Read-only: exit 0 in sync, 2 drift (or pending changes), 1 error. */
 export async function driftCommand(
@@ -9,10 +10,9 @@ export async function driftCommand(
   paths: string[],
   opts: { json?: boolean; markdown?: boolean; region?: string },
 ): Promise<number> {
-  const session = await openPlanSession(host, paths, opts.region ? { region: opts.region } : {});
-  if (!session) return EXIT.error;
-  await session.close();
-  const { plan } = session.run;
+  const result = await drift(host, { paths, ...(opts.region ? { region: opts.region } : {}) });
+  if (!result) return EXIT.error;
+  const { plan } = result.run;
   if (opts.json) host.out(renderDriftJson(plan) + '\n');
   else if (opts.markdown) host.out(renderDriftMarkdown(plan)); // ends in a newline and fits 65 536 as is
   else host.out(renderDriftText(plan, { color: host.color }));

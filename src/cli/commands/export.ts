@@ -1,12 +1,8 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConvergeError } from '../../diagnostics/errors.js';
-import { exportFiles, exportLive, exportText } from '../../export/index.js';
-import { type Kind } from '../../model/kinds.js';
-import { isKind, KINDS, kindsOfProvider } from '../../kinds/registry.js';
-import type { ExportSource } from '../../providers/provider.js';
-import { PROVIDER_MODULES } from '../../providers/registry.js';
-import { connectInput } from '../session.js';
+import { exportFiles, exportText } from '../../export/index.js';
+import { exportObjects } from '../../operations/export.js';
 import { EXIT, type Host } from '../host.js';
 
 export interface ExportFlags {
@@ -14,44 +10,6 @@ export interface ExportFlags {
   out?: string;
   force?: boolean;
   organization?: string;
-}
-
-function parseKinds(flags: readonly string[] | undefined): Set<Kind> | undefined {
-  if (!flags || flags.length === 0) return undefined;
-  const kinds = new Set<Kind>();
-  for (const f of flags.flatMap((x) => x.split(','))) {
-    const k = f.trim();
-    if (!isKind(k)) {
-      throw new ConvergeError('cli.bad-kind', `--kind ${k}: unknown kind`, { source: 'user', hint: `kinds are ${KINDS.join(', ')}` });
-    }
-    kinds.add(k);
-  }
-  return kinds;
-}
-
-/**
- * The services to read. Without --kind, every service the environment configures (Nomad: NOMAD_ADDR
- * or NOMAD_TOKEN set; HCP Terraform: a token and an organization); a --kind that needs an
- * unconfigured service is an error naming what to set.
- */
-function openSources(host: Host, asked: Set<Kind> | undefined, organization: string | undefined): { sources: ExportSource[]; kinds: Set<Kind> } {
-  const input = connectInput(host, { spec: {} }, { purpose: 'export', ...(organization ? { organization } : {}) });
-  const sources: ExportSource[] = [];
-  const kinds = new Set<Kind>(asked ?? []);
-  for (const module of PROVIDER_MODULES) {
-    const served = kindsOfProvider(module.id);
-    const wanted = asked ? served.some((k) => asked.has(k)) : module.configured(input);
-    if (!wanted) continue;
-    sources.push(module.exporter(input));
-    if (!asked) for (const k of served) kinds.add(k);
-  }
-  if (sources.length === 0) {
-    throw new ConvergeError('export.nothing-configured', 'no service to export from: neither Nomad nor HCP Terraform is configured', {
-      source: 'user',
-      hint: 'set NOMAD_ADDR and NOMAD_TOKEN, and/or TFE_TOKEN (or terraform login) and TFE_ORGANIZATION, as for `converge plan`',
-    });
-  }
-  return { sources, kinds };
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -65,42 +23,34 @@ async function exists(path: string): Promise<boolean> {
 
 /** `converge export`: live objects as manifests. Sends only reads. */
 export async function exportCommand(host: Host, opts: ExportFlags): Promise<number> {
-  const { sources, kinds } = openSources(host, parseKinds(opts.kind), opts.organization);
-  try {
-    host.phase(`exporting: reading ${sources.map((s) => s.description).join(' and ')}`);
-    const run = await exportLive(sources, kinds);
-    host.endPhase();
-    for (const note of run.notes) host.err(`Note: ${note}\n`);
-    if (opts.out) {
-      const dir = resolve(host.cwd, opts.out);
-      const files = exportFiles(run);
-      // Checked before anything is written, so a refusal leaves the directory as it was.
-      if (!opts.force) {
-        const taken: string[] = [];
-        for (const f of files) if (await exists(join(dir, f.file))) taken.push(join(opts.out, f.file));
-        if (taken.length > 0) {
-          throw new ConvergeError('export.file-exists', `refusing to overwrite ${taken.join(', ')}`, {
-            source: 'user',
-            hint: 'choose an empty --out directory, or pass --force to replace these files',
-          });
-        }
+  const run = await exportObjects(host, { ...(opts.kind ? { kinds: opts.kind } : {}), ...(opts.organization ? { organization: opts.organization } : {}) });
+  for (const note of run.notes) host.err(`Note: ${note}\n`);
+  if (opts.out) {
+    const dir = resolve(host.cwd, opts.out);
+    const files = exportFiles(run);
+    // Checked before anything is written, so a refusal leaves the directory as it was.
+    if (!opts.force) {
+      const taken: string[] = [];
+      for (const f of files) if (await exists(join(dir, f.file))) taken.push(join(opts.out, f.file));
+      if (taken.length > 0) {
+        throw new ConvergeError('export.file-exists', `refusing to overwrite ${taken.join(', ')}`, {
+          source: 'user',
+          hint: 'choose an empty --out directory, or pass --force to replace these files',
+        });
       }
-      await mkdir(dir, { recursive: true });
-      for (const f of files) {
-        await writeFile(join(dir, f.file), host.redactor.redact(f.text));
-        host.err(`Wrote ${f.documents.length} ${f.kind} document${f.documents.length === 1 ? '' : 's'} to ${join(opts.out, f.file)}\n`);
-      }
-    } else {
-      host.out(exportText(run));
     }
-    if (run.documents.length === 0) host.err('No objects found to export.\n');
-    if (run.secrets.length > 0) {
-      host.err('\nSecrets are not exported. Set these environment variables before `converge plan` or `converge import`:\n');
-      for (const s of run.secrets) host.err(`  ${s.env}\t${s.kind}/${s.name} ${s.path}\n`);
+    await mkdir(dir, { recursive: true });
+    for (const f of files) {
+      await writeFile(join(dir, f.file), host.redactor.redact(f.text));
+      host.err(`Wrote ${f.documents.length} ${f.kind} document${f.documents.length === 1 ? '' : 's'} to ${join(opts.out, f.file)}\n`);
     }
-    return EXIT.ok;
-  } finally {
-    host.endPhase();
-    await Promise.allSettled(sources.map((s) => s.close()));
+  } else {
+    host.out(exportText(run));
   }
+  if (run.documents.length === 0) host.err('No objects found to export.\n');
+  if (run.secrets.length > 0) {
+    host.err('\nSecrets are not exported. Set these environment variables before `converge plan` or `converge import`:\n');
+    for (const s of run.secrets) host.err(`  ${s.env}\t${s.kind}/${s.name} ${s.path}\n`);
+  }
+  return EXIT.ok;
 }

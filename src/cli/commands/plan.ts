@@ -1,18 +1,11 @@
 import { appendFile, writeFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
-import { ConvergeError } from '../../diagnostics/errors.js';
-import { type Address } from '../../model/kinds.js';
-import { KINDS, parseAddress } from '../../kinds/registry.js';
-import { createPlan, toSavedPlan, type PlanRun } from '../../engine/index.js';
+import { resolve } from 'node:path';
+import { plan as planOperation } from '../../operations/plan.js';
 import { hasChanges } from '../../plan/types.js';
-import { serializePlan } from '../../plan/serialize.js';
 import { renderPlanJson } from '../../views/plan-json.js';
 import { renderPlanMarkdown } from '../../views/plan-markdown.js';
 import { renderPlanText } from '../../views/plan-text.js';
 import { EXIT, type Host } from '../host.js';
-import { closeAll, kindsInPlay, loadValid, providerContext, providersFor, reportDiagnostics, stateBackendFor } from '../session.js';
-import type { Provider, ProviderContext } from '../../providers/provider.js';
-import type { StateDocument } from '../../state/types.js';
 
 export interface PlanFlags {
   json?: boolean;
@@ -24,86 +17,15 @@ export interface PlanFlags {
   region?: string;
 }
 
-export function parseTargets(targets: readonly string[] | undefined, flag = '--target'): Address[] {
-  return (targets ?? []).map((t) => {
-    const a = parseAddress(t);
-    if (!a) {
-      throw new ConvergeError('cli.bad-target', `${flag} ${t} is not Kind/name`, {
-        source: 'user',
-        hint: `write it like ${KINDS[0]}/okta; kinds are ${KINDS.join(', ')}`,
-      });
-    }
-    return a;
-  });
-}
-
-export interface PlanSession {
-  run: PlanRun;
-  providers: Provider[];
-  ctx: ProviderContext;
-  sources: Map<string, string>;
-  /** The saved-plan file text (redacted). */
-  saved: () => string;
-  close: () => Promise<void>;
-}
-
-/**
- * Loads manifests, reads live state and plans. Sends no writes. Shared by plan, apply and drift.
- * Undefined when diagnostics (already printed) stop the run. The caller closes the session.
- */
-export async function openPlanSession(
-  host: Host,
-  paths: string[],
-  opts: { target?: string[]; rewrite?: string[]; region?: string; state?: StateDocument },
-): Promise<PlanSession | undefined> {
-  const targets = parseTargets(opts.target);
-  const manifests = await loadValid(host, paths);
-  if (!manifests) return undefined;
-  const state = opts.state ?? (await stateBackendFor(host, manifests.desired.settings).read());
-  const providers = providersFor(host, kindsInPlay(manifests, state), manifests.desired.settings);
-  const ctx = providerContext(host, state);
-  const close = () => closeAll(providers);
-  try {
-    host.phase(`planning: reading live state for ${manifests.desired.objects.length} manifest objects and ${state.records.length} owned`);
-    const run = await createPlan({
-      desired: manifests.desired,
-      providers,
-      state,
-      ctx,
-      options: { targets, rewrite: parseTargets(opts.rewrite, '--rewrite'), ...(opts.region ? { readRegion: opts.region } : {}) },
-    });
-    host.endPhase();
-    if (!reportDiagnostics(host, run.plan.diagnostics, manifests.sources)) {
-      await close();
-      return undefined;
-    }
-    // Relative to the working directory, as the state's paths are, so a plan saved in one checkout
-    // applies in another (CI often plans and applies in different directories).
-    const savedPaths = paths.map((p) => relative(host.cwd, resolve(host.cwd, p)) || '.');
-    return {
-      run,
-      providers,
-      ctx,
-      sources: manifests.sources,
-      saved: () => host.redactor.redact(serializePlan(toSavedPlan(run, { paths: savedPaths, targets: opts.target ?? [], rewrite: opts.rewrite ?? [] }))),
-      close,
-    };
-  } catch (e) {
-    await close();
-    throw e;
-  }
-}
-
 export async function planCommand(host: Host, paths: string[], opts: PlanFlags): Promise<number> {
-  const result = await openPlanSession(host, paths, opts);
+  const result = await planOperation(host, { paths, targets: opts.target ?? [], rewrite: opts.rewrite ?? [], ...(opts.region ? { region: opts.region } : {}) });
   if (!result) return EXIT.error;
-  await result.close();
   const { plan } = result.run;
   if (opts.json) host.out(renderPlanJson(plan) + '\n');
   else if (opts.markdown) host.out(renderPlanMarkdown(plan)); // ends in a newline and fits 65 536 as is
   else host.out(renderPlanText(plan, { color: host.color }));
   if (opts.out) {
-    await writeFile(resolve(host.cwd, opts.out), result.saved(), { mode: 0o600 });
+    await writeFile(resolve(host.cwd, opts.out), result.saved, { mode: 0o600 });
     host.err(`Saved the plan to ${opts.out}. Apply exactly this plan with: converge apply --plan ${opts.out}\n`);
   }
   await appendStepSummary(host, renderPlanMarkdown(plan, { title: 'converge plan' }));

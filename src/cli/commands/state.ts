@@ -1,10 +1,10 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { addressKey, type Address } from '../../model/kinds.js';
 import { parseAddress } from '../../kinds/registry.js';
-import { openLockedStore } from '../state-lock.js';
+import { openLockedStore } from '../../operations/lock.js';
 import type { StateBackend } from '../../state/types.js';
 import { EXIT, type Host } from '../host.js';
-import { loadValid, stateBackendFor } from '../session.js';
+import { loadValid, stateBackendFor } from '../../operations/connect.js';
 
 async function backendFor(host: Host, paths: string[]): Promise<StateBackend | undefined> {
   const manifests = await loadValid(host, paths, { secrets: false });

@@ -1,9 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { hasErrors } from '../diagnostics/types.js';
-import type { Diagnostic } from '../diagnostics/types.js';
 import { ConvergeError } from '../diagnostics/errors.js';
 import { loadManifests, type ManifestLoadResult } from '../manifest/index.js';
-import { renderDiagnosticsText, renderGithubAnnotations } from '../views/diagnostics.js';
 import type { Kind } from '../model/kinds.js';
 import type { Settings } from '../model/desired.js';
 import type { ConnectInput, Provider, ProviderContext } from '../providers/provider.js';
@@ -14,34 +12,25 @@ import { createSecretResolver } from '../secrets/resolver.js';
 import type { StateBackend, StateDocument } from '../state/types.js';
 import { createLocalBackend } from '../state/local-backend.js';
 import { createNomadVariablesBackend } from '../state/nomad/index.js';
-import type { Host } from './host.js';
-
-
-/** Prints diagnostics (stderr; GitHub annotations too under Actions). Returns false when any is an error. */
-export function reportDiagnostics(host: Host, diags: readonly Diagnostic[], sources: Map<string, string>): boolean {
-  if (diags.length > 0) {
-    host.err(renderDiagnosticsText([...diags], { sources, color: host.color }));
-    if (host.env.GITHUB_ACTIONS === 'true') host.err(renderGithubAnnotations([...diags]));
-  }
-  return !hasErrors(diags);
-}
+import type { OperationHost } from './host.js';
 
 /**
- * Loads and validates manifests; prints problems. Undefined when there are errors (nothing is sent then).
+ * Loads and validates manifests once; hands problems to the host. Undefined when there are errors (nothing is sent then).
  * `secrets: false` for commands that send no secret (state list/show/rm/unlock/migrate): they must work
  * without the secrets' environment variables or files, so references are not checked.
  */
-export async function loadValid(host: Host, paths: string[], opts: { secrets?: boolean } = {}): Promise<ManifestLoadResult | undefined> {
+export async function loadValid(host: OperationHost, paths: string[], opts: { secrets?: boolean } = {}): Promise<ManifestLoadResult | undefined> {
   const result = await loadManifests(paths, { cwd: host.cwd, ...(opts.secrets === false ? { checkSecrets: false } : { env: host.env }) });
-  return reportDiagnostics(host, result.diagnostics, result.sources) ? result : undefined;
+  if (result.diagnostics.length > 0) host.diagnostics(result.diagnostics, result.sources);
+  return hasErrors(result.diagnostics) ? undefined : result;
 }
 
 /** What a provider module needs from this command's host. */
-export function connectInput(host: Host, settings: Settings, extra: Partial<Pick<ConnectInput, 'purpose' | 'organization'>> = {}): ConnectInput {
+export function connectInput(host: OperationHost, settings: Settings, extra: Partial<Pick<ConnectInput, 'purpose' | 'organization'>> = {}): ConnectInput {
   return { env: host.env, settings: settings.spec, reporter: host.reporter, secret: (v) => host.redactor.add(v), purpose: 'manage', ...extra };
 }
 
-export function stateBackendFor(host: Host, settings: Settings): StateBackend {
+export function stateBackendFor(host: OperationHost, settings: Settings): StateBackend {
   const spec = settings.spec.state;
   if (spec === undefined || spec.backend === 'local') {
     const path = spec?.path ?? '.converge/state.json';
@@ -66,7 +55,7 @@ export function stateBackendFor(host: Host, settings: Settings): StateBackend {
 }
 
 /** Providers for the kinds in play (desired or owned), each from its module in the registry. Tokens are registered with the redactor first. */
-export function providersFor(host: Host, kinds: ReadonlySet<Kind>, settings: Settings): Provider[] {
+export function providersFor(host: OperationHost, kinds: ReadonlySet<Kind>, settings: Settings): Provider[] {
   const input = connectInput(host, settings);
   return PROVIDER_MODULES.filter((m) => kindsOfProvider(m.id).some((k) => kinds.has(k))).map((m) => m.connect(input));
 }
@@ -78,7 +67,7 @@ export function kindsInPlay(manifests: ManifestLoadResult, state: StateDocument)
   return kinds;
 }
 
-export function providerContext(host: Host, state: StateDocument): ProviderContext {
+export function providerContext(host: OperationHost, state: StateDocument): ProviderContext {
   return {
     reporter: host.reporter,
     secrets: createSecretResolver({ env: host.env, redactor: host.redactor, salt: state.salt }),

@@ -1,8 +1,8 @@
 import { isConvergeError } from '../diagnostics/errors.js';
 import { openStateStore, type StateStore } from '../state/state-store.js';
 import type { StateBackend } from '../state/types.js';
-import type { Host } from './host.js';
-import { formatElapsed } from './progress.js';
+import { formatElapsed } from '../model/duration-text.js';
+import type { OperationHost } from './host.js';
 
 /**
  * Opens the state under its lock, waiting up to `lockTimeoutMs` for a held one (Terraform's
@@ -10,20 +10,20 @@ import { formatElapsed } from './progress.js';
  * names owner, host, pid, operation, since when and the lock id), once, for every backend; when the
  * wait runs out the error says the same again with how to remove a dead holder's lock.
  */
-export async function openLockedStore(host: Host, backend: StateBackend, operation: string, lockTimeoutMs: number): Promise<StateStore> {
+export async function openLockedStore(host: OperationHost, backend: StateBackend, operation: string, lockTimeoutMs: number): Promise<StateStore> {
   const open = (timeoutMs: number) => openStateStore(backend, { lock: true, operation, lockTimeoutMs: timeoutMs, reporter: host.reporter });
   if (lockTimeoutMs <= 0) return open(0);
   try {
     return await open(0);
   } catch (e) {
     if (!isConvergeError(e) || e.code !== 'state.locked') throw e;
-    host.err(`Waiting up to ${formatElapsed(lockTimeoutMs)} (--lock-timeout) for the state lock. ${e.message}\n`);
+    host.notice(`Waiting up to ${formatElapsed(lockTimeoutMs)} (--lock-timeout) for the state lock. ${e.message}\n`);
     // The Nomad backend would announce the same wait again.
     host.silence('state.lock.wait');
     host.phase('waiting for the state lock');
     const store = await open(lockTimeoutMs);
     host.endPhase();
-    host.err('Got the state lock.\n');
+    host.notice('Got the state lock.\n');
     return store;
   }
 }

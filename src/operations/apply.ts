@@ -1,0 +1,91 @@
+import { ConvergeError } from '../diagnostics/errors.js';
+import { hasErrors, type Diagnostic } from '../diagnostics/types.js';
+import { applyPlan, findStaleness, type ApplyResult, type PlanRun } from '../engine/index.js';
+import { adoptions, hasChanges, type SavedPlan } from '../plan/types.js';
+import type { ApplyOptions } from '../providers/provider.js';
+import { loadValid, stateBackendFor } from './connect.js';
+import type { OperationHost } from './host.js';
+import { openLockedStore } from './lock.js';
+import { parseTargets, planLoaded, type PlanRequest, type PlanSession } from './plan.js';
+
+export interface ApplyRequest extends PlanRequest {
+  /** A plan saved by `plan --out`: applied exactly, refused when stale; its paths, targets and rewrites win. */
+  savedPlan?: SavedPlan;
+  /** Wait this long for a held state lock (0: fail at once). */
+  lockTimeoutMs: number;
+  options: ApplyOptions;
+  /**
+   * Asked with the plan before anything is written (not for a saved plan: that was reviewed).
+   * False cancels. Without it the plan is applied.
+   */
+  approve?(run: PlanRun): Promise<boolean>;
+}
+
+export type ApplyReport =
+  /** Diagnostics (handed to the host) stopped the run before anything was written. */
+  | { status: 'invalid' }
+  | { status: 'no-changes'; run: PlanRun }
+  | { status: 'cancelled'; run: PlanRun }
+  | { status: 'applied'; run: PlanRun; result: ApplyResult };
+
+/**
+ * `converge apply` as a library call: loads the manifests once, locks the state before live state is
+ * read (two applies never plan from the same state), plans, checks a saved plan for staleness, asks
+ * for approval, runs the providers' preflights, applies and releases the lock.
+ */
+export async function apply(host: OperationHost, req: ApplyRequest): Promise<ApplyReport> {
+  parseTargets(req.targets);
+  parseTargets(req.rewrite, '--rewrite');
+  const manifests = await loadValid(host, req.paths);
+  if (!manifests) return { status: 'invalid' };
+  const store = await openLockedStore(host, stateBackendFor(host, manifests.desired.settings), 'apply', req.lockTimeoutMs);
+  try {
+    const session = await planLoaded(host, manifests, store.doc, req);
+    if (!session) return { status: 'invalid' };
+    try {
+      const { run } = session;
+      if (req.savedPlan) refuseStale(req.savedPlan, run, store.doc.serial);
+      if (!hasChanges(run.plan) && adoptions(run.plan).length === 0) return { status: 'no-changes', run };
+      if (!req.savedPlan && req.approve && !(await req.approve(run))) return { status: 'cancelled', run };
+      if (!(await preflight(host, session))) return { status: 'invalid' };
+      host.phase('applying', run.plan.changes.filter((c) => c.action !== 'no-op').length);
+      const result = await applyPlan(run, { providers: session.providers, store, ctx: session.ctx, options: req.options });
+      host.endPhase();
+      return { status: 'applied', run, result };
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** A saved plan applies only to the live state and manifests it was made from. */
+function refuseStale(saved: SavedPlan, run: PlanRun, serialNow: number): void {
+  const stale = findStaleness(saved, run);
+  if (stale.length === 0) return;
+  const planned = saved.saved.state?.serial;
+  if (planned !== undefined && serialNow > planned && !hasChanges(run.plan)) {
+    throw new ConvergeError('apply.plan-already-applied', `this saved plan was already applied: the state moved on since it was made (serial ${planned} → ${serialNow}) and live state now matches the manifests`, {
+      source: 'user',
+      hint: 'nothing is left to do; run `converge plan` to check, and save a new plan for the next change',
+    });
+  }
+  const lines = stale.map((s) => `  - ${s.kind}/${s.name}${s.field ? ` (${s.field})` : ''}: ${s.message}`);
+  throw new ConvergeError('apply.stale-plan', `the saved plan is stale: live state or the manifests changed since it was made\n${lines.join('\n')}`, {
+    source: 'user',
+    hint: 'run `converge plan --out FILE` again, review it, and apply the new plan',
+  });
+}
+
+/** Each provider's checks for the kinds that change (token kind, reachability); false when one is an error. */
+async function preflight(host: OperationHost, session: PlanSession): Promise<boolean> {
+  const found: Diagnostic[] = [];
+  const changing = new Set(session.run.plan.changes.filter((c) => c.action !== 'no-op').map((c) => c.kind));
+  for (const p of session.providers) {
+    const kinds = p.kinds.filter((k) => changing.has(k));
+    if (kinds.length > 0 && p.preflight) found.push(...(await p.preflight(session.ctx, kinds)));
+  }
+  if (found.length > 0) host.diagnostics(found, session.manifests.sources);
+  return !hasErrors(found);
+}

@@ -1,0 +1,47 @@
+import type { Diagnostic } from '../diagnostics/types.js';
+import { silentReporter, type Reporter } from '../model/events.js';
+import { Redactor } from '../secrets/redactor.js';
+
+/**
+ * What an operation (plan, apply, drift, import, export) needs from whoever runs it. The CLI's Host
+ * is one (it prints); `libraryHost` is another (it keeps diagnostics in a list and prints nothing).
+ * Operations never print: results are returned, everything else goes through these calls.
+ */
+export interface OperationHost {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly reporter: Reporter;
+  /** Every token and resolved secret is added here before use. */
+  readonly redactor: Redactor;
+  /** Problems found (manifests, plan time, preflight), handed over as soon as they are found. */
+  diagnostics(diags: readonly Diagnostic[], sources: ReadonlyMap<string, string>): void;
+  /** A long step starts (`total` objects, when known) and ends. */
+  phase(name: string, total?: number): void;
+  endPhase(): void;
+  /** A line for people that is neither a result nor an event (a lock wait). */
+  notice(text: string): void;
+  /** Drop events of this code from now on (the operation has already said the same). */
+  silence(code: string): void;
+}
+
+export interface LibraryHost extends OperationHost {
+  /** Every diagnostic handed over so far, in order. */
+  readonly found: Diagnostic[];
+}
+
+/** A host for library use: no output; diagnostics collected in `found`, events to `reporter` if given. */
+export function libraryHost(opts: { cwd?: string; env?: NodeJS.ProcessEnv; reporter?: Reporter } = {}): LibraryHost {
+  const found: Diagnostic[] = [];
+  return {
+    cwd: opts.cwd ?? process.cwd(),
+    env: opts.env ?? process.env,
+    reporter: opts.reporter ?? silentReporter,
+    redactor: new Redactor(),
+    found,
+    diagnostics: (diags) => void found.push(...diags),
+    phase: () => undefined,
+    endPhase: () => undefined,
+    notice: () => undefined,
+    silence: () => undefined,
+  };
+}

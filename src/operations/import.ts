@@ -1,0 +1,72 @@
+import { ConvergeError } from '../diagnostics/errors.js';
+import { importRecord, type ImportOutcome } from '../engine/import-record.js';
+import { KINDS, kindDefinition, parseAddress } from '../kinds/registry.js';
+import { addressKey } from '../model/kinds.js';
+import { openStateStore } from '../state/state-store.js';
+import type { StateRecord } from '../state/types.js';
+import { loadValid, stateBackendFor } from './connect.js';
+import type { OperationHost } from './host.js';
+import { planLoaded } from './plan.js';
+
+export interface ImportRequest {
+  /** `Kind/name` of the object; its manifest document must be among `paths`. */
+  address: string;
+  paths: string[];
+}
+
+export type ImportReport =
+  | { status: 'invalid' }
+  | { status: 'already-owned'; key: string; record: StateRecord; state: string }
+  | ({ status: 'imported'; key: string; state: string } & ImportOutcome);
+
+/**
+ * `converge import KIND/NAME`: records a live object as owned, without a single write to the service.
+ * The live object is read and matched exactly as a plan would, and the record is built the way apply
+ * builds one, so the next plan diffs the manifest against what is live. The state is locked meanwhile.
+ */
+export async function importObject(host: OperationHost, req: ImportRequest): Promise<ImportReport> {
+  const address = parseAddress(req.address);
+  if (!address) {
+    throw new ConvergeError('cli.bad-address', `${req.address} is not Kind/name`, {
+      source: 'user',
+      hint: `write it like ${KINDS[0]}/okta; kinds are ${KINDS.join(', ')}`,
+    });
+  }
+  const key = addressKey(address);
+  const manifests = await loadValid(host, req.paths);
+  if (!manifests) return { status: 'invalid' };
+  if (!manifests.desired.objects.some((o) => o.kind === address.kind && o.name === address.name)) {
+    throw new ConvergeError('import.no-manifest', `no ${address.kind} document named ${address.name} in ${req.paths.join(' ')}`, {
+      source: 'user',
+      hint: `import records the object with its manifest: write the document first (\`converge export --kind ${address.kind}\` prints live objects as documents)`,
+    });
+  }
+  const backend = stateBackendFor(host, manifests.desired.settings);
+  const store = await openStateStore(backend, { lock: true, operation: 'import', lockTimeoutMs: 0, reporter: host.reporter });
+  try {
+    const owned = store.get(address);
+    if (owned) return { status: 'already-owned', key, record: owned, state: backend.description };
+    const session = await planLoaded(host, manifests, store.doc, { paths: req.paths, targets: [key] });
+    if (!session) return { status: 'invalid' };
+    try {
+      const view = session.run.views.get(key);
+      if (!view?.live) {
+        const matchedBy = kindDefinition(address.kind).matchedBy;
+        const rule = matchedBy ? `: no live object has exactly ${matchedBy}` : '';
+        throw new ConvergeError('import.not-found', `${key} does not exist live${rule}, so there is nothing to import`, {
+          source: 'user',
+          hint: '`converge apply` creates it from the manifest; `converge export` lists what exists',
+        });
+      }
+      const provider = session.providers.find((pr) => pr.kinds.includes(view.kind));
+      if (!provider) throw new ConvergeError('import.no-provider', `no provider serves ${view.kind}`, { source: 'internal' });
+      const outcome = importRecord(provider, view, session.run.views);
+      await store.put(outcome.record);
+      return { status: 'imported', key, state: backend.description, ...outcome };
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,122 @@
+import { relative, resolve } from 'node:path';
+import { ConvergeError } from '../diagnostics/errors.js';
+import { hasErrors } from '../diagnostics/types.js';
+import { createPlan, toSavedPlan, type PlanRun } from '../engine/index.js';
+import { KINDS, parseAddress } from '../kinds/registry.js';
+import type { ManifestLoadResult } from '../manifest/index.js';
+import type { Address } from '../model/kinds.js';
+import type { Provider, ProviderContext } from '../providers/provider.js';
+import { serializePlan } from '../plan/serialize.js';
+import type { StateDocument } from '../state/types.js';
+import { closeAll, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor } from './connect.js';
+import type { OperationHost } from './host.js';
+
+export interface PlanRequest {
+  /** Manifest files or directories (default `.`). */
+  paths: string[];
+  /** `Kind/name` addresses to limit the plan to. */
+  targets?: string[];
+  /** `Kind/name` addresses to send whole again, secrets included (settles hidden drift). */
+  rewrite?: string[];
+  /** Also read this Nomad region and report its replication lag. */
+  region?: string;
+}
+
+/** A plan made and its providers still open (apply and import go on with them); the caller closes it. */
+export interface PlanSession {
+  run: PlanRun;
+  providers: Provider[];
+  ctx: ProviderContext;
+  manifests: ManifestLoadResult;
+  /** The saved-plan file text (`plan --out`), redacted. */
+  saved(): string;
+  close(): Promise<void>;
+}
+
+export interface PlanResult {
+  run: PlanRun;
+  /** Display path → file text of every manifest read, for rendering source lines. */
+  sources: Map<string, string>;
+  /** The saved-plan file text (`plan --out`), redacted. */
+  saved: string;
+}
+
+export function parseTargets(targets: readonly string[] | undefined, flag = '--target'): Address[] {
+  return (targets ?? []).map((t) => {
+    const a = parseAddress(t);
+    if (!a) {
+      throw new ConvergeError('cli.bad-target', `${flag} ${t} is not Kind/name`, {
+        source: 'user',
+        hint: `write it like ${KINDS[0]}/okta; kinds are ${KINDS.join(', ')}`,
+      });
+    }
+    return a;
+  });
+}
+
+/**
+ * Plans manifests already loaded against a state already read: connects the providers for the kinds
+ * in play, reads live state (no writes), diffs. Undefined when plan-time diagnostics (handed to the
+ * host) stop the run.
+ */
+export async function planLoaded(host: OperationHost, manifests: ManifestLoadResult, state: StateDocument, req: PlanRequest): Promise<PlanSession | undefined> {
+  const targets = parseTargets(req.targets);
+  const rewrite = parseTargets(req.rewrite, '--rewrite');
+  const providers = providersFor(host, kindsInPlay(manifests, state), manifests.desired.settings);
+  const ctx = providerContext(host, state);
+  const close = () => closeAll(providers);
+  try {
+    host.phase(`planning: reading live state for ${manifests.desired.objects.length} manifest objects and ${state.records.length} owned`);
+    const run = await createPlan({
+      desired: manifests.desired,
+      providers,
+      state,
+      ctx,
+      options: { targets, rewrite, ...(req.region ? { readRegion: req.region } : {}) },
+    });
+    host.endPhase();
+    if (run.plan.diagnostics.length > 0) host.diagnostics(run.plan.diagnostics, manifests.sources);
+    if (hasErrors(run.plan.diagnostics)) {
+      await close();
+      return undefined;
+    }
+    // Relative to the working directory, as the state's paths are, so a plan saved in one checkout
+    // applies in another (CI often plans and applies in different directories).
+    const savedPaths = req.paths.map((p) => relative(host.cwd, resolve(host.cwd, p)) || '.');
+    return {
+      run,
+      providers,
+      ctx,
+      manifests,
+      saved: () => host.redactor.redact(serializePlan(toSavedPlan(run, { paths: savedPaths, targets: req.targets ?? [], rewrite: req.rewrite ?? [] }))),
+      close,
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** Loads the manifests once, reads the state (no lock: nothing is written) and plans. */
+export async function openPlan(host: OperationHost, req: PlanRequest): Promise<PlanSession | undefined> {
+  parseTargets(req.targets);
+  parseTargets(req.rewrite, '--rewrite');
+  const manifests = await loadValid(host, req.paths);
+  if (!manifests) return undefined;
+  const state = await stateBackendFor(host, manifests.desired.settings).read();
+  return planLoaded(host, manifests, state, req);
+}
+
+/**
+ * `converge plan` as a library call: what apply would change, plus drift since the last apply.
+ * Sends no writes. Undefined when diagnostics (handed to the host) stop the run.
+ */
+export async function plan(host: OperationHost, req: PlanRequest): Promise<PlanResult | undefined> {
+  const session = await openPlan(host, req);
+  if (!session) return undefined;
+  await session.close();
+  return { run: session.run, sources: session.manifests.sources, saved: session.saved() };
+}
+
+/** `converge drift`: the same read-only plan, rendered as drift by the caller. */
+export const drift = plan;
