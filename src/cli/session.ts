@@ -102,6 +102,7 @@ export function providersFor(host: Host, kinds: ReadonlySet<Kind>, settings: Set
         token: nomad.token,
         tls: nomad.tls,
         reporter: host.reporter,
+        redact: (text) => host.redactor.redact(text),
         ...(nomad.region ?? settings.spec.nomad?.region ? { region: nomad.region ?? settings.spec.nomad?.region } : {}),
       }),
     );

@@ -1,3 +1,4 @@
 export * from './types.js';
 export * from './redactor.js';
+export * from './secret-forms.js';
 export * from './resolver.js';

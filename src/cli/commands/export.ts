@@ -60,6 +60,7 @@ function openSources(host: Host, asked: Set<Kind> | undefined, organization: str
       token: nomad.token,
       tls: nomad.tls,
       reporter: host.reporter,
+      redact: (text) => host.redactor.redact(text),
       ...(nomad.region ? { region: nomad.region } : {}),
     });
     sources.push({ description: `Nomad at ${nomad.address}`, kinds: NOMAD_KINDS, export: exporter.export, close: exporter.close });

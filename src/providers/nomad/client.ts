@@ -1,6 +1,6 @@
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
 import type { SourceRange } from '../../diagnostics/types.js';
-import { isAlreadyGone, isDefaultTaken, nomadError } from './errors.js';
+import { isAlreadyGone, isDefaultTaken, nomadError, serverText } from './errors.js';
 import {
   decodeJson,
   parseAuthMethod,
@@ -25,6 +25,8 @@ export interface NomadClientOptions {
   token?: string;
   /** Region for writes and, unless a read names another one, for reads. */
   region?: string;
+  /** Masks registered secrets in server text before an error message shortens or reflows it. */
+  redact: (text: string) => string;
 }
 
 export type DeleteResult = 'deleted' | 'already-gone';
@@ -66,7 +68,7 @@ export class NomadClient {
   }
 
   private fail(res: HttpResponse, req: { method: string; path: string; subject: string }, call: CallOptions = {}): never {
-    throw nomadError(res, { ...req, ...(call.range ? { range: call.range } : {}) });
+    throw nomadError(res, { ...req, redact: this.opts.redact, ...(call.range ? { range: call.range } : {}) });
   }
 
   /** `GET /v1/acl/auth-methods`: stubs with Hash (§2). Needs no token. */
@@ -150,5 +152,10 @@ export class NomadClient {
   /** Raw GET for the preflight probe (the caller interprets the status). */
   async probe(path: string, subject: string): Promise<HttpResponse> {
     return this.send({ method: 'GET', path, subject });
+  }
+
+  /** Server text of a response, redacted, then trimmed and shortened for a message. */
+  serverText(res: HttpResponse): string {
+    return serverText(res, this.opts.redact);
   }
 }
