@@ -1,4 +1,5 @@
 import type { ConvergeEvent, EventLevel, Reporter } from '../model/events.js';
+import { DigestBook } from '../secrets/digest.js';
 import { Redactor } from '../secrets/redactor.js';
 import { formatElapsed, ProgressLine } from './progress.js';
 
@@ -50,6 +51,8 @@ export function colorEnabled(flag: boolean | undefined, env: NodeJS.ProcessEnv, 
  */
 export class Host {
   readonly redactor = new Redactor();
+  /** Secret digests derived in this process (cache; legacy digests to upgrade when the state is written). */
+  readonly digests = new DigestBook();
   readonly reporter: Reporter;
   private readonly status: ProgressLine;
   private readonly now: () => number;

@@ -9,6 +9,7 @@ import type { Settings } from '../model/desired.js';
 import type { Provider, ProviderContext } from '../providers/provider.js';
 import { createNomadProvider } from '../providers/nomad/provider.js';
 import { createTfeProvider } from '../providers/tfe/provider.js';
+import { legacyDigestsIn } from '../secrets/digest.js';
 import { createSecretResolver } from '../secrets/resolver.js';
 import type { StateBackend, StateDocument } from '../state/types.js';
 import { createLocalBackend } from '../state/local-backend.js';
@@ -141,7 +142,7 @@ export function kindsInPlay(manifests: ManifestLoadResult, state: StateDocument)
 export function providerContext(host: Host, state: StateDocument): ProviderContext {
   return {
     reporter: host.reporter,
-    secrets: createSecretResolver({ env: host.env, redactor: host.redactor, salt: state.salt }),
+    secrets: createSecretResolver({ env: host.env, redactor: host.redactor, salt: state.salt, digests: host.digests, legacyDigests: legacyDigestsIn(state.records) }),
   };
 }
 
