@@ -1,10 +1,11 @@
 import { createHash, scryptSync } from 'node:crypto';
 
 /*
- * Digests of secret values, as kept in state records and saved plans (decisions.md §16).
+ * Digests of secret values, as kept in state records and saved plans (docs/decisions.md, "Secret digests
+ * are scrypt").
  *
  * A digest must show that a secret changed without letting anyone who reads the state guess it.
- * One salted SHA-256 (the first format) costs an attacker a microsecond per guess, so a weak
+ * One salted SHA-256 (the first format) costs an attacker microseconds per guess, so a weak
  * password falls to a word list at once. scrypt (RFC 7914, Node's built-in) makes every guess cost
  * the same time and memory as one of our digests; a plan computes one per distinct secret value
  * (cached per process), so the parameters are a trade between that cost and the attacker's.
