@@ -55,6 +55,11 @@ function fragments(text: string): string[] {
   return [...new Set(found)];
 }
 
+/** A reply that is not JSON (a proxy's page), echoing the client secret across the 40 characters an error quotes. */
+const notJsonAnswer: WriteAnswer = ({ body }) =>
+  body.includes(JSON.stringify(CLIENT_SECRET).slice(1, -1)) ? { status: 200, contentType: 'text/html', text: `<html><body>saved ${'-'.repeat(5)} ${CLIENT_SECRET}</body></html>` } : undefined;
+
+let nomadAnswerNow: WriteAnswer = nomadAnswer;
 let ws: Workspace;
 let nomadProxy: EchoProxy;
 let tfeProxy: EchoProxy;
@@ -67,7 +72,7 @@ beforeAll(async () => {
   await ws.write('secrets/signing-key.pem', PEM);
   await ws.write('secrets/azure-secret.txt', 'Rb63Tn8Qc-azure-file');
   await ws.write('secrets/api-key.txt', 'Jf45Gd18-api-key');
-  nomadProxy = await startEchoProxy(ws.sandbox.env.NOMAD_ADDR ?? '', 'nomad', { answer: nomadAnswer });
+  nomadProxy = await startEchoProxy(ws.sandbox.env.NOMAD_ADDR ?? '', 'nomad', { answer: (w) => nomadAnswerNow(w) });
   tfeProxy = await startEchoProxy(ws.sandbox.env.TFE_ADDRESS ?? '', 'tfe', { answer: tfeAnswer });
 });
 
@@ -91,4 +96,13 @@ describe('server error bodies are redacted before they are cut or reflowed', () 
       expect(out).toMatch(/Value \{\\*"value\\*":\\*"\*\*\*\\*"\} is invalid/);
     });
   }
+
+  it('a reply that is not JSON is quoted redacted, not cut through the secret', async () => {
+    nomadAnswerNow = notJsonAnswer;
+    const r = await ws.cli(['apply', '--auto-approve', '--poll-interval', '20ms'], { NOMAD_ADDR: nomadProxy.url, TFE_ADDRESS: tfeProxy.url });
+    const out = r.stdout + r.stderr;
+    expect(r.code, out).toBe(1);
+    expect(fragments(out)).toEqual([]);
+    expect(out).toContain('the body is not JSON');
+  });
 });

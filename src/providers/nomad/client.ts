@@ -76,7 +76,7 @@ export class NomadClient {
     const req = { method: 'GET' as const, path: '/v1/acl/auth-methods', subject: 'auth method list' };
     const res = await this.send(req, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethodStubs(decodeJson(res.text, req.subject));
+    return parseAuthMethodStubs(decodeJson(res.text, req.subject, this.opts.redact));
   }
 
   /** `GET /v1/acl/auth-method/:name`; undefined on 404 `ACL auth-method not found` (§6). */
@@ -85,7 +85,7 @@ export class NomadClient {
     const res = await this.send(req, call);
     if (res.status === 404) return undefined;
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethod(decodeJson(res.text, req.subject), name);
+    return parseAuthMethod(decodeJson(res.text, req.subject, this.opts.redact), name);
   }
 
   /**
@@ -96,7 +96,7 @@ export class NomadClient {
     const req = { method: 'POST' as const, path: methodPath(body.Name), subject: `NomadAuthMethod/${body.Name}` };
     const res = await this.send({ ...req, body, idempotent: true, isFinal: isDefaultTaken }, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethod(decodeJson(res.text, req.subject), body.Name);
+    return parseAuthMethod(decodeJson(res.text, req.subject, this.opts.redact), body.Name);
   }
 
   /** `DELETE /v1/acl/auth-method/:name`: 200 empty; a missing method is 500 `ACL auth method not found` (§8). */
@@ -113,7 +113,7 @@ export class NomadClient {
     const req = { method: 'GET' as const, path: '/v1/acl/binding-rules', subject: 'binding rule list' };
     const res = await this.send(req, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRuleStubs(decodeJson(res.text, req.subject));
+    return parseBindingRuleStubs(decodeJson(res.text, req.subject, this.opts.redact));
   }
 
   async readBindingRule(id: string, call: CallOptions = {}): Promise<WireBindingRule | undefined> {
@@ -121,7 +121,7 @@ export class NomadClient {
     const res = await this.send(req, call);
     if (res.status === 404) return undefined;
     if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, req.subject), req.subject);
+    return parseBindingRule(decodeJson(res.text, req.subject, this.opts.redact), req.subject);
   }
 
   /** `POST /v1/acl/binding-rule`: makes a new UUID each time, so it is NOT idempotent. */
@@ -129,7 +129,7 @@ export class NomadClient {
     const req = { method: 'POST' as const, path: '/v1/acl/binding-rule', subject };
     const res = await this.send({ ...req, body, idempotent: false }, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, subject), subject);
+    return parseBindingRule(decodeJson(res.text, subject, this.opts.redact), subject);
   }
 
   /** `POST /v1/acl/binding-rule/:id` with every field (omitted Description/Selector are cleared, §10): idempotent. */
@@ -137,7 +137,7 @@ export class NomadClient {
     const req = { method: 'POST' as const, path: rulePath(id), subject };
     const res = await this.send({ ...req, body: { ...body, ID: id }, idempotent: true }, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, subject), subject);
+    return parseBindingRule(decodeJson(res.text, subject, this.opts.redact), subject);
   }
 
   /** Missing rule: 404, or plain `ACL binding rule not found` as a 500 (§10). */
