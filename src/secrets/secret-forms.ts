@@ -45,12 +45,16 @@ const HTML_ESCAPERS = [
 
 const JSON_ESCAPERS = [jsonEscape, goJsonEscape, asciiJsonEscape, slashJsonEscape];
 
+/** GitHub workflow-command data escaping (actions/toolkit `escapeData`): an annotation quoting text. */
+const githubEscape = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
 /**
  * Every form of `value` that text may carry: as is, base64 (Basic auth, Nomad Variables items),
  * base64url, URL-encoded (query strings, form bodies) and whitespace-collapsed (a multi-line PEM
  * key reflowed onto one line); each of those HTML-escaped (an error page or a message built with
  * an HTML escaper), then JSON-escaped the JavaScript, Go, ASCII-only and `\/` ways (error bodies),
- * and each result JSON-escaped once more (a JSON error body quoted inside our own --json output).
+ * and each result JSON-escaped once more (a JSON error body quoted inside our own --json output) or
+ * escaped for a GitHub annotation.
  */
 export function secretForms(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
@@ -63,6 +67,7 @@ export function secretForms(value: string): string[] {
       for (const f of [html, ...JSON_ESCAPERS.map((e) => e(html))]) {
         out.add(f);
         out.add(jsonEscape(f));
+        out.add(githubEscape(f));
       }
     }
   }

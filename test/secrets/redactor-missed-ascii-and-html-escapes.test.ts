@@ -4,7 +4,8 @@ import { Redactor } from '../../src/secrets/redactor.js';
 /*
  * Regression (issue 16.4): the redactor knew the raw, base64, URL and JSON forms of a secret, but not
  * ASCII-only JSON (`é` → `\u00e9`, as Ruby, Rails and Python write it), HTML-escaped text (`&amp;`,
- * `&#39;`, `&#34;`, `&quot;`, `&#x27;`), or a multi-line key reflowed onto one line.
+ * `&#39;`, `&#34;`, `&quot;`, `&#x27;`), a multi-line key reflowed onto one line, or the escaping of a
+ * GitHub annotation (`%25`, `%0A`).
  */
 const SECRET = `Zq81-&<>"'\\ é+/=%`;
 const PEM = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n';
@@ -37,6 +38,11 @@ describe('the redactor missed ASCII-escaped and HTML-escaped forms', () => {
 
   it('masks a PEM key whose lines were joined by spaces', () => {
     expect(redactor().redact(`bad key: ${PEM.replace(/\s+/g, ' ').trim()} (line 3)`)).toBe('bad key: *** (line 3)');
+  });
+
+  it('masks the secret and a PEM key as a GitHub annotation escapes them (%25, %0A)', () => {
+    const escape = (t: string) => t.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+    expect(redactor().redact(`::error::bad ${escape(SECRET)} and ${escape(PEM)}`)).toBe('::error::bad *** and ***');
   });
 
   it('leaves ordinary text with entities and escapes alone', () => {

@@ -84,7 +84,7 @@ afterAll(async () => {
 describe('server error bodies are redacted before they are cut or reflowed', () => {
   for (const format of [[], ['--json']]) {
     it(`apply ${format.join(' ') || '(text)'}: the echoing 400s and 422s print no part of a secret`, async () => {
-      const r = await ws.cli(['apply', '--auto-approve', '--poll-interval', '20ms', ...format], { NOMAD_ADDR: nomadProxy.url, TFE_ADDRESS: tfeProxy.url });
+      const r = await ws.cli(['apply', '--auto-approve', '--poll-interval', '20ms', ...format], { NOMAD_ADDR: nomadProxy.url, TFE_ADDRESS: tfeProxy.url, GITHUB_ACTIONS: 'true' });
       const out = r.stdout + r.stderr;
       expect(r.code, out).toBe(1);
       expect(fragments(out)).toEqual([]);
