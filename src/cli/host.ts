@@ -2,6 +2,7 @@ import type { Diagnostic } from '../diagnostics/types.js';
 import type { ConvergeEvent, EventLevel, Reporter } from '../model/events.js';
 import type { OperationHost } from '../operations/host.js';
 import { renderDiagnosticsText, renderGithubAnnotations } from '../views/diagnostics.js';
+import { DigestBook } from '../secrets/digest.js';
 import { Redactor } from '../secrets/redactor.js';
 import { formatElapsed, ProgressLine } from './progress.js';
 
@@ -53,6 +54,8 @@ export function colorEnabled(flag: boolean | undefined, env: NodeJS.ProcessEnv, 
  */
 export class Host implements OperationHost {
   readonly redactor = new Redactor();
+  /** Secret digests derived in this process (cache; legacy digests to upgrade when the state is written). */
+  readonly digests = new DigestBook();
   readonly reporter: Reporter;
   private readonly status: ProgressLine;
   private readonly now: () => number;

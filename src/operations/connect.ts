@@ -8,6 +8,7 @@ import type { ConnectInput, Provider, ProviderContext } from '../providers/provi
 import { kindsOfProvider } from '../kinds/registry.js';
 import { nomadConnection } from '../providers/nomad/module.js';
 import { PROVIDER_MODULES } from '../providers/registry.js';
+import { legacyDigestsIn } from '../secrets/digest.js';
 import { createSecretResolver } from '../secrets/resolver.js';
 import type { StateBackend, StateDocument } from '../state/types.js';
 import { createLocalBackend } from '../state/local-backend.js';
@@ -27,7 +28,7 @@ export async function loadValid(host: OperationHost, paths: string[], opts: { se
 
 /** What a provider module needs from this command's host. */
 export function connectInput(host: OperationHost, settings: Settings, extra: Partial<Pick<ConnectInput, 'purpose' | 'organization'>> = {}): ConnectInput {
-  return { env: host.env, settings: settings.spec, reporter: host.reporter, secret: (v) => host.redactor.add(v), purpose: 'manage', ...extra };
+  return { env: host.env, settings: settings.spec, reporter: host.reporter, secret: (v) => host.redactor.add(v), redact: (text) => host.redactor.redact(text), purpose: 'manage', ...extra };
 }
 
 export function stateBackendFor(host: OperationHost, settings: Settings): StateBackend {
@@ -70,7 +71,7 @@ export function kindsInPlay(manifests: ManifestLoadResult, state: StateDocument)
 export function providerContext(host: OperationHost, state: StateDocument): ProviderContext {
   return {
     reporter: host.reporter,
-    secrets: createSecretResolver({ env: host.env, redactor: host.redactor, salt: state.salt }),
+    secrets: createSecretResolver({ env: host.env, redactor: host.redactor, salt: state.salt, digests: host.digests, legacyDigests: legacyDigestsIn(state.records) }),
   };
 }
 

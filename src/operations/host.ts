@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../diagnostics/types.js';
 import { silentReporter, type Reporter } from '../model/events.js';
+import { DigestBook } from '../secrets/digest.js';
 import { Redactor } from '../secrets/redactor.js';
 
 /**
@@ -13,6 +14,8 @@ export interface OperationHost {
   readonly reporter: Reporter;
   /** Every token and resolved secret is added here before use. */
   readonly redactor: Redactor;
+  /** Secret digests derived in this process (a cache; old-format digests to upgrade when the state is written). */
+  readonly digests: DigestBook;
   /** Problems found (manifests, plan time, preflight), handed over as soon as they are found. */
   diagnostics(diags: readonly Diagnostic[], sources: ReadonlyMap<string, string>): void;
   /** A long step starts (`total` objects, when known) and ends. */
@@ -37,6 +40,7 @@ export function libraryHost(opts: { cwd?: string; env?: NodeJS.ProcessEnv; repor
     env: opts.env ?? process.env,
     reporter: opts.reporter ?? silentReporter,
     redactor: new Redactor(),
+    digests: new DigestBook(),
     found,
     diagnostics: (diags) => void found.push(...diags),
     phase: () => undefined,

@@ -11,7 +11,8 @@ import type { OperationHost } from './host.js';
  * wait runs out the error says the same again with how to remove a dead holder's lock.
  */
 export async function openLockedStore(host: OperationHost, backend: StateBackend, operation: string, lockTimeoutMs: number): Promise<StateStore> {
-  const open = (timeoutMs: number) => openStateStore(backend, { lock: true, operation, lockTimeoutMs: timeoutMs, reporter: host.reporter });
+  const open = (timeoutMs: number) =>
+    openStateStore(backend, { lock: true, operation, lockTimeoutMs: timeoutMs, reporter: host.reporter, upgradeDigests: (d) => host.digests.upgradeAll(d) });
   if (lockTimeoutMs <= 0) return open(0);
   try {
     return await open(0);

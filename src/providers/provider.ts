@@ -151,6 +151,8 @@ export interface ConnectInput {
   reporter: Reporter;
   /** Called with every token before it is used, so each output redacts it. */
   secret(value: string | undefined): void;
+  /** Masks every secret known so far (server error bodies are redacted before they are cut or reformatted). */
+  redact(text: string): string;
   /** `export`: a missing setting is named with the export command's flags in mind. */
   purpose: 'manage' | 'export';
   /** `converge export --organization`. */

@@ -1,24 +1,29 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { ConvergeError } from '../diagnostics/errors.js';
 import type { SecretInput } from '../model/secret-ref.js';
+import { DigestBook } from './digest.js';
 import type { Redactor } from './redactor.js';
 import type { SecretResolver } from './types.js';
-
-export function saltedDigest(salt: string, value: string): string {
-  return 'sha256:' + createHash('sha256').update(salt).update('\0').update(value).digest('hex');
-}
 
 export interface ResolverOptions {
   env: NodeJS.ProcessEnv;
   redactor: Redactor;
   salt: string;
+  /** The process's digest cache (shared with the state store, which upgrades legacy digests on write). Default: a new one. */
+  digests?: DigestBook;
+  /**
+   * Legacy (SHA-256) digests the state still holds (`legacyDigestsIn`). A value whose legacy digest is
+   * among them is answered with that legacy digest, so a plan on a state written before scrypt compares
+   * equal instead of showing every secret as changed; the state store rewrites it on the next write.
+   */
+  legacyDigests?: ReadonlySet<string>;
 }
 
 /** Resolves `{ fromEnv }` / `{ fromFile }` references; literals pass through. Registers every value. */
 export function createSecretResolver(opts: ResolverOptions): SecretResolver {
   const cache = new Map<string, Promise<string>>();
+  const digests = opts.digests ?? new DigestBook();
   return {
     async resolve(input: SecretInput, baseDir: string): Promise<string> {
       if (typeof input === 'string') {
@@ -56,7 +61,8 @@ export function createSecretResolver(opts: ResolverOptions): SecretResolver {
       return v;
     },
     digest(value: string): string {
-      return saltedDigest(opts.salt, value);
+      const { current, legacy } = digests.digest(opts.salt, value);
+      return opts.legacyDigests?.has(legacy) ? legacy : current;
     },
   };
 }

@@ -4,6 +4,9 @@ import type { SecretInput } from '../model/secret-ref.js';
 export interface SecretResolver {
   /** Throws ConvergeError `secret.unresolved` (source user) naming the env var / file. */
   resolve(input: SecretInput, baseDir: string): Promise<string>;
-  /** Salted digest, stable for one state salt: `sha256:<hex>`. */
+  /**
+   * Salted, deliberately slow digest, stable for one state salt: `scrypt:N=…,r=…,p=…:<hex>` (digest.ts),
+   * or the legacy `sha256:<hex>` the state already holds for this value until the state is rewritten.
+   */
   digest(value: string): string;
 }

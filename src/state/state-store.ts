@@ -35,6 +35,12 @@ export interface OpenStateStoreOptions {
   lockTimeoutMs: number;
   /** Told when the lock replaced one left by a dead holder. */
   reporter?: Reporter;
+  /**
+   * Rewrites a record's secret digests on every write: legacy SHA-256 digests whose value this process
+   * has resolved become the current slow digests (secrets/digest.ts `DigestBook.upgradeAll`), so an old
+   * state migrates as it is written. Records whose secrets were not resolved keep theirs until a later write.
+   */
+  upgradeDigests?: (digests: Record<string, string>) => Record<string, string>;
 }
 
 function sortRecords(records: StateRecord[]): StateRecord[] {
@@ -70,7 +76,10 @@ export async function openStateStore(backend: StateBackend, opts: OpenStateStore
   const mutate = (change: (records: StateRecord[]) => StateRecord[]): Promise<void> => {
     const next = queue.then(async () => {
       if (closed) throw new ConvergeError('state.closed', 'the state store is closed', { source: 'internal' });
-      const updated: StateDocument = { ...doc, serial: doc.serial + 1, records: sortRecords(change([...doc.records])) };
+      const upgrade = opts.upgradeDigests;
+      const changed = change([...doc.records]);
+      const records = upgrade ? changed.map((r) => ({ ...r, secretDigests: upgrade(r.secretDigests) })) : changed;
+      const updated: StateDocument = { ...doc, serial: doc.serial + 1, records: sortRecords(records) };
       await backend.write(updated);
       doc = updated;
     });

@@ -23,7 +23,7 @@ describe('createPlan', () => {
     expect(c?.notes).toContain(NOTE_SECRET_INVISIBLE);
     expect(run.plan.summary).toEqual({ create: 2, update: 0, delete: 0, upgrade: 0 });
     expect(JSON.stringify(run.plan)).not.toContain(CANARY);
-    expect(run.secretDigests['NomadAuthMethod/okta#config.oidcClientSecret']).toMatch(/^sha256:/);
+    expect(run.secretDigests['NomadAuthMethod/okta#config.oidcClientSecret']).toMatch(/^scrypt:N=4096,r=8,p=1:[0-9a-f]{64}$/);
     expect(w.nomad.calls).toEqual([]);
   });
 

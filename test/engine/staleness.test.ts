@@ -96,6 +96,6 @@ describe('findStaleness', () => {
     const w = world();
     const text = serializePlan(toSavedPlan(await w.plan([okta()]), META));
     expect(text).not.toContain(CANARY);
-    expect(text).toContain('"NomadAuthMethod/okta#config.oidcClientSecret": "sha256:');
+    expect(text).toContain('"NomadAuthMethod/okta#config.oidcClientSecret": "scrypt:N=4096,r=8,p=1:');
   });
 });

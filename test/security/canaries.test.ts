@@ -10,6 +10,7 @@ import { DEFAULT_TFE_SEED } from '../../src/sandbox/tfe/default-seed.js';
 import { createNomadVariablesBackend } from '../../src/state/nomad/index.js';
 import { runCli, type CliResult } from '../e2e/harness.js';
 import { startEchoProxy } from './echo-proxy.js';
+import { secretAuthMethods as auth, SECRET_WORKSPACE as TFE } from './fixtures.js';
 
 /*
  * Secret canaries: distinctive values for every kind of secret converge handles (OIDC client secret via
@@ -50,70 +51,6 @@ name: default
 spec:
   tfe: { organization: acme }
   state: { backend: local, path: .converge/state.json }
-`;
-
-function auth(ttl = '1h'): string {
-  return `kind: NomadAuthMethod
-name: okta
-spec:
-  type: OIDC
-  tokenLocality: global
-  maxTokenTtl: ${ttl}
-  default: true
-  config:
-    oidcDiscoveryUrl: https://acme.okta.example
-    oidcClientId: 0oa1
-    oidcClientSecret: { fromEnv: OKTA_CLIENT_SECRET }
-    boundAudiences: [0oa1]
-    allowedRedirectUris: [https://nomad.example.com/ui/settings/tokens]
-    claimMappings: { email: email }
----
-kind: NomadAuthMethod
-name: azure
-spec:
-  type: OIDC
-  tokenLocality: local
-  maxTokenTtl: ${ttl}
-  config:
-    oidcDiscoveryUrl: https://login.microsoft.example/tenant/v2.0
-    oidcClientId: azure-app
-    oidcClientSecret: { fromFile: secrets/azure-secret.txt }
-    oidcClientAssertion:
-      keySource: private_key
-      audience: [https://login.microsoft.example]
-      keyAlgorithm: RS256
-      privateKey:
-        pemKey: { fromFile: secrets/signing-key.pem }
-        keyId: key-1
-    boundAudiences: [azure-app]
-    allowedRedirectUris: [https://nomad.example.com/ui/settings/tokens]
-`;
-}
-
-const TFE = `kind: NoCodeModule
-name: vpc
-spec:
-  registryModule: acme/vpc/aws
-  versionPin: 1.4.0
-  enabled: true
----
-kind: NoCodeWorkspace
-name: vpc-dev
-spec:
-  module: vpc
-  project: Platform
-  variables:
-    - key: region
-      value: eu-west-1
-    - key: db_password
-      value: { fromEnv: VPC_DB_PASSWORD }
-      sensitive: true
-    - key: API_KEY
-      value: { fromFile: secrets/api-key.txt }
-      category: env
-      sensitive: true
-  upgrade: { confirm: auto }
-  deletion: safe
 `;
 
 const INPUTS = new Set(['settings.yaml', 'auth.yaml', 'tfe.yaml', 'secrets/azure-secret.txt', 'secrets/signing-key.pem', 'secrets/api-key.txt', 'seed.json']);

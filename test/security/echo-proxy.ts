@@ -21,19 +21,33 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** A custom answer to one write: `undefined` sends the write on to the simulator. */
+export type WriteAnswer = (write: { method: string; url: string; body: string }) => { status: number; contentType: string; text: string } | undefined;
+
 /**
  * `style`: how the upstream API words errors (Nomad: plain text; HCP Terraform: JSON:API `errors`).
  * The first `first500` writes to each path are answered 500 (retried where converge retries), the rest 422.
  * `goJson`: the echo escapes `&`, `<`, `>` as Go's encoding/json does (`\u0026`), as Nomad and HCP Terraform would.
  */
-export async function startEchoProxy(upstream: string, style: 'nomad' | 'tfe', opts: { first500?: number; goJson?: boolean } = {}): Promise<EchoProxy> {
+export async function startEchoProxy(
+  upstream: string,
+  style: 'nomad' | 'tfe',
+  opts: { first500?: number; goJson?: boolean; answer?: WriteAnswer } = {},
+): Promise<EchoProxy> {
   const target = new URL(upstream);
   const echoed: string[] = [];
   const writes = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     void readBody(req).then((received) => {
       let body = received;
-      if (req.method === 'GET' || req.method === 'HEAD') {
+      const custom = req.method === 'GET' || req.method === 'HEAD' ? undefined : opts.answer?.({ method: req.method ?? '', url: req.url ?? '', body });
+      if (custom) {
+        echoed.push(body);
+        res.writeHead(custom.status, { 'content-type': custom.contentType }).end(custom.text);
+        return;
+      }
+      // Reads pass through; with a custom answer, so do the writes it does not answer.
+      if (req.method === 'GET' || req.method === 'HEAD' || opts.answer) {
         const up = httpRequest(
           { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
           (upRes) => {
@@ -42,7 +56,7 @@ export async function startEchoProxy(upstream: string, style: 'nomad' | 'tfe', o
           },
         );
         up.on('error', () => res.writeHead(502).end());
-        up.end();
+        up.end(received);
         return;
       }
       echoed.push(body);

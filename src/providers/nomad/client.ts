@@ -1,7 +1,7 @@
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
 import { ConvergeError } from '../../diagnostics/errors.js';
 import type { SourceRange } from '../../diagnostics/types.js';
-import { isAlreadyGone, isDefaultTaken, nomadError } from './errors.js';
+import { isAlreadyGone, isDefaultTaken, nomadError, serverText } from './errors.js';
 import {
   decodeJson,
   parseAuthMethod,
@@ -35,6 +35,8 @@ export interface NomadClientOptions {
   token?: string;
   /** Region for writes and, unless a read names another one, for reads. */
   region?: string;
+  /** Masks registered secrets in server text before an error message shortens or reflows it. */
+  redact: (text: string) => string;
 }
 
 export type DeleteResult = 'deleted' | 'already-gone';
@@ -102,7 +104,7 @@ export class NomadClient {
   }
 
   private fail(res: HttpResponse, req: { method: string; path: string; subject: string }, call: CallOptions = {}): never {
-    throw nomadError(res, { ...req, ...(call.range ? { range: call.range } : {}) });
+    throw nomadError(res, { ...req, redact: this.opts.redact, ...(call.range ? { range: call.range } : {}) });
   }
 
   /** `GET /v1/acl/auth-methods`: stubs with Hash (§2). Needs no token. */
@@ -110,7 +112,7 @@ export class NomadClient {
     const req = { method: 'GET' as const, path: '/v1/acl/auth-methods', subject: 'auth method list' };
     const res = await this.send(req, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethodStubs(decodeJson(res.text, req.subject));
+    return parseAuthMethodStubs(decodeJson(res.text, req.subject, this.opts.redact));
   }
 
   /** `GET /v1/acl/auth-method/:name`; undefined on 404 `ACL auth-method not found` (§6). */
@@ -119,7 +121,7 @@ export class NomadClient {
     const res = await this.send(req, call);
     if (res.status === 404) return undefined;
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethod(decodeJson(res.text, req.subject), name);
+    return parseAuthMethod(decodeJson(res.text, req.subject, this.opts.redact), name);
   }
 
   /**
@@ -130,7 +132,7 @@ export class NomadClient {
     const req = { method: 'POST' as const, path: methodPath(body.Name), subject: `NomadAuthMethod/${body.Name}` };
     const res = await this.send({ ...req, body, idempotent: true, isFinal: isDefaultTaken }, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethod(decodeJson(res.text, req.subject), body.Name);
+    return parseAuthMethod(decodeJson(res.text, req.subject, this.opts.redact), body.Name);
   }
 
   /** `DELETE /v1/acl/auth-method/:name`: 200 empty; a missing method is 500 `ACL auth method not found` (§8). */
@@ -147,7 +149,7 @@ export class NomadClient {
     const req = { method: 'GET' as const, path: '/v1/acl/binding-rules', subject: 'binding rule list' };
     const res = await this.send(req, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRuleStubs(decodeJson(res.text, req.subject));
+    return parseBindingRuleStubs(decodeJson(res.text, req.subject, this.opts.redact));
   }
 
   async readBindingRule(id: string, call: CallOptions = {}): Promise<WireBindingRule | undefined> {
@@ -155,7 +157,7 @@ export class NomadClient {
     const res = await this.send(req, call);
     if (res.status === 404) return undefined;
     if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, req.subject), req.subject);
+    return parseBindingRule(decodeJson(res.text, req.subject, this.opts.redact), req.subject);
   }
 
   /** `POST /v1/acl/binding-rule`: makes a new UUID each time, so it is NOT idempotent. */
@@ -163,7 +165,7 @@ export class NomadClient {
     const req = { method: 'POST' as const, path: '/v1/acl/binding-rule', subject };
     const res = await this.send({ ...req, body, idempotent: false }, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, subject), subject);
+    return parseBindingRule(decodeJson(res.text, subject, this.opts.redact), subject);
   }
 
   /** `POST /v1/acl/binding-rule/:id` with every field (omitted Description/Selector are cleared, §10): idempotent. */
@@ -171,7 +173,7 @@ export class NomadClient {
     const req = { method: 'POST' as const, path: rulePath(id), subject };
     const res = await this.send({ ...req, body: { ...body, ID: id }, idempotent: true }, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, subject), subject);
+    return parseBindingRule(decodeJson(res.text, subject, this.opts.redact), subject);
   }
 
   /** Missing rule: 404, or plain `ACL binding rule not found` as a 500 (§10). */
@@ -188,7 +190,7 @@ export class NomadClient {
     const req = { method: 'GET' as const, path: '/v1/acl/policies', subject: 'ACL policy list' };
     const res = await this.send(req, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAclPolicyStubs(decodeJson(res.text, req.subject));
+    return parseAclPolicyStubs(decodeJson(res.text, req.subject, this.opts.redact));
   }
 
   /** `GET /v1/acl/policy/:name`; undefined on 404 `ACL policy not found`. */
@@ -198,7 +200,7 @@ export class NomadClient {
     const res = await this.send(req, call);
     if (res.status === 404) return undefined;
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAclPolicy(decodeJson(res.text, req.subject), name);
+    return parseAclPolicy(decodeJson(res.text, req.subject, this.opts.redact), name);
   }
 
   /**
@@ -231,7 +233,7 @@ export class NomadClient {
     const req = { method: 'GET' as const, path: '/v1/acl/roles', subject: 'ACL role list' };
     const res = await this.send(req, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRoles(decodeJson(res.text, req.subject));
+    return parseAclRoles(decodeJson(res.text, req.subject, this.opts.redact));
   }
 
   /** `GET /v1/acl/role/:id`; undefined on 404 `ACL role not found`. */
@@ -249,7 +251,7 @@ export class NomadClient {
     const res = await this.send(req, call);
     if (res.status === 404) return undefined;
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRole(decodeJson(res.text, subject), subject);
+    return parseAclRole(decodeJson(res.text, subject, this.opts.redact), subject);
   }
 
   /**
@@ -267,7 +269,7 @@ export class NomadClient {
     const { ID: _ignored, ...rest } = body;
     const res = await this.send({ ...req, body: rest, idempotent: false, readBack }, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRole(decodeJson(res.text, subject), subject);
+    return parseAclRole(decodeJson(res.text, subject, this.opts.redact), subject);
   }
 
   /**
@@ -288,7 +290,7 @@ export class NomadClient {
       });
     }
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRole(decodeJson(res.text, subject), subject);
+    return parseAclRole(decodeJson(res.text, subject, this.opts.redact), subject);
   }
 
   /** `DELETE /v1/acl/role/:id`: 200 empty; a missing role is a 500 `ACL role not found`, settled by a read-back. */
@@ -303,5 +305,10 @@ export class NomadClient {
   /** Raw GET for the preflight probe (the caller interprets the status). */
   async probe(path: string, subject: string): Promise<HttpResponse> {
     return this.send({ method: 'GET', path, subject });
+  }
+
+  /** Server text of a response, redacted, then trimmed and shortened for a message. */
+  serverText(res: HttpResponse): string {
+    return serverText(res, this.opts.redact);
   }
 }

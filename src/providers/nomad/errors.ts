@@ -5,7 +5,9 @@ import type { HttpResponse } from '../../http/types.js';
 /*
  * Nomad status + plain-text body → ConvergeError with a stable code. Every Nomad error body is
  * plain text, never JSON (reference nomad-api.md §6), so the text is passed through (trimmed and
- * shortened) as the server's own words.
+ * shortened) as the server's own words. It is redacted before it is shortened or reflowed: a body
+ * that echoes a secret, cut through the secret or with a multi-line key joined onto one line, would
+ * no longer hold the secret in any form the output's redactor knows, and part of it would be printed.
  */
 
 export interface ErrorContext {
@@ -15,12 +17,15 @@ export interface ErrorContext {
   subject: string;
   /** The manifest document behind the request, so a 400 points at a file and line. */
   range?: SourceRange;
+  /** Masks every registered secret; applied to the whole body before anything else touches it. */
+  redact?: (text: string) => string;
 }
 
 const MAX_BODY = 600;
 
-export function serverText(res: HttpResponse): string {
-  const t = res.text.trim();
+/** The body, redacted first, then trimmed and shortened. */
+export function serverText(res: HttpResponse, redact: (text: string) => string = (t) => t): string {
+  const t = redact(res.text).trim();
   return t.length > MAX_BODY ? `${t.slice(0, MAX_BODY)}…` : t;
 }
 
@@ -50,7 +55,7 @@ export function isDefaultTaken(res: HttpResponse): boolean {
 }
 
 export function nomadError(res: HttpResponse, ctx: ErrorContext): ConvergeError {
-  const text = serverText(res);
+  const text = serverText(res, ctx.redact);
   const where = `${ctx.method} ${ctx.path} (${ctx.subject})`;
   const range = ctx.range ? { range: ctx.range } : {};
   const status = res.status;

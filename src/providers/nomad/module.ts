@@ -57,11 +57,11 @@ export const nomadModule: ProviderModule = {
   },
   connect(input) {
     const c = connection(input);
-    return createNomadProvider({ address: c.address, token: c.token, tls: c.tls, reporter: input.reporter, ...(c.region ? { region: c.region } : {}) });
+    return createNomadProvider({ address: c.address, token: c.token, tls: c.tls, reporter: input.reporter, redact: input.redact, ...(c.region ? { region: c.region } : {}) });
   },
   exporter(input): ExportSource {
     const c = connection(input);
-    const exporter = createNomadExporter({ address: c.address, token: c.token, tls: c.tls, reporter: input.reporter, ...(c.region ? { region: c.region } : {}) });
+    const exporter = createNomadExporter({ address: c.address, token: c.token, tls: c.tls, reporter: input.reporter, redact: input.redact, ...(c.region ? { region: c.region } : {}) });
     return { description: `Nomad at ${c.address}`, kinds: kindsOfProvider('nomad'), export: exporter.export, close: exporter.close };
   },
 };

@@ -1,7 +1,6 @@
 import { isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import type { NomadClient } from './client.js';
-import { serverText } from './errors.js';
 
 /** A name no auth method has (names are `^[a-zA-Z0-9-]{1,128}$`, reference nomad-api.md §3.2): a read of it only tests the token. */
 export const PROBE_NAME = 'converge-preflight-probe';
@@ -32,7 +31,7 @@ export async function preflightNomad(client: NomadClient): Promise<Diagnostic[]>
       },
     ];
   }
-  const text = serverText(res);
+  const text = client.serverText(res);
   if (res.status === 400 && /ACL support disabled/i.test(text)) {
     return [
       {

@@ -5,6 +5,7 @@ import type { AnyDesired, DesiredObject } from '../../model/desired.js';
 import type { Reporter } from '../../model/events.js';
 import { kindsOfProvider } from '../../kinds/registry.js';
 import type { Kind } from '../../model/kinds.js';
+import { Redactor } from '../../secrets/redactor.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, ObjectView, Provider, ProviderContext } from '../provider.js';
 import { applyAuthMethods } from './apply-auth-methods.js';
 import { applyBindingRules } from './apply-binding-rules.js';
@@ -30,6 +31,11 @@ export interface NomadProviderOptions {
   reporter: Reporter;
   /** Injected HTTP client (tests); by default one is built for `address`. */
   http?: HttpClient;
+  /**
+   * Masks secrets in server text before error messages shorten or reflow it (the CLI passes its
+   * redactor's `redact`, which knows every resolved secret). By default only the token is masked.
+   */
+  redact?: (text: string) => string;
 }
 
 const NOMAD_KINDS: readonly Kind[] = kindsOfProvider('nomad');
@@ -37,10 +43,21 @@ const NOMAD_KINDS: readonly Kind[] = kindsOfProvider('nomad');
 const isMethod = (o: AnyDesired): o is DesiredObject<'NomadAuthMethod'> => o.kind === 'NomadAuthMethod';
 const isRule = (o: AnyDesired): o is DesiredObject<'NomadBindingRule'> => o.kind === 'NomadBindingRule';
 
+function tokenOnlyRedactor(token: string | undefined): (text: string) => string {
+  const r = new Redactor();
+  r.add(token);
+  return (text) => r.redact(text);
+}
+
 /** The HTTP client and typed Nomad client for one connection; `ownsHttp` says who closes the HTTP client. */
 export function connectNomad(opts: NomadProviderOptions): { http: HttpClient; ownsHttp: boolean; client: NomadClient } {
   const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), reporter: opts.reporter });
-  const client = new NomadClient({ http, ...(opts.token ? { token: opts.token } : {}), ...(opts.region ? { region: opts.region } : {}) });
+  const client = new NomadClient({
+    http,
+    redact: opts.redact ?? tokenOnlyRedactor(opts.token),
+    ...(opts.token ? { token: opts.token } : {}),
+    ...(opts.region ? { region: opts.region } : {}),
+  });
   return { http, ownsHttp: opts.http === undefined, client };
 }
 

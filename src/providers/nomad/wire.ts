@@ -118,11 +118,12 @@ export function badResponse(what: string, detail: string): ConvergeError {
   });
 }
 
-export function decodeJson(text: string, what: string): unknown {
+/** `redact` masks secrets in the body before the error quotes its start (a cut could leave part of one). */
+export function decodeJson(text: string, what: string, redact: (text: string) => string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw badResponse(what, `the body is not JSON (${text.length} bytes, starts ${JSON.stringify(text.slice(0, 40))})`);
+    throw badResponse(what, `the body is not JSON (${text.length} bytes, starts ${JSON.stringify(redact(text).slice(0, 40))})`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
+import { Redactor } from '../../secrets/redactor.js';
 
 /*
  * The few Nomad Variables endpoints the state backend needs (reference nomad-api.md §9).
@@ -53,6 +54,11 @@ export interface VariablesClient {
 
 export function createVariablesClient(opts: VariablesClientOptions): VariablesClient {
   const { http, token, namespace } = opts;
+  // The state holds no secret, but an error body may echo the token: masked before it is shortened.
+  const tokenRedactor = new Redactor();
+  tokenRedactor.add(token);
+  const remoteError = (method: string, path: string, res: HttpResponse, op?: string): ConvergeError =>
+    statusError(method, path, { ...res, text: tokenRedactor.redact(res.text) }, op);
 
   async function send(req: HttpRequest): Promise<HttpResponse> {
     return http.request({
@@ -241,8 +247,8 @@ function parseVariable(res: HttpResponse, path: string): WireVariable {
   };
 }
 
-/** Status → coded error. Nomad errors are text/plain (reference nomad-api.md "Surprises" 7). */
-function remoteError(method: string, path: string, res: HttpResponse, op?: string): ConvergeError {
+/** Status → coded error; `res.text` arrives redacted. Nomad errors are text/plain (reference nomad-api.md "Surprises" 7). */
+function statusError(method: string, path: string, res: HttpResponse, op?: string): ConvergeError {
   const what = `${method} /v1/var/${path}${op ? `?${op}` : ''}`;
   const text = res.text.trim().slice(0, 300);
   if (res.status === 401 || res.status === 403) {

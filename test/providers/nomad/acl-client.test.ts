@@ -14,7 +14,7 @@ let nomad: NomadClient;
 beforeAll(async () => {
   sim = await startNomadSimulator({ port: 0 });
   http = createHttpClient({ baseUrl: sim.url, retry: { retries: 3, minTimeoutMs: 1, maxTimeoutMs: 5 } });
-  nomad = new NomadClient({ http, token: sim.managementToken });
+  nomad = new NomadClient({ http, token: sim.managementToken, redact: (text) => text });
 });
 afterAll(async () => {
   await http.close();
@@ -69,7 +69,7 @@ describe('NomadClient ACL policies', () => {
   });
 
   it('a non-management token: writes 403 (permission-denied), list shows nothing of others', async () => {
-    const weak = new NomadClient({ http, token: sim.clientToken });
+    const weak = new NomadClient({ http, token: sim.clientToken, redact: (text) => text });
     await nomad.upsertAclPolicy(policy('visible-to-management'));
     expect((await caught(weak.upsertAclPolicy(policy('x')))).code).toBe('nomad.permission-denied');
     expect(await weak.listAclPolicies()).toEqual([]);

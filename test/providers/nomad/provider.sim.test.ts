@@ -24,7 +24,7 @@ describe('Nomad provider against the simulator: auth methods', () => {
     expect(rig.sim.log.entries().map((e) => `${e.method} ${e.path}`)).toEqual(['GET /v1/acl/auth-methods']);
     // The secret is a digest in the view, never a field.
     const okta = load.views.find((v) => v.name === 'okta');
-    expect(okta?.desired?.secrets['config.oidcClientSecret']).toMatch(/^sha256:/);
+    expect(okta?.desired?.secrets['config.oidcClientSecret']).toMatch(/^scrypt:N=4096,r=8,p=1:/);
     expect(JSON.stringify(load.views)).not.toContain(SECRET);
   });
 
@@ -40,7 +40,7 @@ describe('Nomad provider against the simulator: auth methods', () => {
     const rec = rig.records.get('NomadAuthMethod/okta');
     expect(rec?.id).toBe('okta');
     expect(typeof rec?.extra.hash).toBe('string');
-    expect(rec?.secretDigests['config.oidcClientSecret']).toMatch(/^sha256:/);
+    expect(rec?.secretDigests['config.oidcClientSecret']).toMatch(/^scrypt:N=4096,r=8,p=1:/);
     expect(JSON.stringify([...rig.records.values()])).not.toContain(SECRET);
 
     // The write carried the secret from the manifest and Default explicitly.
