@@ -173,6 +173,18 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
           phase = 'planned';
           await o.onPhase('planned');
         }
+        if (phase === 'confirmed' && o.confirm) {
+          // A run that waits for its confirmation was not confirmed, whatever an earlier apply recorded (a
+          // lost confirm read back as done, issue 16.1): confirm it now rather than wait for --run-timeout.
+          o.reporter.emit({
+            code: 'tfe.run.unconfirmed',
+            level: 'warn',
+            message: `${o.workspace}: ${o.purpose} run ${o.runId} was recorded as confirmed but still waits for a confirmation (${run.status})`,
+            data: { workspace: o.workspace, runId: o.runId, phase: run.status, purpose: o.purpose },
+          });
+          phase = 'planned';
+          await o.onPhase('planned');
+        }
         if (phase === 'planned' && o.confirm) {
           if (o.policy === 'manual') return { status: 'awaiting-confirmation', finalState: run.status, elapsedMs: elapsed() };
           if (await o.confirm()) {
