@@ -48,6 +48,22 @@ describe('a 5xx on the upgrade confirm', () => {
     expect((await ws.cli(['plan', '--detailed-exitcode', '.'])).code).toBe(0);
   }, 90_000);
 
+  it('the same holds for the confirm of a first run (actions/apply)', async () => {
+    ws = await openWorkspace({ copyExamples: true });
+    const { control } = ws.sandbox.tfe;
+    control.setStepDelay(500);
+    control.setNextRunOutcome('vpc-dev', 'late-cost-estimate');
+    const apply = '^/api/v2/runs/run-[^/]+/actions/apply$';
+    control.failRequest({ method: 'POST', path: apply, status: 503, delayMs: 600 });
+    const a = await ws.cli(ARGS);
+    const out = a.stdout + a.stderr;
+    expect(a.code, out).toBe(0);
+    expect(out).not.toMatch(/did not finish within/);
+    const confirms = ws.sandbox.log.entries({ method: 'POST' }).filter((e) => new RegExp(apply).test(e.path));
+    expect(confirms.map((e) => e.status)[0]).toBe(503);
+    expect(confirms.some((e) => e.status === 202)).toBe(true);
+  }, 90_000);
+
   it('a rerun confirms a run that state records as confirmed but still waits', async () => {
     ws = await openWorkspace({ copyExamples: true });
     expect((await ws.cli(ARGS)).code).toBe(0);
