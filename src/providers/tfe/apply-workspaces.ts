@@ -15,7 +15,7 @@ import { failed, outcome } from './outcome.js';
 import { deletionPolicyOf } from './refine.js';
 import { confirmUnlessConflict, followRun, sleep, type FollowResult, type RunPhase } from './runs.js';
 import type { TfeSession } from './session.js';
-import { driveUpgrade, newestRun, rollout } from './upgrade-driver.js';
+import { driveUpgrade, newestRun, pendingRun, rollout, type PendingRun } from './upgrade-driver.js';
 import type { WorkspaceWire } from './wire.js';
 
 /*
@@ -393,33 +393,74 @@ async function updateWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired):
     ...(await secretVersions(env, p, d, live.id, writes > 0)),
   });
   const done = [settings ? 'settings updated' : '', writes > 0 ? `${writes} variable write(s)` : ''].filter((s) => s !== '').join(', ') || 'recorded in state';
-  const inFlight = env.ctx.record(p.change)?.inFlight;
+  let inFlight = env.ctx.record(p.change)?.inFlight;
+  if (!inFlight && typeof live.extra.pendingFirstRun === 'string') {
+    // The plan saw the adopted workspace's first run waiting (load.ts): look again, it may have ended since.
+    const pending = await pendingRun(env.session.client, live.id, d.name);
+    if (pending?.first) inFlight = await adoptFirstRun(env, p, pending);
+  }
   if (!inFlight) return outcome(p, 'succeeded', done);
   if (inFlight.purpose === 'upgrade') return upgradeRun(env, p, d, live.id, done);
   const { result, url } = await resumeRun(env, p, inFlight, live.extra.autoApply === true, d.spec.upgrade?.confirm ?? 'auto');
   return runOutcome(p, done, result, url);
 }
 
-async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string, done: string): Promise<ApplyOutcome> {
+async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string, done: string, pending?: PendingRun | null): Promise<ApplyOutcome> {
   const moduleId = moduleIdFor(env, d.spec.module);
   if (moduleId === undefined) {
     const error = new ConvergeError('tfe.workspace.module-missing', `NoCodeModule/${d.spec.module} has no no-code module: cannot upgrade workspace ${d.name}`, { source: 'user' });
     return outcome(p, 'failed', error.message, { error });
   }
   const to = p.change.upgrade?.to ?? str(p.view.desired?.fields.moduleVersion);
-  const r = await driveUpgrade(
-    { workspace: d.name, workspaceId, moduleId, policy: d.spec.upgrade?.confirm ?? 'auto', toVersion: to, inFlight: env.ctx.record(p.change)?.inFlight },
-    { client: env.session.client, address: env.session.address, organization: env.session.organization, ctx: env.ctx, setInFlight: (run) => env.ctx.setInFlight(p.change, run) },
-  );
+  const deps = { client: env.session.client, address: env.session.address, organization: env.session.organization, ctx: env.ctx, setInFlight: (run: InFlightRun | undefined) => env.ctx.setInFlight(p.change, run) };
+  const target = { workspace: d.name, workspaceId, moduleId, policy: d.spec.upgrade?.confirm ?? 'auto', toVersion: to, inFlight: env.ctx.record(p.change)?.inFlight, ...(pending !== undefined ? { pending } : {}) };
+  let r = await driveUpgrade(target, deps);
+  // Read back the version the workspace now runs (source-module-id), so state says what is live.
+  const readVersion = async () => parseSourceModuleId((await env.session.client.readWorkspace(workspaceId, { what: `workspace ${d.name}` })).sourceModuleId)?.version ?? to;
+  let version = r.status === 'succeeded' ? await readVersion() : to;
+  if (r.status === 'succeeded' && r.adopted && to !== null && version !== to) {
+    // The run found in flight was not the upgrade (it left the workspace at another version, issue 16.5):
+    // it no longer blocks the workspace, so the upgrade starts now.
+    env.ctx.reporter.emit({
+      code: 'tfe.run.not-the-upgrade',
+      level: 'warn',
+      message: `${d.name}: run ${r.runId ?? '?'} left the workspace at ${version ?? 'an unknown version'}, not ${to}: it was not the upgrade; starting the upgrade now`,
+      data: { workspace: d.name, runId: r.runId, version, to },
+    });
+    r = await driveUpgrade({ ...target, inFlight: undefined, pending: null }, deps);
+    if (r.status === 'succeeded') version = await readVersion();
+  }
   if (r.status === 'failed') return outcome(p, 'failed', r.error.message, { error: r.error, runUrl: r.url });
   if (r.status === 'awaiting-confirmation') return outcome(p, 'awaiting-confirmation', r.message, { runUrl: r.url });
-  // Read back the version the workspace now runs (source-module-id), so state says what is live.
-  const ws = await env.session.client.readWorkspace(workspaceId, { what: `workspace ${d.name}` });
-  const version = parseSourceModuleId(ws.sourceModuleId)?.version ?? to;
   await saveRecord(env, p, workspaceId, appliedFields(p, version), { workspaceId, moduleId });
+  if (to !== null && version !== null && version !== to && r.runId !== null) {
+    // Never report an upgrade the workspace does not show: state keeps the version read back, so the next plan upgrades again.
+    const error = new ConvergeError('tfe.upgrade.version-mismatch', `upgrade run ${r.runId} of workspace ${d.name} applied, but the workspace runs ${version}, not ${to}: ${r.url ?? ''}`, {
+      source: 'remote',
+      hint: 'check the no-code module’s version pin and the run in HCP Terraform, then apply again',
+    });
+    return outcome(p, 'failed', error.message, { error, runUrl: r.url });
+  }
   const prefix = done === 'recorded in state' ? '' : `${done}; `;
-  // The planned `to` is already in the result line; the version read back is news only when it differs.
+  // Only a run-less answer ("no upgrade available") gets here with another version: say where the workspace is.
   return outcome(p, 'succeeded', `${prefix}${r.message}${version && version !== to ? ` (now at ${version})` : ''}`, { runUrl: r.url });
+}
+
+/**
+ * A workspace's first run still in flight that state does not know (the apply that created the workspace was
+ * killed before it recorded the run, and the workspace was adopted, issue 16.5): recorded as the provision run,
+ * so it is followed and confirmed per `upgrade.confirm` like the first run of a workspace converge creates.
+ */
+async function adoptFirstRun(env: Env, p: PlannedChange, pending: PendingRun): Promise<InFlightRun> {
+  env.ctx.reporter.emit({
+    code: 'tfe.run.adopt',
+    level: 'warn',
+    message: `${p.change.name}: first run ${pending.id} is in flight (${pending.status}) but not in state (an earlier apply was interrupted); following it`,
+    data: { workspace: p.change.name, runId: pending.id, phase: pending.status },
+  });
+  const run: InFlightRun = { purpose: 'provision', runId: pending.id, phase: 'initiated', startedAt: new Date().toISOString() };
+  await env.ctx.setInFlight(p.change, run);
+  return run;
 }
 
 async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired): Promise<ApplyOutcome> {
@@ -433,14 +474,22 @@ async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired)
     moduleId: moduleIdFor(env, d.spec.module) ?? null,
     ...(await secretVersions(env, p, d, live.id, writes > 0)),
   });
-  const inFlight = env.ctx.record(p.change)?.inFlight;
+  let inFlight = env.ctx.record(p.change)?.inFlight;
+  let pending: PendingRun | null | undefined;
+  if (!inFlight) {
+    pending = await pendingRun(env.session.client, live.id, d.name);
+    if (pending?.first) {
+      inFlight = await adoptFirstRun(env, p, pending);
+      pending = null;
+    }
+  }
   if (inFlight && inFlight.purpose !== 'upgrade') {
     // A first run never seen to finish comes first; the upgrade follows it.
     const { result, url } = await resumeRun(env, p, inFlight, live.extra.autoApply === true, d.spec.upgrade?.confirm ?? 'auto');
     if (result.status !== 'applied' && result.status !== 'no-changes') return runOutcome(p, `${inFlight.purpose} run`, result, url);
   }
   const done = [settings ? 'settings updated' : '', writes > 0 ? `${writes} variable write(s)` : ''].filter((s) => s !== '').join(', ') || 'recorded in state';
-  return upgradeRun(env, p, d, live.id, done);
+  return upgradeRun(env, p, d, live.id, done, pending);
 }
 
 // --- delete ----------------------------------------------------------------------------------

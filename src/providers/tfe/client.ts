@@ -1,7 +1,7 @@
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
 import type { JsonValue } from '../../model/json.js';
 import { tfeError, type ErrorContext } from './errors.js';
-import { CONFIRMABLE } from './runs.js';
+import { moduleHolds, showsConfirmed } from './read-back.js';
 import {
   decodeJson,
   parseAccount,
@@ -277,6 +277,16 @@ export class TfeClient {
     return this.readBackGet(`/no-code-modules/${encodeURIComponent(id)}`, { include: 'variable_options' });
   }
 
+  /** The module's read when it holds what the PATCH sent (read-back.ts), else undefined: send it again. */
+  private async readBackModuleUpdate(id: string, body: NoCodeModuleBody, what: string): Promise<HttpResponse | undefined> {
+    const res = await this.readBackGet(`/no-code-modules/${encodeURIComponent(id)}`, { include: 'variable_options' });
+    if (res === undefined) return undefined;
+    const doc = parseDocument(JSON.parse(res.text) as unknown, what);
+    if (doc.data === null) return undefined;
+    const read = this.readNoCodeDoc(doc.data, doc.included, what);
+    return moduleHolds(read.module, read.options, body) ? res : undefined;
+  }
+
   /** A GET for a read-back: the raw 2xx answer, undefined on 404, a throw otherwise ("cannot tell"). */
   private async readBackGet(path: string, query?: HttpRequest['query']): Promise<HttpResponse | undefined> {
     const res = await this.http.request({ method: 'GET', path, headers: { Accept: MEDIA_TYPE }, ...(query ? { query } : {}) });
@@ -297,7 +307,14 @@ export class TfeClient {
   /** The answer is not used: any 2xx is success, whatever its body (reference "Surprises" 1). */
   async updateNoCodeModule(id: string, body: NoCodeModuleBody, ctx: CallContext): Promise<void> {
     await this.send(
-      { method: 'PATCH', path: `/no-code-modules/${encodeURIComponent(id)}`, body: this.noCodeModuleDocument(body) },
+      {
+        method: 'PATCH',
+        path: `/no-code-modules/${encodeURIComponent(id)}`,
+        body: this.noCodeModuleDocument(body),
+        // After a 5xx or a lost reply, a module that already holds what was sent needs nothing more;
+        // otherwise the PATCH is sent again (it replaces the whole set, so a second one changes nothing more).
+        readBack: () => this.readBackModuleUpdate(id, body, ctx.what),
+      },
       { ...ctx, refusesOrganizationTokens: true },
     );
   }
@@ -525,8 +542,8 @@ export class TfeClient {
         method: 'POST',
         path: `/runs/${encodeURIComponent(id)}/actions/apply`,
         body: { comment },
-        // Not idempotent: after a lost reply, a run that left the confirmable states was confirmed (STYLE.md §5).
-        readBack: () => this.readBackConfirmed(`/runs/${encodeURIComponent(id)}`),
+        // Not idempotent: after a lost reply, only a run that shows the confirmation was confirmed (STYLE.md §5).
+        readBack: () => this.readBackConfirmed(id),
       },
       ctx,
     );
@@ -547,13 +564,24 @@ export class TfeClient {
     return { status: 200, headers: res.headers, text: JSON.stringify({ data: run }) };
   }
 
-  /** A run (or upgrade) read: its raw answer when the run moved past confirmable, undefined while it still waits. */
-  private async readBackConfirmed(path: string): Promise<HttpResponse | undefined> {
-    const res = await this.readBackGet(path);
+  /**
+   * After a confirm (run apply or upgrade confirm) failed or lost its reply: the run's raw answer when it shows
+   * the confirmation (an apply phase or `confirmed-at`, read-back.ts), else undefined and the confirm is sent
+   * again (a run that cannot be confirmed then answers 409, which the caller reads as "not now"). A run that
+   * merely left the plan phase it was in (e.g. `planned` → `cost_estimating`) was NOT confirmed (issue 16.1).
+   * Read through the runs API, which has the timestamps (the upgrade id is a run id, reference §3); the upgrade
+   * status document (`fallback`) only when the runs API does not know the run.
+   */
+  private async readBackConfirmed(runId: string, fallback?: string): Promise<HttpResponse | undefined> {
+    let path = `/runs/${encodeURIComponent(runId)}`;
+    let res = await this.readBackGet(path);
+    if (res === undefined && fallback !== undefined) res = await this.readBackGet((path = fallback));
     if (res === undefined) return undefined;
-    const status = (JSON.parse(res.text) as { data?: { attributes?: { status?: unknown } } }).data?.attributes?.status;
+    const attributes = (JSON.parse(res.text) as { data?: { attributes?: { status?: unknown; 'status-timestamps'?: unknown } } }).data?.attributes;
+    const status = attributes?.status;
     if (typeof status !== 'string') throw new Error(`read-back of ${path}: no status`);
-    return CONFIRMABLE.has(status) ? undefined : res;
+    const stamps = attributes?.['status-timestamps'];
+    return showsConfirmed(status, typeof stamps === 'object' && stamps !== null ? (stamps as Record<string, unknown>) : undefined) ? res : undefined;
   }
 
   async discardRun(id: string, comment: string, ctx: CallContext): Promise<void> {
@@ -594,7 +622,7 @@ export class TfeClient {
   /** Confirm: the documented body is `{ "Workspace update completed" }`, not JSON; any 2xx is success and the body is ignored. */
   async confirmUpgrade(moduleId: string, workspaceId: string, runId: string, message: string, ctx: CallContext): Promise<void> {
     const path = `${this.upgradePath(moduleId, workspaceId)}/${encodeURIComponent(runId)}`;
-    // Not idempotent: after a lost reply, an upgrade run that left the confirmable states was confirmed (STYLE.md §5).
-    await this.send({ method: 'POST', path, body: { data: { attributes: { message } } }, readBack: () => this.readBackConfirmed(path) }, ctx);
+    // Not idempotent: after a lost reply, only a run that shows the confirmation was confirmed (STYLE.md §5).
+    await this.send({ method: 'POST', path, body: { data: { attributes: { message } } }, readBack: () => this.readBackConfirmed(runId, path) }, ctx);
   }
 }

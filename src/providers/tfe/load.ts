@@ -24,6 +24,7 @@ import {
   variableIds,
 } from './mapping.js';
 import { READ_CONCURRENCY, SHOW_BY_NAME_MAX, type TfeSession } from './session.js';
+import { pendingRun, type PendingRun } from './upgrade-driver.js';
 import type { NamedWire, RegistryModuleWire, VarWire, WorkspaceWire } from './wire.js';
 
 /*
@@ -288,6 +289,15 @@ async function loadWorkspaces(
     }
   });
   inFlight.forEach((r, i) => inFlightStatus.set(r.name, statuses[i] ?? 'unknown'));
+  // Workspaces to adopt (in the manifests and live, not in state): a first run still in flight is left from an
+  // apply killed after the create request, and adopting the workspace means following it (issue 16.5).
+  const adopting = names.filter((n) => desiredByName.has(n) && recordByName.get(n) === undefined && live.has(n));
+  const pendingFirst = new Map<string, PendingRun>();
+  const found = await mapLimit(adopting, READ_CONCURRENCY, (n) => pendingRun(client, (live.get(n) as WorkspaceWire).id, n));
+  adopting.forEach((n, i) => {
+    const f = found[i];
+    if (f?.first) pendingFirst.set(n, f);
+  });
   const moduleInfo = await moduleInfoPending;
 
   for (const name of names) {
@@ -384,6 +394,7 @@ async function loadWorkspaces(
           upgradeAvailable: ws.noCodeUpgradeAvailable ?? false,
           autoApply: ws.autoApply ?? false,
           currentRunId: ws.currentRunId,
+          ...(pendingFirst.has(name) ? { pendingFirstRun: pendingFirst.get(name)?.id ?? null, pendingFirstRunStatus: pendingFirst.get(name)?.status ?? null } : {}),
           vars: Object.fromEntries((vars ?? []).map((v) => [varId(v.category, v.key), { id: v.id, sensitive: v.sensitive, versionId: v.versionId }])),
         },
       };

@@ -75,13 +75,19 @@ export function refineTfe(view: ObjectView, change: Change, all: ReadonlyMap<str
   else if (live.extra.upgradeAvailable === true) reasons.push('HCP Terraform reports a no-code upgrade is available');
 
   const inFlight = record?.inFlight;
+  // An adopted workspace whose first run is still in flight (load.ts, issue 16.5): apply follows that run.
+  const firstRun = record === undefined ? str(live.extra.pendingFirstRun) : null;
+  const firstRunText = firstRun !== null ? `its first run ${firstRun} is in flight (${str(live.extra.pendingFirstRunStatus) ?? 'unknown'}) and not in state: apply follows it and confirms it per upgrade.confirm` : '';
   if (reasons.length > 0) {
     const rest = change.action === 'update' && change.reason ? withoutModuleVersion(change.reason) : '';
     const other = rest ? `; ${rest}` : '';
     const notes = [...change.notes];
     if (inFlight?.purpose === 'upgrade') notes.push(`resumes upgrade run ${inFlight.runId} (last seen ${inFlight.phase}) instead of starting another`);
+    if (firstRun !== null) notes.push(`${firstRunText}, then upgrades`);
     return [{ ...change, action: 'upgrade', upgrade: { from, to: to ?? from }, reason: `${reasons.join('; ')}${other}`, notes }];
   }
+  if (firstRun !== null && change.action === 'no-op') return [{ ...change, action: 'update', reason: firstRunText }];
+  if (firstRun !== null && change.action === 'update') return [{ ...change, reason: `${change.reason ? `${change.reason}; ` : ''}${firstRunText}` }];
   if (inFlight && change.action === 'no-op') {
     return [{ ...change, action: 'update', reason: `resume following ${inFlight.purpose} run ${inFlight.runId} started by an earlier apply (last seen ${inFlight.phase})` }];
   }

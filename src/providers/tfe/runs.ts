@@ -137,13 +137,36 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
     elapsedMs: elapsed(),
     error: new ConvergeError(code, message, { source: 'remote', ...(hint ? { hint } : {}) }),
   });
+  /**
+   * A read or confirm that failed after the HTTP layer's own retries (a run of 5xx or resets): the run goes on
+   * in HCP Terraform regardless, so a retryable failure is met by polling again until --run-timeout, never by
+   * failing the workspace (issue 15.8: seven failed attempts at one status read failed an upgrade).
+   */
+  const transient = (e: unknown, doing: 'reading' | 'confirming'): boolean => {
+    if (!isConvergeError(e) || !e.retryable || elapsed() >= o.options.runTimeoutMs || o.signal?.aborted) return false;
+    o.reporter.emit({
+      code: 'tfe.run.poll-failed',
+      level: 'warn',
+      message: `${o.workspace}: ${doing} ${o.purpose} run ${o.runId} failed (${e.message}); polling again`,
+      data: { workspace: o.workspace, runId: o.runId, purpose: o.purpose, code: e.code },
+    });
+    return true;
+  };
   const what = `${o.purpose === 'provision' ? 'first run' : o.purpose === 'upgrade' ? 'upgrade run' : 'destroy run'} ${o.runId} of workspace ${o.workspace}`;
 
   for (;;) {
     if (o.signal?.aborted) {
       return fail('tfe.run.interrupted', `stopped following the ${what} (${o.url}): converge was interrupted; a rerun resumes it`, lastStatus ?? 'unknown');
     }
-    const run = await o.read();
+    let run: { status: string; confirmable: boolean | null };
+    try {
+      run = await o.read();
+    } catch (e) {
+      if (!transient(e, 'reading')) throw e;
+      await wait(pollDelay(o.options, polls), o.signal);
+      polls += 1;
+      continue;
+    }
     if (run.status !== lastStatus) {
       lastStatus = run.status;
       o.reporter.emit({
@@ -173,9 +196,29 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
           phase = 'planned';
           await o.onPhase('planned');
         }
+        if (phase === 'confirmed' && o.confirm) {
+          // A run that waits for its confirmation was not confirmed, whatever an earlier apply recorded (a
+          // lost confirm read back as done, issue 16.1): confirm it now rather than wait for --run-timeout.
+          o.reporter.emit({
+            code: 'tfe.run.unconfirmed',
+            level: 'warn',
+            message: `${o.workspace}: ${o.purpose} run ${o.runId} was recorded as confirmed but still waits for a confirmation (${run.status})`,
+            data: { workspace: o.workspace, runId: o.runId, phase: run.status, purpose: o.purpose },
+          });
+          phase = 'planned';
+          await o.onPhase('planned');
+        }
         if (phase === 'planned' && o.confirm) {
           if (o.policy === 'manual') return { status: 'awaiting-confirmation', finalState: run.status, elapsedMs: elapsed() };
-          if (await o.confirm()) {
+          let confirmed: boolean;
+          try {
+            confirmed = await o.confirm();
+          } catch (e) {
+            // The next poll tells: confirmable again (send it again) or confirmed after all.
+            if (!transient(e, 'confirming')) throw e;
+            confirmed = false;
+          }
+          if (confirmed) {
             phase = 'confirmed';
             await o.onPhase('confirmed');
             polls = 0;

@@ -20,10 +20,24 @@ export interface UpgradeTarget {
   toVersion: string | null;
   /** The run a previous apply started and did not see finish. */
   inFlight: InFlightRun | undefined;
+  /**
+   * The workspace's run in flight that state does not know, when the caller already looked (pendingRun):
+   * null = none. Undefined = not looked yet: the driver looks.
+   */
+  pending?: PendingRun | null;
+}
+
+/** A run in flight that state does not know about (pendingRun). */
+export interface PendingRun {
+  id: string;
+  status: string;
+  /** The workspace's only run: the one its creation queued (reference tfc-api.md §2), never an upgrade. */
+  first: boolean;
 }
 
 export type DriveResult =
-  | { status: 'succeeded'; message: string; runId: string | null; url: string | null }
+  /** `adopted`: the run followed was found in flight, not started here: it may not be the upgrade (check the version). */
+  | { status: 'succeeded'; message: string; runId: string | null; url: string | null; adopted: boolean }
   | { status: 'awaiting-confirmation'; message: string; runId: string; url: string }
   | { status: 'failed'; error: ConvergeError; runId: string | null; url: string | null };
 
@@ -41,7 +55,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
   let runId: string;
   let phase: RunPhase;
   let startedAt: string;
-  let adopted: string | null;
+  let adopted: string | null = null;
   if (t.inFlight && t.inFlight.purpose === 'upgrade') {
     runId = t.inFlight.runId;
     phase = t.inFlight.phase;
@@ -52,7 +66,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
       message: `${t.workspace}: resuming upgrade run ${runId} (last seen ${phase})`,
       data: { workspace: t.workspace, runId, phase },
     });
-  } else if ((adopted = await unrecordedRunInFlight(client, t.workspaceId, t.workspace)) !== null) {
+  } else if ((adopted = await unrecordedUpgradeInFlight(client, t)) !== null) {
     // A killed apply can initiate the upgrade and die before recording it. A second initiation would
     // queue behind that run (runs queue per workspace, RUN) and wait forever while it waits for a
     // confirmation nobody sends: follow the run in flight instead (issue 7 crash-safety suite).
@@ -76,7 +90,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     }
     if (id === null) {
       // Nothing pending: the service answers with only a message (reference §3, go-tfe WorkspaceUpgrade.Message).
-      return { status: 'succeeded', message: `nothing to upgrade: ${started.message ?? 'no upgrade available'}`, runId: null, url: null };
+      return { status: 'succeeded', message: `nothing to upgrade: ${started.message ?? 'no upgrade available'}`, runId: null, url: null, adopted: false };
     }
     runId = id;
     phase = 'initiated';
@@ -126,6 +140,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
         message: result.status === 'applied' ? `upgrade run ${runId} applied` : `upgrade run ${runId} planned no changes (${result.finalState})`,
         runId,
         url,
+        adopted: adopted !== null,
       };
     case 'awaiting-confirmation':
       return { status: 'awaiting-confirmation', message: `upgrade run ${runId} is planned and waits for confirmation (upgrade.confirm: manual): ${url}`, runId, url };
@@ -138,12 +153,23 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
 }
 
 /** The workspace's newest run when it has not ended (and is not a destroy run), else null. */
-async function unrecordedRunInFlight(client: TfeClient, workspaceId: string, workspace: string): Promise<string | null> {
+export async function pendingRun(client: TfeClient, workspaceId: string, workspace: string): Promise<PendingRun | null> {
   const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
   const newest = runs[0];
   if (!newest || newest.isDestroy) return null;
   const c = classifyRun(newest.status, newest.confirmable);
-  return c === 'running' || c === 'confirmable' ? newest.id : null;
+  return c === 'running' || c === 'confirmable' ? { id: newest.id, status: newest.status, first: runs.length === 1 } : null;
+}
+
+/**
+ * A run in flight that may be the upgrade a killed apply initiated. The workspace's first run never is
+ * (issue 16.5: following it as the upgrade reported "upgraded" while the workspace stayed where it was); the
+ * caller follows that one as the first run before upgrading. Whether another run was the upgrade is known
+ * only once it applied: the caller checks the version the workspace then runs.
+ */
+async function unrecordedUpgradeInFlight(client: TfeClient, t: UpgradeTarget): Promise<string | null> {
+  const pending = t.pending === undefined ? await pendingRun(client, t.workspaceId, t.workspace) : t.pending;
+  return pending && !pending.first ? pending.id : null;
 }
 
 /** The workspace's newest run: the runs list (newest first, RUN), else the workspace's `current-run`. */

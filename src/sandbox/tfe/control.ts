@@ -3,6 +3,7 @@ import { NO_FAULTS, type FaultSettings, type Faults } from '../common/faults.js'
 import type { RequestLog } from '../common/request-log.js';
 import type { RunOutcome, Store } from './model.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { RequestFailure, RequestFailures } from './request-failures.js';
 import type { RunEngine } from './run-engine.js';
 
 /**
@@ -27,12 +28,22 @@ export interface TfeControl {
   setRateLimit(perSecond: number): void;
   /** A person's decision on the workspace's run held at `post_plan_awaiting_decision` (see RunEngine.decide). */
   decideRun(workspaceName: string, decision: 'override' | 'cancel'): void;
+  /**
+   * Fail one chosen request once: the `nth` (default 1) request from now whose method matches and whose URL
+   * path matches the regular expression `path` answers `status` (500 default, or 503), after `delayMs`, and
+   * with `acted: true` only after the model handled it (a lost reply). Several may be pending.
+   */
+  failRequest(failure: Partial<RequestFailure> & Pick<RequestFailure, 'method' | 'path'>): RequestFailure;
+  /** Drop the pending chosen failures. */
+  clearFailedRequests(): void;
 }
 
-export const OUTCOMES: readonly RunOutcome[] = ['errored', 'canceled', 'discarded', 'no-changes', 'success', 'awaiting-decision'];
+export const OUTCOMES: readonly RunOutcome[] = ['errored', 'canceled', 'discarded', 'no-changes', 'success', 'awaiting-decision', 'late-cost-estimate'];
 
-export function createControl(store: Store, engine: RunEngine, limiter: RateLimiter | null = null): TfeControl {
+export function createControl(store: Store, engine: RunEngine, limiter: RateLimiter | null, failures: RequestFailures): TfeControl {
   return {
+    failRequest: (failure) => failures.add(failure),
+    clearFailedRequests: () => failures.clear(),
     publishModuleVersion(org, name, provider, version) {
       if (org !== store.organization) throw new Error(`unknown organization ${org}; the sandbox holds ${store.organization}`);
       const now = new Date().toISOString();
@@ -88,7 +99,10 @@ const ENDPOINTS = {
   'GET /__sandbox/faults': 'fault switches',
   'PUT /__sandbox/faults': 'change fault switches (JSON patch of the settings)',
   'POST /__sandbox/module-versions': '{ "organization"?, "name", "provider", "version" }',
-  'POST /__sandbox/run-outcomes': '{ "workspace", "outcome": errored|canceled|discarded|no-changes|success|awaiting-decision }',
+  'POST /__sandbox/run-outcomes': '{ "workspace", "outcome": errored|canceled|discarded|no-changes|success|awaiting-decision|late-cost-estimate }',
+  'POST /__sandbox/failed-requests': '{ "method", "path" (regular expression), "nth"?: 1, "status"?: 500|503, "delayMs"?: 0, "acted"?: false } (fail that one request once)',
+  'GET /__sandbox/failed-requests': 'the chosen failures still pending',
+  'DELETE /__sandbox/failed-requests': 'drop the chosen failures still pending',
   'POST /__sandbox/run-decisions': '{ "workspace", "decision": override|cancel } (the run held at post_plan_awaiting_decision)',
   'PUT /__sandbox/managed-resources': '{ "workspace", "count" }',
   'PUT /__sandbox/step-delay': '{ "ms" }',
@@ -97,6 +111,7 @@ const ENDPOINTS = {
 
 interface Deps {
   control: TfeControl;
+  failures: RequestFailures;
   faults: Faults;
   log: RequestLog;
   store: Store;
@@ -160,6 +175,23 @@ export function handleControl(path: string, req: IncomingMessage, body: Buffer, 
       case 'POST /__sandbox/run-decisions':
         deps.control.decideRun(String(json.workspace ?? ''), json.decision as 'override' | 'cancel');
         return send(200, { workspace: json.workspace, decision: json.decision });
+      case 'POST /__sandbox/failed-requests':
+        return send(
+          200,
+          deps.control.failRequest({
+            method: String(json.method ?? ''),
+            path: String(json.path ?? ''),
+            ...(json.nth !== undefined ? { nth: Number(json.nth) } : {}),
+            ...(json.status !== undefined ? { status: Number(json.status) as 500 | 503 } : {}),
+            ...(json.delayMs !== undefined ? { delayMs: Number(json.delayMs) } : {}),
+            acted: json.acted === true,
+          }),
+        );
+      case 'GET /__sandbox/failed-requests':
+        return send(200, deps.failures.list());
+      case 'DELETE /__sandbox/failed-requests':
+        deps.control.clearFailedRequests();
+        return send(200, { cleared: true });
       case 'PUT /__sandbox/rate-limit':
         deps.control.setRateLimit(Number(json.perSecond));
         return send(200, { perSecond: json.perSecond });

@@ -16,6 +16,7 @@ import { Router } from './router.js';
 import { RunEngine } from './run-engine.js';
 import { runRoutes } from './runs.js';
 import { loadSeedFile, validateSeed, type TfeSeed } from './seed.js';
+import { RequestFailures } from './request-failures.js';
 import { createTfeServer } from './server.js';
 import { upgradeRoutes } from './upgrades.js';
 import { varRoutes } from './vars.js';
@@ -77,14 +78,15 @@ export async function startTfeSimulator(opts: TfeSimOptions = {}): Promise<TfeSi
   const store = new Store(seed);
   const engine = new RunEngine(store, opts.stepDelayMs ?? 50, opts.stateProcessingMs ?? 1000);
   const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit?.perSecond ?? RATE_LIMIT_PER_SECOND);
-  const control = createControl(store, engine, limiter);
+  const failures = new RequestFailures();
+  const control = createControl(store, engine, limiter, failures);
   const faults = new Faults(opts.faults ?? {});
   const log = opts.log ?? new RequestLog();
   const settings: Settings = {
     defaultPageSize: Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(opts.defaultPageSize ?? DEFAULT_PAGE_SIZE))),
     terraformVersion: TERRAFORM_VERSION,
   };
-  const server = createTfeServer({ store, engine, router: buildRouter(), settings, faults, log, control, limiter, sendRemaining: opts.sendRateLimitRemaining === true });
+  const server = createTfeServer({ store, engine, router: buildRouter(), settings, faults, log, control, failures, limiter, sendRemaining: opts.sendRateLimitRemaining === true });
   const host = opts.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {

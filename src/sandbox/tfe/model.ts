@@ -108,7 +108,7 @@ export interface Workspace {
  * `awaiting-decision`: after the plan, a post-plan run task's result needs a person's decision
  * (`post_plan_awaiting_decision`, reference tfc-api.md §3) until `decideRun` settles it.
  */
-export type RunOutcome = 'errored' | 'canceled' | 'discarded' | 'no-changes' | 'success' | 'awaiting-decision';
+export type RunOutcome = 'errored' | 'canceled' | 'discarded' | 'no-changes' | 'success' | 'awaiting-decision' | 'late-cost-estimate';
 
 export type RunKind = 'normal' | 'upgrade';
 

@@ -77,7 +77,10 @@ export class RunEngine {
   }
 
   isConfirmable(run: Run): boolean {
-    return (run.status === 'cost_estimated' || run.status === 'post_plan_completed') && run.hasChanges && !run.autoApply;
+    // `late-cost-estimate`: the plan is confirmable at `planned` for one step before cost estimation starts
+    // (RUN: `planned` is "needs confirmation"); a confirm then wins, else the run goes on to cost_estimated.
+    const waits = run.status === 'cost_estimated' || run.status === 'post_plan_completed' || (run.status === 'planned' && run.outcome === 'late-cost-estimate');
+    return waits && run.hasChanges && !run.autoApply;
   }
 
   /**

@@ -8,6 +8,7 @@ import { CONTROL_PREFIX, handleControl, type TfeControl } from './control.js';
 import { ApiError, errorDocument, notFound, unsupportedMediaType } from './errors.js';
 import type { Store } from './model.js';
 import { RATE_LIMIT_BODY, RATE_LIMIT_PER_SECOND, type RateLimiter } from './rate-limit.js';
+import type { RequestFailures } from './request-failures.js';
 import type { Router } from './router.js';
 import type { RunEngine } from './run-engine.js';
 
@@ -19,6 +20,8 @@ export interface ServerDeps {
   faults: Faults;
   log: RequestLog;
   control: TfeControl;
+  /** One-shot failures of chosen requests (control `failRequest`). */
+  failures: RequestFailures;
   /** null when rate limiting is off. */
   limiter: RateLimiter | null;
   /** Send the undocumented `X-RateLimit-Remaining` (tests only; the real service does not document it). */
@@ -94,7 +97,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     });
 
   const delay = deps.faults.latency();
-  const decision = deps.faults.decide(isWrite(method));
+  const chosen = deps.failures.take(method, url.pathname);
+  const decision = chosen ? { type: 'chosen' as const } : deps.faults.decide(isWrite(method));
   if (delay > 0) await sleep(delay);
   if (decision.type === 'reset') {
     req.socket.destroy();
@@ -105,7 +109,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   const limitHeaders: Record<string, string> = { 'X-RateLimit-Limit': String(deps.limiter?.perSecond ?? RATE_LIMIT_PER_SECOND) };
   let reply: Reply;
   let fault: RequestLogEntry['fault'];
-  if (decision.type === 'status' && decision.status === 429) {
+  if (chosen) {
+    // A lost reply: the model acts, the client hears only the 5xx (after the delay, when one is set).
+    if (chosen.acted) answer(req, url, method, body, deps);
+    if (chosen.delayMs > 0) await sleep(chosen.delayMs);
+    reply = { status: chosen.status, json: errorDocument([FAULT_ERRORS[chosen.status]]) };
+    fault = `status-${chosen.status}`;
+  } else if (decision.type === 'status' && decision.status === 429) {
     reply = { status: 429, json: RATE_LIMIT_BODY, headers: { 'X-RateLimit-Reset': '0.500' } };
     fault = 'status-429';
   } else if (decision.type === 'status') {
