@@ -5,6 +5,7 @@ import { applyPlan, findStaleness } from '../../engine/index.js';
 import { adoptions, hasChanges } from '../../plan/types.js';
 import { addressKey, type Address } from '../../model/kinds.js';
 import type { SavedPlan } from '../../plan/types.js';
+import type { ApplyResult } from '../../engine/types.js';
 import { parseSavedPlan } from '../../plan/serialize.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { loadManifests } from '../../manifest/index.js';
@@ -13,6 +14,7 @@ import { renderPlanText } from '../../views/plan-text.js';
 import { parseFlagDuration } from '../durations.js';
 import { parseFlagInt } from '../flag-numbers.js';
 import { EXIT, type Host } from '../host.js';
+import { STOPPED_EXIT, watchInterrupts, type Interrupts } from '../interrupts.js';
 import { reportDiagnostics, stateBackendFor } from '../session.js';
 import { readSavedPlanFile } from '../saved-plan-file.js';
 import { openLockedStore } from '../state-lock.js';
@@ -31,7 +33,26 @@ export interface ApplyFlags {
   json?: boolean;
 }
 
+/**
+ * Ctrl-C or SIGTERM stops an apply gracefully: no new change starts, the one in flight finishes and
+ * is recorded, the lock is released, and the exit code is 130 (SIGINT) or 143 (SIGTERM).
+ */
 export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFlags): Promise<number> {
+  const interrupts = watchInterrupts(host);
+  try {
+    const stopped = { nothingLeft: false };
+    const code = await applyUntilStopped(host, argPaths, opts, interrupts, stopped);
+    const sig = interrupts.received;
+    if (sig === undefined) return code;
+    const rest = stopped.nothingLeft ? '' : ' Run `converge apply` again to do the rest.';
+    host.err(`Stopped by ${sig}: what was done is recorded in the state, and the lock is released.${rest}\n`);
+    return STOPPED_EXIT[sig];
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlags, interrupts: Interrupts, stopped: { nothingLeft: boolean }): Promise<number> {
   let saved: SavedPlan | undefined;
   let paths = argPaths;
   let targets = opts.target ?? [];
@@ -110,12 +131,16 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
         if (kinds.length > 0 && p.preflight) preflight.push(...(await p.preflight(session.ctx, kinds)));
       }
       if (!reportDiagnostics(host, preflight, session.sources)) return EXIT.error;
+      if (interrupts.received) {
+        host.err('Nothing was sent: the stop came before the apply started.\n');
+        return EXIT.error;
+      }
 
       host.phase('applying', run.plan.changes.filter((c) => c.action !== 'no-op').length);
       const result = await applyPlan(run, {
         providers: session.providers,
         store,
-        ctx: session.ctx,
+        ctx: { ...session.ctx, signal: interrupts.signal },
         options: { runTimeoutMs, pollIntervalMs, concurrency },
       });
       host.endPhase();
@@ -123,6 +148,10 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
       else if (!changing) host.out(`No changes to live objects. ${adoptedLine(result.adopted ?? [])}\n`);
       else host.out(renderApplyResultText(result, run.plan) + ((result.adopted ?? []).length > 0 ? `${adoptedLine(result.adopted ?? [])}\n` : ''));
       await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));
+      if (interrupts.received) {
+        stopped.nothingLeft = result.counts.skipped === 0 && result.counts.failed === 0;
+        host.err(stoppedLine(result.outcomes));
+      }
       return result.counts.failed > 0 ? EXIT.error : EXIT.ok;
     } finally {
       await session.close();
@@ -130,6 +159,16 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   } finally {
     await store.close();
   }
+}
+
+/** What an interrupted apply did and left, by address. */
+function stoppedLine(outcomes: ApplyResult['outcomes']): string {
+  const done = outcomes.filter((o) => o.status === 'succeeded' || o.status === 'awaiting-confirmation').length;
+  const left = outcomes.filter((o) => o.status === 'skipped').map(addressKey);
+  const failed = outcomes.filter((o) => o.status === 'failed').length;
+  const notStarted = left.length > 0 ? `; not started: ${left.join(', ')}` : '';
+  if (left.length === 0 && failed === 0) return `Interrupted after the last change had started: all ${done} done.\n`;
+  return `Interrupted: ${done} of ${outcomes.length} change${outcomes.length === 1 ? '' : 's'} done${failed > 0 ? `, ${failed} failed` : ''}${notStarted}.\n`;
 }
 
 /** Adoptions recorded without a request (decisions.md §9). */
@@ -140,9 +179,15 @@ function adoptedLine(adopted: readonly Address[]): string {
 
 async function confirm(host: Host): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // On a terminal readline reads Ctrl-C as a key, so the process gets no SIGINT: treat it as "no".
+  const cancelled = new AbortController();
+  rl.on('SIGINT', () => cancelled.abort());
   try {
-    const answer = await rl.question("\nDo you want to perform these actions? Only 'yes' will be accepted: ");
+    const answer = await rl.question("\nDo you want to perform these actions? Only 'yes' will be accepted: ", { signal: cancelled.signal });
     return answer.trim() === 'yes';
+  } catch (e) {
+    if (cancelled.signal.aborted) return false;
+    throw e;
   } finally {
     rl.close();
     host.err('\n');
