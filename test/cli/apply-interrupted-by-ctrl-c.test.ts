@@ -25,8 +25,11 @@ interface Stopped {
   stdout: string;
 }
 
-/** Starts `apply`, sends `sig` once the first change is written on the service, and waits for the exit. */
-async function applyAndStop(w: Workspace, sig: NodeJS.Signals): Promise<Stopped> {
+/**
+ * Starts `apply`, sends `sig` once the first change is written on the service (and once more after
+ * the CLI acknowledged it when `twice`), and waits for the exit.
+ */
+async function applyAndStop(w: Workspace, sig: NodeJS.Signals, twice = false): Promise<Stopped> {
   const child = spawnCli(['apply', '--auto-approve', ...NOMAD], { cwd: w.dir, env: w.env });
   let stderr = '';
   let stdout = '';
@@ -35,6 +38,10 @@ async function applyAndStop(w: Workspace, sig: NodeJS.Signals): Promise<Stopped>
   const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
   await waitFor(() => w.sandbox.log.writes('nomad').some((e) => e.status === 200), 20_000, 'the first write');
   child.kill(sig);
+  if (twice) {
+    await waitFor(() => stderr.includes(`${sig} received`), 10_000, 'the first stop to be acknowledged');
+    child.kill(sig);
+  }
   const code = await exited;
   return { code, stderr, stdout };
 }
@@ -76,5 +83,20 @@ describe('Ctrl-C during apply', () => {
     expect(r.code).toBe(143);
     expect(r.stderr).toContain('Stopped by SIGTERM:');
     expect(existsSync(join(ws.dir, '.converge', 'state.json.lock'))).toBe(false);
+  });
+
+  it('a second Ctrl-C exits at once, leaving the lock; the next apply takes it over and converges', async () => {
+    ws = await openWorkspace({ copyExamples: true });
+    ws.sandbox.nomad.faults.set({ latencyMs: 400 });
+    const r = await applyAndStop(ws, 'SIGINT', true);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('SIGINT again: exiting at once. The state lock is left behind');
+    expect(r.stderr).not.toContain('Stopped by SIGINT');
+    expect(existsSync(join(ws.dir, '.converge', 'state.json.lock'))).toBe(true);
+
+    ws.sandbox.nomad.faults.reset();
+    const again = await ws.cli(['apply', '--auto-approve', ...NOMAD]);
+    expect(again.code).toBe(0);
+    expect((await ws.cli(['plan', '--detailed-exitcode', ...NOMAD])).code).toBe(0);
   });
 });
