@@ -36,9 +36,11 @@ export const NOMAD_KINDS = ['NomadAuthMethod', 'NomadBindingRule'] as const sati
 const isMethod = (o: AnyDesired): o is DesiredObject<'NomadAuthMethod'> => o.kind === 'NomadAuthMethod';
 const isRule = (o: AnyDesired): o is DesiredObject<'NomadBindingRule'> => o.kind === 'NomadBindingRule';
 
+const NOMAD_SERVICE = { name: 'Nomad', addressSetting: 'NOMAD_ADDR' };
+
 /** The HTTP client and typed Nomad client for one connection; `ownsHttp` says who closes the HTTP client. */
 export function connectNomad(opts: NomadProviderOptions): { http: HttpClient; ownsHttp: boolean; client: NomadClient } {
-  const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), reporter: opts.reporter });
+  const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), reporter: opts.reporter, service: NOMAD_SERVICE });
   const client = new NomadClient({ http, ...(opts.token ? { token: opts.token } : {}), ...(opts.region ? { region: opts.region } : {}) });
   return { http, ownsHttp: opts.http === undefined, client };
 }

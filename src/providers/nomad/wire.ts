@@ -122,7 +122,8 @@ export function decodeJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw badResponse(what, `the body is not JSON (${text.length} bytes, starts ${JSON.stringify(text.slice(0, 40))})`);
+    // Not quoted: it is someone else's text (a proxy's or another service's page), not Nomad's words.
+    throw badResponse(what, `the body is not JSON (${text.length} bytes)`);
   }
 }
 
