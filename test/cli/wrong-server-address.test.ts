@@ -1,4 +1,6 @@
+import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, runCli, tempProject } from './run-cli.js';
@@ -89,4 +91,21 @@ describe('an address that points at another server', () => {
       }
     });
   }
+
+  it('the Nomad state backend does not read a 404 page as "no state yet"', async () => {
+    answer = NGINX_404;
+    const project = await tempProject(['nomad']);
+    try {
+      await writeFile(join(project.dir, 'settings.yaml'), 'kind: Settings\nname: settings\nspec:\n  state:\n    backend: nomad\n');
+      const env = cleanEnv(project.dir, { ...EXAMPLE_SECRETS, NOMAD_ADDR: address, NOMAD_TOKEN: 'a-token' });
+      const r = await runCli(['apply', '--auto-approve'], project.dir, env);
+      expect(r.code).toBe(1);
+      // The first request (the lock, or the state read) already says it; nothing else is sent.
+      expect(r.stderr).toMatch(new RegExp(`${address.replace(/\./g, '\\.')} answered (GET|PUT) /v1/var/converge/state`));
+      expect(r.stderr).toContain('not the Nomad API: is NOMAD_ADDR right?');
+      expect(methods).toHaveLength(1);
+    } finally {
+      await project.cleanup();
+    }
+  });
 });
