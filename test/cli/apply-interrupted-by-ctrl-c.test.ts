@@ -87,7 +87,8 @@ describe('Ctrl-C during apply', () => {
 
   it('a second Ctrl-C exits at once, leaving the lock; the next apply takes it over and converges', async () => {
     ws = await openWorkspace({ copyExamples: true });
-    ws.sandbox.nomad.faults.set({ latencyMs: 400 });
+    // Long enough that the second Ctrl-C surely comes while the request in flight is still waited for.
+    ws.sandbox.nomad.faults.set({ latencyMs: 3000 });
     const r = await applyAndStop(ws, 'SIGINT', true);
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('SIGINT again: exiting at once. The state lock is left behind');
@@ -98,5 +99,33 @@ describe('Ctrl-C during apply', () => {
     const again = await ws.cli(['apply', '--auto-approve', ...NOMAD]);
     expect(again.code).toBe(0);
     expect((await ws.cli(['plan', '--detailed-exitcode', ...NOMAD])).code).toBe(0);
+  });
+
+  it('during an HCP Terraform run: stops following it, records it in flight, exits 130; the rerun resumes that run', async () => {
+    // Each run state lasts 1 s, so the first runs are still going when the stop comes.
+    ws = await openWorkspace({ copyExamples: true, sandbox: { stepDelayMs: 1000 } });
+    const tfe = ['tfe', 'settings.yaml', '--poll-interval', '50ms'];
+    const child = spawnCli(['apply', '--auto-approve', ...tfe], { cwd: ws.dir, env: ws.env });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    await waitFor(() => / run run-\S+ is /.test(stderr), 30_000, 'a run being followed');
+    child.kill('SIGINT');
+    const code = await exited;
+
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/Interrupted: .*still running on the service \(the next apply follows the same run\): NoCodeWorkspace\//);
+    expect(stderr).not.toMatch(/\d+ failed/);
+    expect(existsSync(join(ws.dir, '.converge', 'state.json.lock'))).toBe(false);
+    const creates = () => ws?.sandbox.log.writes('tfe').filter((e) => e.method === 'POST' && e.path.endsWith('/workspaces')).length ?? 0;
+    const workspacesCreated = creates();
+
+    const again = await ws.cli(['apply', '--auto-approve', ...tfe]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/resuming provision run run-/);
+    // No workspace was created twice.
+    expect(creates()).toBe(2);
+    expect(workspacesCreated).toBeGreaterThanOrEqual(1);
+    expect((await ws.cli(['plan', '--detailed-exitcode', 'tfe', 'settings.yaml'])).code).toBe(0);
   });
 });

@@ -161,14 +161,25 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
   }
 }
 
-/** What an interrupted apply did and left, by address. */
+/**
+ * What an interrupted apply did and left, by address. A run the stop left going on the service (an HCP
+ * Terraform run converge stopped following: `*.interrupted`) is recorded in flight, not failed: the next
+ * apply follows that same run.
+ */
 function stoppedLine(outcomes: ApplyResult['outcomes']): string {
+  const stoppedFollowing = (o: ApplyResult['outcomes'][number]) => o.status === 'failed' && (o.error?.code.endsWith('.interrupted') ?? false);
   const done = outcomes.filter((o) => o.status === 'succeeded' || o.status === 'awaiting-confirmation').length;
+  const running = outcomes.filter(stoppedFollowing).map(addressKey);
   const left = outcomes.filter((o) => o.status === 'skipped').map(addressKey);
-  const failed = outcomes.filter((o) => o.status === 'failed').length;
-  const notStarted = left.length > 0 ? `; not started: ${left.join(', ')}` : '';
-  if (left.length === 0 && failed === 0) return `Interrupted after the last change had started: all ${done} done.\n`;
-  return `Interrupted: ${done} of ${outcomes.length} change${outcomes.length === 1 ? '' : 's'} done${failed > 0 ? `, ${failed} failed` : ''}${notStarted}.\n`;
+  const failed = outcomes.filter((o) => o.status === 'failed' && !stoppedFollowing(o)).length;
+  if (left.length === 0 && failed === 0 && running.length === 0) return `Interrupted after the last change had started: all ${done} done.\n`;
+  const parts = [
+    `${done} of ${outcomes.length} change${outcomes.length === 1 ? '' : 's'} done`,
+    ...(failed > 0 ? [`${failed} failed`] : []),
+    ...(running.length > 0 ? [`still running on the service (the next apply follows the same run): ${running.join(', ')}`] : []),
+    ...(left.length > 0 ? [`not started: ${left.join(', ')}`] : []),
+  ];
+  return `Interrupted: ${parts.join('; ')}.\n`;
 }
 
 /** Adoptions recorded without a request (decisions.md §9). */
