@@ -1,4 +1,5 @@
 import { isConvergeError, errorMessage } from '../diagnostics/errors.js';
+import { wrongAddressHint } from './address-hints.js';
 import { EXIT, type Host } from './host.js';
 
 /**
@@ -10,17 +11,19 @@ export async function runCommand(host: Host, action: (host: Host) => Promise<num
     return await action(host);
   } catch (e) {
     host.endPhase();
-    host.err(formatError(e, host.env.CONVERGE_DEBUG === '1'));
+    host.err(formatError(e, host.env.CONVERGE_DEBUG === '1', host.env));
     return EXIT.error;
   } finally {
     host.endPhase();
   }
 }
 
-export function formatError(e: unknown, withStack: boolean): string {
+/** `env` (optional) lets an unreadable answer name the address it came from. */
+export function formatError(e: unknown, withStack: boolean, env?: NodeJS.ProcessEnv): string {
   if (isConvergeError(e)) {
     const where = e.range ? `\n  on ${e.range.file} line ${e.range.start.line}, column ${e.range.start.col}` : '';
-    const hint = e.hint ? `\n\n  ${e.hint}` : '';
+    const shown = (env && wrongAddressHint(e, env)) ?? e.hint;
+    const hint = shown ? `\n\n  ${shown}` : '';
     const whose = e.source === 'internal' ? ' (this is a bug in converge: please report it)' : '';
     return `Error: ${e.message}${whose}${where}${hint}\n`;
   }

@@ -8,6 +8,7 @@ import { Pacer } from './pacer.js';
 import { createPool } from './pool.js';
 import { backoffMs, errorCode, isRetryableError, isRetryableStatus, retryAfterMs, serverErrorBackoffMs, serverWaitMs, wasNotSent } from './retry-policy.js';
 import { networkHint } from './network-hints.js';
+import { isWebPage, wrongServerError } from './wrong-server.js';
 import type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse, HttpStats } from './types.js';
 
 export const HTTP_DEFAULTS = {
@@ -212,6 +213,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         serverWait = retryAfterMs(res.headers) ?? serverErrorBackoffMs(attemptNumber, maxTimeoutMs);
       }
       if (isRetryableStatus(res.status, retriable) && !(res.status >= 500 && req.isFinal?.(res))) throw new RetryableResponse(res);
+      // A 5xx page is a proxy in front of the right server failing: left to the caller (and retried above).
+      if (opts.service && res.status < 500 && isWebPage(res)) throw wrongServerError(opts.service, origin, `${req.method} ${shownPath}`, res);
       return res;
     };
 

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Reporter } from '../model/events.js';
+import type { ServiceIdentity } from './wrong-server.js';
 
 /**
  * The one HTTP layer. Per origin: an undici Pool, a pacer at the published rate limit, a shared
@@ -84,4 +85,10 @@ export interface HttpClientOptions {
   /** For tests: inject a dispatcher instead of a Pool. */
   dispatcher?: Dispatcher;
   reporter?: Reporter;
+  /**
+   * The service this client talks to. When given, an answer that is a web page (below HTTP 500) is an
+   * `http.wrong-server` error naming the address and this setting, instead of a response the caller
+   * would read as the API's own (a 404 page taken as "no such object").
+   */
+  service?: ServiceIdentity;
 }

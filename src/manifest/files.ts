@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/types.js';
+import { IgnoreRules } from './ignore-rules.js';
 
 /** Larger than any real manifest set; reading it whole would only waste memory. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -11,6 +12,11 @@ export interface ManifestFile {
   path: string;
   /** As shown to the user: relative to cwd. */
   display: string;
+  /**
+   * Found by searching a directory rather than named on the command line: such a file may be YAML of
+   * another tool (a CI workflow, a compose file), which the loader skips instead of failing on.
+   */
+  searched: boolean;
 }
 
 export interface DiscoveredFiles {
@@ -25,23 +31,30 @@ export function displayPath(cwd: string, abs: string): string {
   return rel === '' ? '.' : rel;
 }
 
-async function walk(dir: string, out: string[]): Promise<void> {
+async function walk(dir: string, out: string[], inherited: IgnoreRules): Promise<void> {
+  const rules = await inherited.enter(dir);
   const entries = await readdir(dir, { withFileTypes: true });
   for (const e of entries) {
+    const path = join(dir, e.name);
     // Hidden folders (.git, .converge with its state) and node_modules are never manifests.
     if (e.isDirectory()) {
-      if (e.name.startsWith('.') || e.name === 'node_modules') continue;
-      await walk(join(dir, e.name), out);
-    } else if ((e.isFile() || e.isSymbolicLink()) && isManifestName(e.name)) {
-      out.push(join(dir, e.name));
+      if (e.name.startsWith('.') || e.name === 'node_modules' || rules.ignores(path, true)) continue;
+      await walk(path, out, rules);
+    } else if ((e.isFile() || e.isSymbolicLink()) && isManifestName(e.name) && !rules.ignores(path, false)) {
+      out.push(path);
     }
   }
 }
 
-/** Files named on the command line are taken whatever their extension; directories are searched for *.yaml/*.yml. */
+/**
+ * Files named on the command line are taken whatever their extension; directories are searched for
+ * *.yaml/*.yml, skipping what a `.convergeignore` in the searched tree lists (a named file is read even
+ * when listed: naming it says it is a manifest).
+ */
 export async function discoverFiles(paths: readonly string[], cwd: string): Promise<DiscoveredFiles> {
   const diagnostics: Diagnostic[] = [];
-  const found = new Set<string>();
+  /** Absolute path → whether it was only found by a directory search. */
+  const found = new Map<string, boolean>();
   for (const p of paths.length === 0 ? ['.'] : paths) {
     const abs = resolve(cwd, p);
     const range = { file: displayPath(cwd, abs), start: { line: 1, col: 1 }, end: { line: 1, col: 1 } };
@@ -49,18 +62,18 @@ export async function discoverFiles(paths: readonly string[], cwd: string): Prom
       const st = await stat(abs);
       if (st.isDirectory()) {
         const inDir: string[] = [];
-        await walk(abs, inDir);
+        await walk(abs, inDir, IgnoreRules.none());
         if (inDir.length === 0) {
           diagnostics.push({
             severity: 'warning',
             code: 'manifest.no-files',
             summary: `no manifest files (*.yaml, *.yml) in ${range.file}`,
-            detail: 'Point converge at the directory or files that hold your manifests.',
+            detail: 'Point converge at the directory or files that hold your manifests (and check its .convergeignore files).',
           });
         }
-        for (const f of inDir) found.add(f);
+        for (const f of inDir) if (!found.has(f)) found.set(f, true);
       } else {
-        found.add(abs);
+        found.set(abs, false);
       }
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? 'error';
@@ -72,7 +85,7 @@ export async function discoverFiles(paths: readonly string[], cwd: string): Prom
       });
     }
   }
-  const files = [...found].sort().map((path) => ({ path, display: displayPath(cwd, path) }));
+  const files = [...found.keys()].sort().map((path) => ({ path, display: displayPath(cwd, path), searched: found.get(path) === true }));
   return { files, diagnostics };
 }
 

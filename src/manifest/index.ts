@@ -8,6 +8,7 @@ import { SETTINGS_KIND, type Kind } from '../model/kinds.js';
 import type { SettingsSpec } from '../model/specs.js';
 import { clipDiagnostic } from './clip.js';
 import { discoverFiles, readManifestFile } from './files.js';
+import { holdsNoConvergeDocument, skippedFilesNote } from './foreign-yaml.js';
 import type { ManifestFile } from './files.js';
 import { DocDiagnostics } from './rules/context.js';
 import type { LoadedDoc } from './rules/context.js';
@@ -103,14 +104,18 @@ function normaliseSpec(doc: LoadedDoc & { kind: Kind }): unknown {
   return def.normalise ? def.normalise(doc.value.spec as never, doc.tree.numberSource) : doc.value.spec;
 }
 
-async function loadFile(file: ManifestFile, diagnostics: Diagnostic[], sources: Map<string, string>): Promise<LoadedDoc[]> {
+async function loadFile(file: ManifestFile, diagnostics: Diagnostic[], sources: Map<string, string>, skipped: string[]): Promise<LoadedDoc[]> {
   const read = await readManifestFile(file);
   if (!read.ok) {
     diagnostics.push(read.diagnostic);
     return [];
   }
-  sources.set(file.display, read.text);
   const parsed = parseYamlFile(read.text, file.display);
+  if (file.searched && parsed.diagnostics.length === 0 && holdsNoConvergeDocument(parsed.docs.map((d) => d.value))) {
+    skipped.push(file.display);
+    return [];
+  }
+  sources.set(file.display, read.text);
   diagnostics.push(...parsed.diagnostics);
   if (parsed.docs.length === 0 && parsed.diagnostics.length === 0) {
     diagnostics.push({
@@ -182,7 +187,8 @@ async function rulesOfInvalidDocument(doc: LoadedDoc, opts: LoadOptions): Promis
 
 /**
  * Reads, parses and validates manifests: files, or directories searched recursively for *.yaml/*.yml
- * (hidden folders and node_modules skipped). Never throws for bad input: every problem in every file
+ * (hidden folders, node_modules and what `.convergeignore` lists skipped; found files with no converge
+ * document skipped with one note). Never throws for bad input: every problem in every file
  * is a diagnostic, sorted. `desired` holds the documents that passed their schema.
  */
 export async function loadManifests(paths: string[], opts: LoadOptions = {}): Promise<ManifestLoadResult> {
@@ -192,8 +198,11 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
   const found = await discoverFiles(paths, cwd);
   diagnostics.push(...found.diagnostics);
 
-  const perFile = await Promise.all(found.files.map((f) => loadFile(f, diagnostics, sources)));
+  const skipped: string[] = [];
+  const perFile = await Promise.all(found.files.map((f) => loadFile(f, diagnostics, sources, skipped)));
   const docs = perFile.flat();
+  const note = skippedFilesNote(skipped.sort());
+  if (note) diagnostics.push(note);
 
   const objects: AnyDesired[] = [];
   let settings: Settings = { spec: {} };
@@ -225,7 +234,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
   return {
     desired: { objects, settings },
     diagnostics: sortDiagnostics(diagnostics.map(clipDiagnostic)),
-    files: found.files.map((f) => f.display),
+    files: found.files.map((f) => f.display).filter((f) => !skipped.includes(f)),
     sources,
   };
 }

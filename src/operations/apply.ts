@@ -19,6 +19,8 @@ export interface ApplyRequest extends PlanRequest {
    * False cancels. Without it the plan is applied.
    */
   approve?(run: PlanRun): Promise<boolean>;
+  /** Aborted: no new change starts; the one in flight finishes and is recorded (Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 export type ApplyReport =
@@ -26,6 +28,8 @@ export type ApplyReport =
   | { status: 'invalid' }
   | { status: 'no-changes'; run: PlanRun }
   | { status: 'cancelled'; run: PlanRun }
+  /** The signal was aborted before the first change: nothing was sent. */
+  | { status: 'stopped-before-start'; run: PlanRun }
   | { status: 'applied'; run: PlanRun; result: ApplyResult };
 
 /**
@@ -48,8 +52,10 @@ export async function apply(host: OperationHost, req: ApplyRequest): Promise<App
       if (!hasChanges(run.plan) && adoptions(run.plan).length === 0) return { status: 'no-changes', run };
       if (!req.savedPlan && req.approve && !(await req.approve(run))) return { status: 'cancelled', run };
       if (!(await preflight(host, session))) return { status: 'invalid' };
+      if (req.signal?.aborted) return { status: 'stopped-before-start', run };
       host.phase('applying', run.plan.changes.filter((c) => c.action !== 'no-op').length);
-      const result = await applyPlan(run, { providers: session.providers, store, ctx: session.ctx, options: req.options });
+      const ctx = req.signal ? { ...session.ctx, signal: req.signal } : session.ctx;
+      const result = await applyPlan(run, { providers: session.providers, store, ctx, options: req.options });
       host.endPhase();
       return { status: 'applied', run, result };
     } finally {

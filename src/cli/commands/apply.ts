@@ -5,12 +5,14 @@ import { apply } from '../../operations/apply.js';
 import { hasChanges } from '../../plan/types.js';
 import { addressKey, type Address } from '../../model/kinds.js';
 import type { SavedPlan } from '../../plan/types.js';
+import type { ApplyResult } from '../../engine/types.js';
 import { parseSavedPlan } from '../../plan/serialize.js';
 import { renderApplyResultJson, renderApplyResultText } from '../../views/apply-result.js';
 import { renderPlanText } from '../../views/plan-text.js';
 import { parseFlagDuration } from '../durations.js';
 import { parseFlagInt } from '../flag-numbers.js';
 import { EXIT, type Host } from '../host.js';
+import { STOPPED_EXIT, watchInterrupts, type Interrupts } from '../interrupts.js';
 import { readSavedPlanFile } from '../saved-plan-file.js';
 import { appendStepSummary } from './plan.js';
 import { renderPlanMarkdown } from '../../views/plan-markdown.js';
@@ -27,7 +29,26 @@ export interface ApplyFlags {
   json?: boolean;
 }
 
+/**
+ * Ctrl-C or SIGTERM stops an apply gracefully: no new change starts, the one in flight finishes and
+ * is recorded, the lock is released, and the exit code is 130 (SIGINT) or 143 (SIGTERM).
+ */
 export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFlags): Promise<number> {
+  const interrupts = watchInterrupts(host);
+  try {
+    const stopped = { nothingLeft: false };
+    const code = await applyUntilStopped(host, argPaths, opts, interrupts, stopped);
+    const sig = interrupts.received;
+    if (sig === undefined) return code;
+    const rest = stopped.nothingLeft ? '' : ' Run `converge apply` again to do the rest.';
+    host.err(`Stopped by ${sig}: what was done is recorded in the state, and the lock is released.${rest}\n`);
+    return STOPPED_EXIT[sig];
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlags, interrupts: Interrupts, stopped: { nothingLeft: boolean }): Promise<number> {
   let saved: SavedPlan | undefined;
   let paths = argPaths;
   let targets = opts.target ?? [];
@@ -68,6 +89,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
     ...(saved ? { savedPlan: saved } : {}),
     lockTimeoutMs,
     options: { runTimeoutMs, pollIntervalMs, concurrency },
+    signal: interrupts.signal,
     approve: async (run) => {
       host.err(renderPlanText(run.plan, { color: host.color }));
       if (opts.autoApprove || (await confirm(host))) return true;
@@ -82,6 +104,9 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
     case 'no-changes':
       host.out('No changes. Live state matches the manifests.\n');
       return EXIT.ok;
+    case 'stopped-before-start':
+      host.err('Nothing was sent: the stop came before the apply started.\n');
+      return EXIT.error;
     case 'applied':
       break;
   }
@@ -91,7 +116,32 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   else if (!hasChanges(run.plan)) host.out(`No changes to live objects. ${adoptedLine(adopted)}\n`);
   else host.out(renderApplyResultText(result, run.plan) + (adopted.length > 0 ? `${adoptedLine(adopted)}\n` : ''));
   await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));
+  if (interrupts.received) {
+    stopped.nothingLeft = result.counts.skipped === 0 && result.counts.failed === 0;
+    host.err(stoppedLine(result.outcomes));
+  }
   return result.counts.failed > 0 ? EXIT.error : EXIT.ok;
+}
+
+/**
+ * What an interrupted apply did and left, by address. A run the stop left going on the service (an HCP
+ * Terraform run converge stopped following: `*.interrupted`) is recorded in flight, not failed: the next
+ * apply follows that same run.
+ */
+function stoppedLine(outcomes: ApplyResult['outcomes']): string {
+  const stoppedFollowing = (o: ApplyResult['outcomes'][number]) => o.status === 'failed' && (o.error?.code.endsWith('.interrupted') ?? false);
+  const done = outcomes.filter((o) => o.status === 'succeeded' || o.status === 'awaiting-confirmation').length;
+  const running = outcomes.filter(stoppedFollowing).map(addressKey);
+  const left = outcomes.filter((o) => o.status === 'skipped').map(addressKey);
+  const failed = outcomes.filter((o) => o.status === 'failed' && !stoppedFollowing(o)).length;
+  if (left.length === 0 && failed === 0 && running.length === 0) return `Interrupted after the last change had started: all ${done} done.\n`;
+  const parts = [
+    `${done} of ${outcomes.length} change${outcomes.length === 1 ? '' : 's'} done`,
+    ...(failed > 0 ? [`${failed} failed`] : []),
+    ...(running.length > 0 ? [`still running on the service (the next apply follows the same run): ${running.join(', ')}`] : []),
+    ...(left.length > 0 ? [`not started: ${left.join(', ')}`] : []),
+  ];
+  return `Interrupted: ${parts.join('; ')}.\n`;
 }
 
 /** Adoptions recorded without a request (decisions.md §9). */
@@ -102,9 +152,15 @@ function adoptedLine(adopted: readonly Address[]): string {
 
 async function confirm(host: Host): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // On a terminal readline reads Ctrl-C as a key, so the process gets no SIGINT: treat it as "no".
+  const cancelled = new AbortController();
+  rl.on('SIGINT', () => cancelled.abort());
   try {
-    const answer = await rl.question("\nDo you want to perform these actions? Only 'yes' will be accepted: ");
+    const answer = await rl.question("\nDo you want to perform these actions? Only 'yes' will be accepted: ", { signal: cancelled.signal });
     return answer.trim() === 'yes';
+  } catch (e) {
+    if (cancelled.signal.aborted) return false;
+    throw e;
   } finally {
     rl.close();
     host.err('\n');

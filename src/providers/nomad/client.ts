@@ -112,7 +112,7 @@ export class NomadClient {
     const req = { method: 'GET' as const, path: '/v1/acl/auth-methods', subject: 'auth method list' };
     const res = await this.send(req, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethodStubs(decodeJson(res.text, req.subject, this.opts.redact));
+    return parseAuthMethodStubs(decodeJson(res.text, req.subject));
   }
 
   /** `GET /v1/acl/auth-method/:name`; undefined on 404 `ACL auth-method not found` (§6). */
@@ -121,7 +121,7 @@ export class NomadClient {
     const res = await this.send(req, call);
     if (res.status === 404) return undefined;
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethod(decodeJson(res.text, req.subject, this.opts.redact), name);
+    return parseAuthMethod(decodeJson(res.text, req.subject), name);
   }
 
   /**
@@ -132,7 +132,7 @@ export class NomadClient {
     const req = { method: 'POST' as const, path: methodPath(body.Name), subject: `NomadAuthMethod/${body.Name}` };
     const res = await this.send({ ...req, body, idempotent: true, isFinal: isDefaultTaken }, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethod(decodeJson(res.text, req.subject, this.opts.redact), body.Name);
+    return parseAuthMethod(decodeJson(res.text, req.subject), body.Name);
   }
 
   /** `DELETE /v1/acl/auth-method/:name`: 200 empty; a missing method is 500 `ACL auth method not found` (§8). */
@@ -149,7 +149,7 @@ export class NomadClient {
     const req = { method: 'GET' as const, path: '/v1/acl/binding-rules', subject: 'binding rule list' };
     const res = await this.send(req, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRuleStubs(decodeJson(res.text, req.subject, this.opts.redact));
+    return parseBindingRuleStubs(decodeJson(res.text, req.subject));
   }
 
   async readBindingRule(id: string, call: CallOptions = {}): Promise<WireBindingRule | undefined> {
@@ -157,7 +157,7 @@ export class NomadClient {
     const res = await this.send(req, call);
     if (res.status === 404) return undefined;
     if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, req.subject, this.opts.redact), req.subject);
+    return parseBindingRule(decodeJson(res.text, req.subject), req.subject);
   }
 
   /** `POST /v1/acl/binding-rule`: makes a new UUID each time, so it is NOT idempotent. */
@@ -165,7 +165,7 @@ export class NomadClient {
     const req = { method: 'POST' as const, path: '/v1/acl/binding-rule', subject };
     const res = await this.send({ ...req, body, idempotent: false }, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, subject, this.opts.redact), subject);
+    return parseBindingRule(decodeJson(res.text, subject), subject);
   }
 
   /** `POST /v1/acl/binding-rule/:id` with every field (omitted Description/Selector are cleared, §10): idempotent. */
@@ -173,7 +173,7 @@ export class NomadClient {
     const req = { method: 'POST' as const, path: rulePath(id), subject };
     const res = await this.send({ ...req, body: { ...body, ID: id }, idempotent: true }, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, subject, this.opts.redact), subject);
+    return parseBindingRule(decodeJson(res.text, subject), subject);
   }
 
   /** Missing rule: 404, or plain `ACL binding rule not found` as a 500 (§10). */
@@ -190,7 +190,7 @@ export class NomadClient {
     const req = { method: 'GET' as const, path: '/v1/acl/policies', subject: 'ACL policy list' };
     const res = await this.send(req, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAclPolicyStubs(decodeJson(res.text, req.subject, this.opts.redact));
+    return parseAclPolicyStubs(decodeJson(res.text, req.subject));
   }
 
   /** `GET /v1/acl/policy/:name`; undefined on 404 `ACL policy not found`. */
@@ -200,7 +200,7 @@ export class NomadClient {
     const res = await this.send(req, call);
     if (res.status === 404) return undefined;
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAclPolicy(decodeJson(res.text, req.subject, this.opts.redact), name);
+    return parseAclPolicy(decodeJson(res.text, req.subject), name);
   }
 
   /**
@@ -233,7 +233,7 @@ export class NomadClient {
     const req = { method: 'GET' as const, path: '/v1/acl/roles', subject: 'ACL role list' };
     const res = await this.send(req, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRoles(decodeJson(res.text, req.subject, this.opts.redact));
+    return parseAclRoles(decodeJson(res.text, req.subject));
   }
 
   /** `GET /v1/acl/role/:id`; undefined on 404 `ACL role not found`. */
@@ -251,7 +251,7 @@ export class NomadClient {
     const res = await this.send(req, call);
     if (res.status === 404) return undefined;
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRole(decodeJson(res.text, subject, this.opts.redact), subject);
+    return parseAclRole(decodeJson(res.text, subject), subject);
   }
 
   /**
@@ -269,7 +269,7 @@ export class NomadClient {
     const { ID: _ignored, ...rest } = body;
     const res = await this.send({ ...req, body: rest, idempotent: false, readBack }, call);
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRole(decodeJson(res.text, subject, this.opts.redact), subject);
+    return parseAclRole(decodeJson(res.text, subject), subject);
   }
 
   /**
@@ -290,7 +290,7 @@ export class NomadClient {
       });
     }
     if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRole(decodeJson(res.text, subject, this.opts.redact), subject);
+    return parseAclRole(decodeJson(res.text, subject), subject);
   }
 
   /** `DELETE /v1/acl/role/:id`: 200 empty; a missing role is a 500 `ACL role not found`, settled by a read-back. */

@@ -43,6 +43,8 @@ const NOMAD_KINDS: readonly Kind[] = kindsOfProvider('nomad');
 const isMethod = (o: AnyDesired): o is DesiredObject<'NomadAuthMethod'> => o.kind === 'NomadAuthMethod';
 const isRule = (o: AnyDesired): o is DesiredObject<'NomadBindingRule'> => o.kind === 'NomadBindingRule';
 
+const NOMAD_SERVICE = { name: 'Nomad', addressSetting: 'NOMAD_ADDR' };
+
 function tokenOnlyRedactor(token: string | undefined): (text: string) => string {
   const r = new Redactor();
   r.add(token);
@@ -51,7 +53,7 @@ function tokenOnlyRedactor(token: string | undefined): (text: string) => string 
 
 /** The HTTP client and typed Nomad client for one connection; `ownsHttp` says who closes the HTTP client. */
 export function connectNomad(opts: NomadProviderOptions): { http: HttpClient; ownsHttp: boolean; client: NomadClient } {
-  const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), reporter: opts.reporter });
+  const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), reporter: opts.reporter, service: NOMAD_SERVICE });
   const client = new NomadClient({
     http,
     redact: opts.redact ?? tokenOnlyRedactor(opts.token),

@@ -118,12 +118,12 @@ export function badResponse(what: string, detail: string): ConvergeError {
   });
 }
 
-/** `redact` masks secrets in the body before the error quotes its start (a cut could leave part of one). */
-export function decodeJson(text: string, what: string, redact: (text: string) => string): unknown {
+export function decodeJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw badResponse(what, `the body is not JSON (${text.length} bytes, starts ${JSON.stringify(redact(text).slice(0, 40))})`);
+    // Not quoted: it is someone else's text (a proxy's or another service's page), not Nomad's words.
+    throw badResponse(what, `the body is not JSON (${text.length} bytes)`);
   }
 }
 

@@ -39,6 +39,7 @@ export function connectTfe(opts: TfeProviderOptions): { address: string; http: H
       headers: { Authorization: `Bearer ${opts.token}` },
       rateLimitPerSecond: TFE_RATE_LIMIT_PER_SECOND,
       reporter: opts.reporter,
+      service: { name: 'HCP Terraform', addressSetting: 'TFE_ADDRESS' },
     });
   return { address, http, ownsHttp: opts.http === undefined, client: new TfeClient(http, opts.organization) };
 }

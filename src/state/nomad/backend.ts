@@ -82,7 +82,13 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
   const ownsHttp = opts.http === undefined;
   const http =
     opts.http ??
-    createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), ...(opts.reporter ? { reporter: opts.reporter } : {}) });
+    createHttpClient({
+      baseUrl: opts.address,
+      ...(opts.tls ? { tls: opts.tls } : {}),
+      ...(opts.reporter ? { reporter: opts.reporter } : {}),
+      // A web page at the address is another server, never "no state yet" (a 404 page read as a missing variable).
+      service: { name: 'Nomad', addressSetting: 'NOMAD_ADDR' },
+    });
   const vars = createVariablesClient({ http, token: opts.token, namespace });
   const reporter = opts.reporter ?? silentReporter;
   const description = `Nomad Variables ${opts.path} (namespace ${namespace})`;

@@ -1,0 +1,28 @@
+/**
+ * Whole test files that run in `npm run test:slow` instead of `npm test`: the slowest end-to-end ones,
+ * so the quick suite stays under 5 minutes on a 2-core machine (issue 15.21). Seconds are from a full
+ * run on a 2-core machine shared with other jobs (2026-11-25): the whole suite took 435 s of test time
+ * (496 s wall); these files 257 s of it. No test is dropped: `npm test` runs every file not listed
+ * here, `test:slow` runs these and test/slow/. CI (.ci/run) runs both.
+ */
+export const SLOW_FILES: readonly string[] = [
+  'test/e2e/adoption-story.test.ts', // 33.5 s
+  'test/reliability/upgrade-lost-reply-failed-the-workspace.test.ts', // 24.1 s
+  'test/state/nomad-conformance.test.ts', // 22.2 s
+  'test/security/tls.test.ts', // 21.7 s
+  'test/sandbox/nomad/variable-lock-expiry.test.ts', // 21.6 s
+  'test/cli/state-commands-need-no-secrets.test.ts', // 19.5 s
+  'test/cli/state-lock-migrate.test.ts', // 18.2 s
+  'test/e2e/export-import.test.ts', // 13.8 s
+  'test/reliability/faults-small.test.ts', // 12.8 s
+  'test/e2e/default-method-race-not-retried.test.ts', // 11.4 s
+  'test/e2e/destroy-then-safe-delete-still-processing.test.ts', // 10.5 s
+  'test/e2e/plain-value-masked-as-secret.test.ts', // 9.8 s
+  'test/e2e/binding-rule-to-management-replaced.test.ts', // 9.2 s
+  'test/cli/packed-package.test.ts', // 8.1 s
+  'test/cli/doctor.test.ts', // 7.3 s
+  'test/e2e/binding-rules-story.test.ts', // 7.1 s
+  'test/e2e/upgrade-awaiting-decision.test.ts', // 6.3 s
+  // Added with issue 15.4: 48.5 s alone on the busy machine (applies against a slowed sandbox, on purpose).
+  'test/cli/apply-interrupted-by-ctrl-c.test.ts',
+];
