@@ -6,11 +6,13 @@ import { documentSchemaText } from '../../src/manifest/document-schema.js';
 import { DOCUMENT_KINDS, SCHEMA_FILES, validators } from '../../src/manifest/schema.js';
 
 const SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
+/** Schemas of converge's machine output (plan --json, apply --json), not of documents: test/cli/json-output-schemas.test.ts. */
+const OUTPUT_SCHEMAS = ['plan.json', 'apply-result.json'];
 
 describe('JSON schemas', () => {
   it('one per kind plus document.json, all draft-07 and closed (additionalProperties false on every object)', () => {
     const files = readdirSync(SCHEMAS).sort();
-    expect(files).toEqual([...SCHEMA_FILES.values(), 'document.json'].sort());
+    expect(files).toEqual([...SCHEMA_FILES.values(), 'document.json', ...OUTPUT_SCHEMAS].sort());
     const open: string[] = [];
     const walk = (node: unknown, path: string): void => {
       if (typeof node !== 'object' || node === null) return;
