@@ -113,9 +113,10 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     if (!inScope(view)) continue;
     const generic = genericChange(view);
     diagnostics.push(...generic.diagnostics);
-    const base = rewriteKeys.has(addressKey(view)) ? forceRewrite(generic.change, view) : generic.change;
+    const rewrite = rewriteKeys.has(addressKey(view));
+    const base = rewrite ? forceRewrite(generic.change, view) : generic.change;
     const provider = providerOf.get(addressKey(view));
-    const refined = provider?.refine ? provider.refine(view, base, views) : [base];
+    const refined = provider?.refine ? provider.refine(view, base, views, { rewrite }) : [base];
     for (const change of refined) planned.push({ change: settleAdoption(change), view });
     drift.push(...classifyDrift(view));
   }

@@ -2,6 +2,7 @@ import { addressKey } from '../model/kinds.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { ObjectView } from '../providers/provider.js';
 import { diffFields, diffSecrets, mergeFieldChanges } from '../plan/diff.js';
+import { REASON_ADOPT, REASON_REWRITE, rewriteReason, updateReason } from '../plan/reasons.js';
 import { NOTE_ADOPT_MATCHES, SENSITIVE_PLACEHOLDER, type Change, type FieldChange } from '../plan/types.js';
 
 export { NOTE_ADOPT_MATCHES };
@@ -9,20 +10,12 @@ export { NOTE_ADOPT_MATCHES };
 export const NOTE_SECRET_INVISIBLE = 'live secret drift cannot be seen: the server never returns secret values';
 export const NOTE_SECRET_UNKNOWN = 'secret value unknown to converge: it will be written';
 export const NOTE_ALREADY_GONE = 'already gone: will be dropped from state';
-export const REASON_ADOPT = 'adopt into state';
+export { REASON_ADOPT, REASON_REWRITE };
 
 /** The note of an unowned object whose adoption also sends a change (an update, upgrade, …). */
 export function adoptedNote(address: string): string {
   return `adopted: ${address} exists and is not in state; converge takes ownership of it`;
 }
-
-function describePaths(fields: readonly FieldChange[]): string {
-  const paths = fields.map((f) => f.path);
-  const shown = paths.slice(0, 5).join(', ');
-  return paths.length > 5 ? `${shown} and ${paths.length - 5} more` : shown;
-}
-
-export const REASON_REWRITE = 'rewrite requested (--rewrite): every field is sent again, secrets included';
 
 /**
  * `--rewrite`: an object that exists in the manifests and live becomes an update carrying every
@@ -36,7 +29,7 @@ export function forceRewrite(change: Change, view: ObjectView): Change {
     .filter((path) => !have.has(path))
     .map((path) => ({ path, before: SENSITIVE_PLACEHOLDER, after: SENSITIVE_PLACEHOLDER, sensitive: true }));
   const { adopt: _adopt, ...rest } = change;
-  const reason = rest.reason && rest.action !== 'no-op' ? `${REASON_REWRITE}; ${rest.reason}` : REASON_REWRITE;
+  const reason = rewriteReason(rest.reason && rest.action !== 'no-op' ? rest.reason : undefined);
   return { ...rest, action: rest.action === 'no-op' ? 'update' : rest.action, reason, fields: mergeFieldChanges(rest.fields, secrets) };
 }
 
@@ -89,19 +82,14 @@ export function genericChange(view: ObjectView): { change: Change; diagnostics: 
     if (!record && fields.length === 0) {
       return { change: { ...base, action: 'no-op', reason: REASON_ADOPT, fields: [], notes: [...notes, NOTE_ADOPT_MATCHES], adopt: true }, diagnostics };
     }
-    const reasons: string[] = [];
     if (!record) {
       notes.push(adoptedNote(address));
       if (secrets.unknown.length > 0) notes.push(`${NOTE_SECRET_UNKNOWN} (${secrets.unknown.join(', ')})`);
     }
     if (hasSecrets) notes.push(NOTE_SECRET_INVISIBLE);
-    if (plain.length > 0) reasons.push(`differs from the manifests: ${describePaths(plain)}`);
-    const changedSecrets = record ? secrets.fields : [];
-    if (changedSecrets.length > 0) reasons.push(`secret changed: ${describePaths(changedSecrets)}`);
-    if (record && record.protect !== desired.object.protect) reasons.push('protect changed (recorded in state)');
-    if (!record) reasons.push(REASON_ADOPT);
     if (fields.length === 0 && record) return { change: { ...base, action: 'no-op', fields: [], notes }, diagnostics };
-    return { change: { ...base, action: 'update', reason: reasons.join('; '), fields, notes }, diagnostics };
+    const reason = updateReason({ recordedProtect: record?.protect, desiredProtect: desired.object.protect, fields });
+    return { change: { ...base, action: 'update', reason, fields, notes }, diagnostics };
   }
 
   if (!desired && live && record) {

@@ -73,6 +73,12 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
 }
 
+/** How the engine made the change a provider refines. */
+export interface RefineContext {
+  /** `--rewrite` asked for this object: every field is sent again. */
+  rewrite: boolean;
+}
+
 export interface PlannedChange {
   change: Change;
   view: ObjectView;
@@ -132,7 +138,7 @@ export interface Provider {
    * Adjust the engine's generic change for one address: turn it into an upgrade, split it into
    * delete + create, add notes. Pure: no I/O. `all` holds every view keyed by `Kind/name`.
    */
-  refine?(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>): Change[];
+  refine?(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext): Change[];
   apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]>;
   /**
    * The state record for an object found live and not owned, built the way this provider's apply

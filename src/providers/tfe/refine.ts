@@ -2,7 +2,8 @@ import { addressKey } from '../../model/kinds.js';
 import type { JsonValue } from '../../model/json.js';
 import { canonicalJson } from '../../plan/canonical.js';
 import type { Change } from '../../plan/types.js';
-import type { ObjectView } from '../provider.js';
+import { rewriteReason, updateReason } from '../../plan/reasons.js';
+import type { ObjectView, RefineContext } from '../provider.js';
 import { isDeletionPolicy, type DeletionPolicy } from './mapping.js';
 
 /*
@@ -40,25 +41,21 @@ function moduleOptionsChange(view: ObjectView, all: ReadonlyMap<string, ObjectVi
   return canonicalJson(m.desired.fields.variableOptions ?? null) !== canonicalJson(m.live.fields.variableOptions ?? null);
 }
 
-const DIFFERS = 'differs from the manifests: ';
-
 /**
- * The engine's reason without `moduleVersion`: the upgrade's own reason names both versions, so a
+ * The update's reason without `moduleVersion`: the upgrade's own reason names both versions, so a
  * reviewer reads the move once (the field list still shows it).
  */
-function withoutModuleVersion(reason: string): string {
-  return reason
-    .split('; ')
-    .map((part) => {
-      if (!part.startsWith(DIFFERS)) return part;
-      const paths = part.slice(DIFFERS.length).split(', ').filter((p) => p !== 'moduleVersion');
-      return paths.length > 0 ? DIFFERS + paths.join(', ') : '';
-    })
-    .filter((part) => part !== '')
-    .join('; ');
+function reasonBesidesVersion(view: ObjectView, change: Change, how: RefineContext): string {
+  if (change.action !== 'update' || !view.desired) return '';
+  const rest = updateReason({
+    recordedProtect: view.record?.protect,
+    desiredProtect: view.desired.object.protect,
+    fields: change.fields.filter((f) => f.path !== 'moduleVersion'),
+  });
+  return how.rewrite ? rewriteReason(rest || undefined) : rest;
 }
 
-export function refineTfe(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>): Change[] {
+export function refineTfe(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext = { rewrite: false }): Change[] {
   if (view.kind !== 'NoCodeWorkspace') return [change];
   if (change.action === 'delete') {
     const deletion = deletionPolicyOf(view);
@@ -79,7 +76,7 @@ export function refineTfe(view: ObjectView, change: Change, all: ReadonlyMap<str
   const firstRun = record === undefined ? str(live.extra.pendingFirstRun) : null;
   const firstRunText = firstRun !== null ? `its first run ${firstRun} is in flight (${str(live.extra.pendingFirstRunStatus) ?? 'unknown'}) and not in state: apply follows it and confirms it per upgrade.confirm` : '';
   if (reasons.length > 0) {
-    const rest = change.action === 'update' && change.reason ? withoutModuleVersion(change.reason) : '';
+    const rest = reasonBesidesVersion(view, change, how);
     const other = rest ? `; ${rest}` : '';
     const notes = [...change.notes];
     if (inFlight?.purpose === 'upgrade') notes.push(`resumes upgrade run ${inFlight.runId} (last seen ${inFlight.phase}) instead of starting another`);

@@ -83,7 +83,7 @@ export async function openRig(opts: { token?: string; simOptions?: Parameters<ty
       const planned: PlannedChange[] = [];
       for (const view of load.views) {
         const change = genericChange(view).change;
-        for (const c of provider.refine ? provider.refine(view, change, views) : [change]) planned.push({ change: c, view });
+        for (const c of provider.refine ? provider.refine(view, change, views, { rewrite: false }) : [change]) planned.push({ change: c, view });
       }
       return { load, planned, views };
     },
