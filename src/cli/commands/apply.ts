@@ -16,7 +16,8 @@ import { EXIT, type Host } from '../host.js';
 import { reportDiagnostics, stateBackendFor } from '../session.js';
 import { readSavedPlanFile } from '../saved-plan-file.js';
 import { openLockedStore } from '../state-lock.js';
-import { appendStepSummary, openPlanSession } from './plan.js';
+import { appendStepSummary, openPlanSession, type PlanSessionFlags } from './plan.js';
+import { refreshes } from '../../views/plan-notices.js';
 import { renderPlanMarkdown } from '../../views/plan-markdown.js';
 
 export interface ApplyFlags {
@@ -24,6 +25,9 @@ export interface ApplyFlags {
   plan?: string;
   target?: string[];
   rewrite?: string[];
+  adopt?: string[];
+  allowEmpty?: boolean;
+  refreshOnly?: boolean;
   parallelism?: string;
   runTimeout?: string;
   lockTimeout?: string;
@@ -36,15 +40,19 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   let paths = argPaths;
   let targets = opts.target ?? [];
   let rewrite = opts.rewrite ?? [];
+  let flags: Pick<PlanSessionFlags, 'adopt' | 'allowEmpty' | 'refreshOnly'> = { adopt: opts.adopt ?? [], allowEmpty: opts.allowEmpty === true, refreshOnly: opts.refreshOnly === true };
   if (opts.plan) {
     // A saved plan carries its own paths, targets and rewrites: anything given beside it would be ignored.
     const beside = [
       ...(argPaths.length === 1 && argPaths[0] === '.' ? [] : argPaths),
       ...(opts.target ?? []).map((t) => `--target ${t}`),
       ...(opts.rewrite ?? []).map((r) => `--rewrite ${r}`),
+      ...(opts.adopt ?? []).map((r) => `--adopt ${r}`),
+      ...(opts.allowEmpty === true ? ['--allow-empty'] : []),
+      ...(opts.refreshOnly === true ? ['--refresh-only'] : []),
     ];
     if (beside.length > 0) {
-      throw new ConvergeError('apply.plan-with-arguments', `apply --plan takes no manifest paths, --target or --rewrite (given: ${beside.join(' ')})`, {
+      throw new ConvergeError('apply.plan-with-arguments', `apply --plan takes no manifest paths, --target, --rewrite, --adopt, --allow-empty or --refresh-only (given: ${beside.join(' ')})`, {
         source: 'user',
         hint: 'the saved plan already records the paths and targets it was made with: run `converge apply --plan FILE` alone, or make a new plan with these arguments',
       });
@@ -54,6 +62,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
     paths = saved.saved.paths.map((p) => resolve(host.cwd, p));
     targets = saved.saved.targets;
     rewrite = saved.saved.rewrite ?? [];
+    flags = { adopt: saved.saved.adopt ?? [], allowEmpty: saved.saved.allowEmpty === true, refreshOnly: saved.saved.refreshOnly === true };
   } else if (!opts.autoApprove && !(process.stdin.isTTY && process.stderr.isTTY)) {
     throw new ConvergeError('apply.needs-approval', 'refusing to apply without confirmation: no terminal to ask on', {
       source: 'user',
@@ -70,7 +79,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   if (!reportDiagnostics(host, manifests.diagnostics, manifests.sources)) return EXIT.error;
   const store = await openLockedStore(host, stateBackendFor(host, manifests.desired.settings), 'apply', lockTimeoutMs);
   try {
-    const session = await openPlanSession(host, paths, { target: targets, rewrite, state: store.doc });
+    const session = await openPlanSession(host, paths, { target: targets, rewrite, ...flags, state: store.doc });
     if (!session) return EXIT.error;
     try {
       const { run } = session;
@@ -92,7 +101,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
         }
       }
       const changing = hasChanges(run.plan);
-      if (!changing && adoptions(run.plan).length === 0) {
+      if (!changing && adoptions(run.plan).length === 0 && refreshes(run.plan).length === 0) {
         host.out('No changes. Live state matches the manifests.\n');
         return EXIT.ok;
       }
@@ -120,8 +129,8 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
       });
       host.endPhase();
       if (opts.json) host.out(JSON.stringify(result, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as ConvergeError).code, message: v.message } : v), 2) + '\n');
-      else if (!changing) host.out(`No changes to live objects. ${adoptedLine(result.adopted ?? [])}\n`);
-      else host.out(renderApplyResultText(result, run.plan) + ((result.adopted ?? []).length > 0 ? `${adoptedLine(result.adopted ?? [])}\n` : ''));
+      else if (!changing) host.out(['No changes to live objects.', ...recordedLines(result)].join(' ') + '\n');
+      else host.out(renderApplyResultText(result, run.plan) + recordedLines(result).map((l) => `${l}\n`).join(''));
       await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));
       return result.counts.failed > 0 ? EXIT.error : EXIT.ok;
     } finally {
@@ -132,10 +141,15 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
   }
 }
 
-/** Adoptions recorded without a request (decisions.md §9). */
-function adoptedLine(adopted: readonly Address[]): string {
-  const n = adopted.length;
-  return `Recorded ${n} existing object${n === 1 ? '' : 's'} as owned (nothing was sent): ${adopted.map(addressKey).join(', ')}.`;
+/** Adoptions (decisions.md §9) and refreshes (§18) recorded without a request. */
+function recordedLines(result: { adopted?: Address[]; refreshed?: Address[] }): string[] {
+  const lines: string[] = [];
+  const adopted = result.adopted ?? [];
+  const refreshed = result.refreshed ?? [];
+  const s = (n: number) => (n === 1 ? '' : 's');
+  if (adopted.length > 0) lines.push(`Recorded ${adopted.length} existing object${s(adopted.length)} as owned (nothing was sent): ${adopted.map(addressKey).join(', ')}.`);
+  if (refreshed.length > 0) lines.push(`Brought ${refreshed.length} state record${s(refreshed.length)} up to the live objects (nothing was sent): ${refreshed.map(addressKey).join(', ')}.`);
+  return lines;
 }
 
 async function confirm(host: Host): Promise<boolean> {

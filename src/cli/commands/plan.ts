@@ -9,18 +9,16 @@ import { renderPlanJson } from '../../views/plan-json.js';
 import { renderPlanMarkdown } from '../../views/plan-markdown.js';
 import { renderPlanText } from '../../views/plan-text.js';
 import { EXIT, type Host } from '../host.js';
+import { manifestFiles, refuseEmpty } from '../manifest-files.js';
 import { closeAll, kindsInPlay, loadValid, providerContext, providersFor, reportDiagnostics, stateBackendFor } from '../session.js';
 import type { Provider, ProviderContext } from '../../providers/provider.js';
 import type { StateDocument } from '../../state/types.js';
 
-export interface PlanFlags {
+export interface PlanFlags extends Omit<PlanSessionFlags, 'state'> {
   json?: boolean;
   markdown?: boolean;
   detailedExitcode?: boolean;
   out?: string;
-  target?: string[];
-  rewrite?: string[];
-  region?: string;
 }
 
 export function parseTargets(targets: readonly string[] | undefined, flag = '--target'): Address[] {
@@ -46,6 +44,17 @@ export interface PlanSession {
   close: () => Promise<void>;
 }
 
+/** What shapes a plan besides the paths (the flags of plan and apply; a saved plan's recorded ones). */
+export interface PlanSessionFlags {
+  target?: string[];
+  rewrite?: string[];
+  adopt?: string[];
+  allowEmpty?: boolean;
+  refreshOnly?: boolean;
+  region?: string;
+  state?: StateDocument;
+}
+
 /**
  * Loads manifests, reads live state and plans. Sends no writes. Shared by plan, apply and drift.
  * Undefined when diagnostics (already printed) stop the run. The caller closes the session.
@@ -53,12 +62,15 @@ export interface PlanSession {
 export async function openPlanSession(
   host: Host,
   paths: string[],
-  opts: { target?: string[]; rewrite?: string[]; region?: string; state?: StateDocument },
+  opts: PlanSessionFlags,
 ): Promise<PlanSession | undefined> {
   const targets = parseTargets(opts.target);
+  const adopt = parseTargets(opts.adopt, '--adopt');
   const manifests = await loadValid(host, paths);
   if (!manifests) return undefined;
   const state = opts.state ?? (await stateBackendFor(host, manifests.desired.settings).read());
+  refuseEmpty(manifests.desired.objects.length, state, paths, opts.allowEmpty === true || opts.refreshOnly === true);
+  const files = await manifestFiles(host.cwd, manifests.sources.keys(), state);
   const providers = providersFor(host, kindsInPlay(manifests, state), manifests.desired.settings);
   const ctx = providerContext(host, state);
   const close = () => closeAll(providers);
@@ -69,7 +81,14 @@ export async function openPlanSession(
       providers,
       state,
       ctx,
-      options: { targets, rewrite: parseTargets(opts.rewrite, '--rewrite'), ...(opts.region ? { readRegion: opts.region } : {}) },
+      options: {
+        targets,
+        rewrite: parseTargets(opts.rewrite, '--rewrite'),
+        adopt,
+        files,
+        ...(opts.refreshOnly === true ? { refreshOnly: true } : {}),
+        ...(opts.region ? { readRegion: opts.region } : {}),
+      },
     });
     host.endPhase();
     if (!reportDiagnostics(host, run.plan.diagnostics, manifests.sources)) {
@@ -84,7 +103,7 @@ export async function openPlanSession(
       providers,
       ctx,
       sources: manifests.sources,
-      saved: () => host.redactor.redact(serializePlan(toSavedPlan(run, { paths: savedPaths, targets: opts.target ?? [], rewrite: opts.rewrite ?? [] }))),
+      saved: () => host.redactor.redact(serializePlan(toSavedPlan(run, { paths: savedPaths, targets: opts.target ?? [], rewrite: opts.rewrite ?? [], adopt: opts.adopt ?? [], allowEmpty: opts.allowEmpty === true, refreshOnly: opts.refreshOnly === true }))),
       close,
     };
   } catch (e) {
