@@ -34,6 +34,13 @@ export function noticeSentences(plan: Pick<Plan, 'notices'>, code: (s: string) =
   });
 }
 
+export function isRefreshOnly(plan: Pick<Plan, 'notices'>): boolean {
+  return (plan.notices ?? []).some((n) => n.code === 'refresh-only');
+}
+
+/** A refresh-only plan changes nothing live, so "no changes" would say nothing; it says whether records move. */
+export const NOTHING_TO_REFRESH = 'Nothing to refresh: every state record matches its live object.';
+
 export function refreshes(plan: Pick<Plan, 'changes'>): Change[] {
   return plan.changes.filter(isRefresh);
 }

@@ -3,7 +3,7 @@ import { informativeDrift, renderDriftItemsText } from './drift.js';
 import { actionColor, actionSymbol, describeDiagnosticCount, changeFieldLines, formatFieldLine, painter, upgradeLine, type Paint } from './format.js';
 import { summaryLine } from './plan-summary.js';
 import { adoptionLine, renderAdoptionsText } from './plan-adoptions.js';
-import { noticeSentences, refreshLine, renderRefreshesText } from './plan-notices.js';
+import { isRefreshOnly, noticeSentences, NOTHING_TO_REFRESH, refreshes, refreshLine, renderRefreshesText } from './plan-notices.js';
 
 /*
  * Terraform-like text of a Plan. A pure function of the plain Plan data that the JSON view keeps
@@ -55,7 +55,8 @@ export function renderPlanText(plan: Plan, opts: { color: boolean }): string {
   }
   const diags = describeDiagnosticCount(plan.diagnostics);
   if (diags !== undefined) out.push(`Diagnostics: ${diags} (reported separately).`, '');
-  out.push(paint('bold', summaryLine(plan.summary)));
+  const refreshOnly = isRefreshOnly(plan);
+  if (!refreshOnly || refreshes(plan).length === 0) out.push(paint('bold', refreshOnly ? NOTHING_TO_REFRESH : summaryLine(plan.summary)));
   const adopting = adoptionLine(plan);
   if (adopting !== undefined) out.push(adopting);
   const refreshing = refreshLine(plan);

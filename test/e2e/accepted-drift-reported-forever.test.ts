@@ -55,7 +55,7 @@ describe('accepting drift (built CLI ↔ sandbox)', () => {
     expect(await causes()).toEqual({ code: 0, causes: [] });
   });
 
-  it('--refresh-only accepts a live change the manifests do not have, sending nothing; what remains is a pending change', async () => {
+  it('--refresh-only (saved, then applied) accepts a live change the manifests do not have, sending nothing; what remains is a pending change', async () => {
     await changeLive({ MaxTokenTTL: '1h0m0s' });
     const p = await ws.cli(['plan', '--refresh-only', '--json']);
     expect(p.code, p.stderr).toBe(0);
@@ -64,12 +64,18 @@ describe('accepting drift (built CLI ↔ sandbox)', () => {
     expect(text.stdout).toContain('Refresh only: nothing is sent to the services');
     expect(text.stdout).toContain('maxTokenTtl: "30m0s" → "1h0m0s" (recorded → live)');
 
+    // A saved refresh-only plan stays refresh-only when applied.
+    expect((await ws.cli(['plan', '--refresh-only', '--out', 'refresh.json'])).code).toBe(0);
     ws.sandbox.log.clear();
-    const a = await ws.cli(['apply', '--auto-approve', '--refresh-only']);
+    const a = await ws.cli(['apply', '--plan', 'refresh.json']);
     expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toContain('Brought 1 state record up to the live objects (nothing was sent): NomadAuthMethod/ci.');
     expect(ws.sandbox.log.writes()).toEqual([]);
     expect((await recorded())?.maxTokenTtl).toBe('1h0m0s');
     // Live is now what converge knows; the manifest still says 30m: that is pending, not outside drift.
     expect(await causes()).toEqual({ code: 2, causes: ['pending ci'] });
+    const direct = await ws.cli(['apply', '--auto-approve', '--refresh-only']);
+    expect(direct.stdout).toBe('Nothing to refresh: every state record matches its live object.\n');
+    expect(ws.sandbox.log.writes()).toEqual([]);
   });
 });

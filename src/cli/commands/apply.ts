@@ -17,7 +17,7 @@ import { reportDiagnostics, stateBackendFor } from '../session.js';
 import { readSavedPlanFile } from '../saved-plan-file.js';
 import { openLockedStore } from '../state-lock.js';
 import { appendStepSummary, openPlanSession, type PlanSessionFlags } from './plan.js';
-import { refreshes } from '../../views/plan-notices.js';
+import { NOTHING_TO_REFRESH, refreshes } from '../../views/plan-notices.js';
 import { renderPlanMarkdown } from '../../views/plan-markdown.js';
 
 export interface ApplyFlags {
@@ -102,7 +102,7 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
       }
       const changing = hasChanges(run.plan);
       if (!changing && adoptions(run.plan).length === 0 && refreshes(run.plan).length === 0) {
-        host.out('No changes. Live state matches the manifests.\n');
+        host.out(flags.refreshOnly === true ? `${NOTHING_TO_REFRESH}\n` : 'No changes. Live state matches the manifests.\n');
         return EXIT.ok;
       }
       if (!saved) {
