@@ -30,14 +30,16 @@ function settleAdoption(change: Change): Change {
   return { ...rest, notes };
 }
 
-/** `--adopt` names an unowned object that is both in the manifests and live, within the targets. */
+/** `--adopt` names an unowned object in the manifests, within the targets (one not live is simply created). */
 function adoptProblems(keys: ReadonlySet<string>, views: ReadonlyMap<string, ObjectView>, inScope: (a: Address) => boolean): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const key of keys) {
     const view = views.get(key);
+    // Not live: nothing to take over, the plan shows it created (and `converge import` says it is not found).
+    if (view?.desired && !view.live) continue;
     const problem =
       !view?.desired || !view.live
-        ? 'needs an object that is both in the manifests and live (one that is not live is simply created)'
+        ? 'needs an object that is both in the manifests and live'
         : view.record
           ? 'is already owned by this state: a plain plan updates it'
           : !inScope(view)
@@ -107,7 +109,7 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
       });
     }
   }
-  const expanded = expandTargets(targets, views);
+  const expanded = options.exactTargets === true ? { keys: new Set(targets.map(addressKey)), notices: [] } : expandTargets(targets, views);
   const skipped = outOfScope(views.values(), options.files);
   const skippedKeys = new Set(skipped.map(addressKey));
   const inScope = (a: Address) => !skippedKeys.has(addressKey(a)) && (targets.length === 0 || expanded.keys.has(addressKey(a)));

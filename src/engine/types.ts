@@ -11,6 +11,8 @@ export interface PlanOptions {
    * method, its module), each one said as a `target-dependency` notice (decisions.md §19).
    */
   targets?: Address[];
+  /** Plan the targets alone, without what they depend on (`converge import`, which records one object). */
+  exactTargets?: boolean;
   /**
    * `--adopt Kind/name`: take over this unowned live object although its readable fields differ
    * from the manifest (the plan updates it). Without it such an object is an error (decisions.md §17).

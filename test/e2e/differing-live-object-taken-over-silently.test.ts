@@ -50,6 +50,20 @@ describe('a differing unowned live object is not taken over silently (built CLI 
     expect((await ws.cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   });
 
+  it('converge import, which the error names, records a differing object as it is; the plan then updates it', async () => {
+    await ws.write('other.yaml', jwtMethod('other', { ttl: '30m' }));
+    expect((await ws.cli(['apply', '--auto-approve', '--target', 'NomadAuthMethod/other'])).code).toBe(0);
+    await ws.cli(['state', 'rm', 'NomadAuthMethod/other']);
+    await ws.write('other.yaml', jwtMethod('other', { ttl: '1h' }));
+    ws.sandbox.log.clear();
+    const i = await ws.cli(['import', 'NomadAuthMethod/other']);
+    expect(i.code, i.stdout + i.stderr).toBe(0);
+    expect(i.stdout).toContain('The manifest differs from the live object in maxTokenTtl');
+    expect(ws.sandbox.log.writes()).toEqual([]);
+    const p = await ws.cli(['plan', '--json']);
+    expect(actions(p.stdout)).toEqual(['update NomadAuthMethod/other']);
+  });
+
   it('--adopt of an owned object is an error that says so', async () => {
     const r = await ws.cli(['plan', '--adopt', 'NomadAuthMethod/ci']);
     expect(r.code).toBe(1);

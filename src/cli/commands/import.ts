@@ -6,6 +6,7 @@ import { openStateStore } from '../../state/state-store.js';
 import { EXIT, type Host } from '../host.js';
 import { reportDiagnostics, stateBackendFor } from '../session.js';
 import { openPlanSession } from './plan.js';
+import { sourceOf } from '../../engine/index.js';
 
 /**
  * `converge import KIND/NAME [PATHS...]`: records a live object as owned, without a single write to
@@ -39,7 +40,8 @@ export async function importCommand(host: Host, text: string, paths: string[]): 
       host.out(`${key} is already owned by converge (id ${owned.id} in ${backend.description}): nothing changed.\n`);
       return EXIT.ok;
     }
-    const session = await openPlanSession(host, paths, { target: [key], state: store.doc });
+    // Taking the object as it is, whatever its fields: what `--adopt` would allow, without the update.
+    const session = await openPlanSession(host, paths, { target: [key], exactTargets: true, adopt: [key], state: store.doc });
     if (!session) return EXIT.error;
     try {
       const view = session.run.views.get(key);
@@ -53,7 +55,8 @@ export async function importCommand(host: Host, text: string, paths: string[]): 
       const provider = session.providers.find((pr) => pr.kinds.includes(view.kind));
       if (!provider) throw new ConvergeError('import.no-provider', `no provider serves ${view.kind}`, { source: 'internal' });
       const { record, differences, unverifiedSecrets } = importRecord(provider, view, session.run.views);
-      await store.put(record);
+      const source = sourceOf(view);
+      await store.put(source === undefined ? record : { ...record, source });
       host.out(`Imported ${key} (id ${record.id}) into ${backend.description}. Nothing was sent to the service.\n`);
       if (differences.length > 0) {
         host.out(`The manifest differs from the live object in ${differences.map((f) => f.path).join(', ')}: \`converge plan\` shows the update.\n`);

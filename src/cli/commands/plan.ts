@@ -47,6 +47,8 @@ export interface PlanSession {
 /** What shapes a plan besides the paths (the flags of plan and apply; a saved plan's recorded ones). */
 export interface PlanSessionFlags {
   target?: string[];
+  /** Plan the targets without what they depend on (import records one object). */
+  exactTargets?: boolean;
   rewrite?: string[];
   adopt?: string[];
   allowEmpty?: boolean;
@@ -86,6 +88,7 @@ export async function openPlanSession(
         rewrite: parseTargets(opts.rewrite, '--rewrite'),
         adopt,
         files,
+        ...(opts.exactTargets === true ? { exactTargets: true } : {}),
         ...(opts.refreshOnly === true ? { refreshOnly: true } : {}),
         ...(opts.region ? { readRegion: opts.region } : {}),
       },
