@@ -32,6 +32,6 @@ export function refuseEmpty(documents: number, state: StateDocument, paths: read
   const n = state.records.length;
   throw new ConvergeError('plan.no-documents', `no manifest documents in ${paths.join(', ')}, but the state owns ${n} object${n === 1 ? '' : 's'}`, {
     source: 'user',
-    hint: 'give the paths that hold your manifests; to plan from no documents at all (deleting every owned object whose manifest file is gone), pass --allow-empty',
+    hint: 'give the paths that hold your manifests; to plan from no documents at all (deleting every owned object whose manifest file is gone), pass --allow-empty to plan and apply',
   });
 }
