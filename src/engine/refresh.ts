@@ -1,16 +1,12 @@
 import type { ObjectView } from '../providers/provider.js';
 import { diffFields } from '../plan/diff.js';
 import type { Change } from '../plan/types.js';
-import { NOTE_ALREADY_GONE } from './generic-change.js';
 
 /*
  * Refreshing a state record: what converge recorded becomes what is live, sending nothing
  * (decisions.md §18). The record's `applied` is what drift measures against, so an owned object whose
  * manifest was edited to match a live change would otherwise show drift forever.
  */
-
-export const REASON_REFRESH = 'record the live values in state';
-export const REASON_REFRESH_GONE = 'gone from the live service: dropped from state';
 
 /** The manifest file of the view's document, relative to the working directory (as SourceRange.file is). */
 export function sourceOf(view: ObjectView): string | undefined {
@@ -28,7 +24,7 @@ export function withRefresh(change: Change, view: ObjectView): Change {
   const fields = diffFields(record.applied, live.fields);
   const moved = record.source !== sourceOf(view);
   if (fields.length === 0 && !moved) return change;
-  return { ...change, refresh: true, reason: REASON_REFRESH, fields };
+  return { ...change, refresh: fields.length > 0 ? 'live' : 'source', fields };
 }
 
 /**
@@ -39,10 +35,10 @@ export function withRefresh(change: Change, view: ObjectView): Change {
 export function refreshOnlyChange(view: ObjectView): Change | undefined {
   const { kind, name, record, live } = view;
   if (!record) return undefined;
-  const base = { kind, name, id: live?.id ?? record.id, action: 'no-op' as const, refresh: true };
-  if (!live) return { ...base, reason: REASON_REFRESH_GONE, fields: [], notes: [NOTE_ALREADY_GONE] };
+  const base = { kind, name, id: live?.id ?? record.id, action: 'no-op' as const, notes: [] };
+  if (!live) return { ...base, refresh: 'gone', fields: [] };
   const fields = diffFields(record.applied, live.fields);
   const source = sourceOf(view);
   if (fields.length === 0 && (source === undefined || source === record.source)) return undefined;
-  return { ...base, reason: REASON_REFRESH, fields, notes: [] };
+  return { ...base, refresh: fields.length > 0 ? 'live' : 'source', fields };
 }

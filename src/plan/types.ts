@@ -42,13 +42,15 @@ export interface Change {
    */
   adopt?: boolean;
   /**
-   * Only on a `no-op`, only ever `true`: an owned object whose state record apply brings up to date
-   * without sending anything: its recorded values become the live ones (`fields`: recorded → live),
-   * or, live gone, the record is dropped (`refresh-only`), or only the record's manifest file moved.
-   * Additive to plan format 1.0 (decisions.md §16, §17).
+   * Only on a `no-op`: an owned object whose state record apply brings up to date, sending nothing.
+   * `live`: the recorded values become the live ones (`fields`: recorded → live); `gone`: the object
+   * is gone live and its record is dropped (`--refresh-only`); `source`: only the manifest file the
+   * record names moved. Additive to plan format 1.0 (decisions.md §16, §18).
    */
-  refresh?: boolean;
+  refresh?: RefreshKind;
 }
+
+export type RefreshKind = 'live' | 'gone' | 'source';
 
 /** An owned object left out of a plan: its manifest file still exists but was not among the given paths. */
 export interface OutOfScopeObject {
@@ -156,7 +158,7 @@ export function isAdoption(c: Pick<Change, 'action' | 'adopt'>): boolean {
 
 /** A no-op that apply still acts on: brings an owned object's state record up to date, sending nothing. */
 export function isRefresh(c: Pick<Change, 'action' | 'refresh'>): boolean {
-  return c.action === 'no-op' && c.refresh === true;
+  return c.action === 'no-op' && c.refresh !== undefined;
 }
 
 /** The adoptions of a plan: not changes (hasChanges ignores them), but apply records them. */

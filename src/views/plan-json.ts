@@ -8,7 +8,7 @@ import { isAdoption, isRefresh, PLAN_FORMAT_VERSION } from '../plan/types.js';
  *     id?, reason?, notes?, upgrade?, deletion?, adopt?, refresh? }], summary, drift, diagnostics, notices? }.
  * Decision: no-op changes are left out of `changes` (they are not actions; the summary never counts
  * them), except adoptions, which carry `adopt: true` (decisions.md §9: nothing is sent, but apply
- * records them as owned, so a reader must see them) and refreshes, which carry `refresh: true` (apply
+ * records them as owned, so a reader must see them) and refreshes, which carry `refresh: "live" | "gone" | "source"` (apply
  * rewrites their state records, decisions.md §18); `notes` is omitted when empty; `notices` (plan-wide
  * facts as codes and addresses) is omitted when empty. Everything the
  * text view shows is here, so
@@ -27,7 +27,7 @@ interface JsonChange {
   upgrade?: Change['upgrade'];
   deletion?: Change['deletion'];
   adopt?: true;
-  refresh?: true;
+  refresh?: Change['refresh'];
 }
 
 function jsonChange(c: Change): JsonChange {
@@ -42,7 +42,7 @@ function jsonChange(c: Change): JsonChange {
     ...(c.upgrade !== undefined ? { upgrade: c.upgrade } : {}),
     ...(c.deletion !== undefined ? { deletion: c.deletion } : {}),
     ...(isAdoption(c) ? { adopt: true as const } : {}),
-    ...(isRefresh(c) ? { refresh: true as const } : {}),
+    ...(isRefresh(c) ? { refresh: c.refresh } : {}),
   };
 }
 

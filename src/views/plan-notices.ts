@@ -53,8 +53,17 @@ export function refreshLine(plan: Pick<Plan, 'changes'>): string | undefined {
 }
 
 function refreshDetail(c: Change): string[] {
-  if (c.fields.length === 0) return [c.reason ?? ''];
-  return presentFields(c.fields).map((l) => `${formatFieldLine(l)} (recorded → live)`);
+  switch (c.refresh) {
+    case 'gone':
+      return ['gone from the live service: its record is dropped'];
+    case 'source':
+    case undefined:
+      return ['its manifest file is recorded (nothing else changed)'];
+    case 'live':
+      return presentFields(c.fields).map((l) => `${formatFieldLine(l)} (recorded → live)`);
+    default:
+      return assertNever(c.refresh, 'refresh kind');
+  }
 }
 
 /** The text plan's section: each refreshed record and what it takes from the live object. */

@@ -59,7 +59,7 @@ describe('accepting drift (built CLI ↔ sandbox)', () => {
     await changeLive({ MaxTokenTTL: '1h0m0s' });
     const p = await ws.cli(['plan', '--refresh-only', '--json']);
     expect(p.code, p.stderr).toBe(0);
-    expect(actions(p.stdout)).toEqual(['no-op refresh NomadAuthMethod/ci']);
+    expect(actions(p.stdout)).toEqual(['no-op refresh live NomadAuthMethod/ci']);
     const text = await ws.cli(['plan', '--refresh-only']);
     expect(text.stdout).toContain('Refresh only: nothing is sent to the services');
     expect(text.stdout).toContain('maxTokenTtl: "30m0s" → "1h0m0s" (recorded → live)');

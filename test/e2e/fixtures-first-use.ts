@@ -27,6 +27,6 @@ spec:
 
 /** A plan's changes as `action Kind/name` lines (no-ops left out, as `plan --json` does). */
 export function actions(planJson: string): string[] {
-  const plan = JSON.parse(planJson) as { changes: { kind: string; name: string; action: string; adopt?: boolean; refresh?: boolean }[] };
-  return plan.changes.map((c) => `${c.action}${c.adopt ? ' adopt' : ''}${c.refresh ? ' refresh' : ''} ${c.kind}/${c.name}`);
+  const plan = JSON.parse(planJson) as { changes: { kind: string; name: string; action: string; adopt?: boolean; refresh?: string }[] };
+  return plan.changes.map((c) => `${c.action}${c.adopt ? ' adopt' : ''}${c.refresh !== undefined ? ` refresh ${c.refresh}` : ''} ${c.kind}/${c.name}`);
 }

@@ -10,8 +10,8 @@ import { World } from './harness.js';
  */
 
 const inFile = (o: AnyDesired, file: string): AnyDesired => ({ ...o, range: { ...o.range, file } }) as AnyDesired;
-const actions = (run: { plan: { changes: { action: string; kind: string; name: string; refresh?: boolean }[] } }) =>
-  run.plan.changes.map((c) => `${c.action}${c.refresh ? ' refresh' : ''} ${c.kind}/${c.name}`);
+const actions = (run: { plan: { changes: { action: string; kind: string; name: string; refresh?: string }[] } }) =>
+  run.plan.changes.map((c) => `${c.action}${c.refresh !== undefined ? ` refresh ${c.refresh}` : ''} ${c.kind}/${c.name}`);
 
 describe('scope and refresh (engine ↔ memory providers)', () => {
   it('records each document’s file; an object whose file was not read but exists is out of scope, one whose file is gone is deleted', async () => {
@@ -36,7 +36,7 @@ describe('scope and refresh (engine ↔ memory providers)', () => {
     live.fields = { ...live.fields, tokenLocality: 'global' };
 
     const run = await w.plan([inFile(gh({ tokenLocality: 'global' }), 'moved.yaml')]);
-    expect(actions(run)).toEqual(['no-op refresh NomadAuthMethod/gh']);
+    expect(actions(run)).toEqual(['no-op refresh live NomadAuthMethod/gh']);
     expect(run.plan.changes[0]?.fields).toEqual([{ path: 'tokenLocality', before: 'local', after: 'global', sensitive: false }]);
     const result = await w.apply(run);
     expect(result.refreshed?.map(addressKey)).toEqual(['NomadAuthMethod/gh']);
@@ -56,7 +56,7 @@ describe('scope and refresh (engine ↔ memory providers)', () => {
     w.nomad.live.delete('NomadBindingRule/r1');
 
     const run = await w.plan([inFile(gh(), 'a.yaml'), inFile(rule('r1', 'gh'), 'a.yaml')], { refreshOnly: true });
-    expect(actions(run)).toEqual(['no-op refresh NomadAuthMethod/gh', 'no-op refresh NomadBindingRule/r1']);
+    expect(actions(run)).toEqual(['no-op refresh live NomadAuthMethod/gh', 'no-op refresh gone NomadBindingRule/r1']);
     expect(run.plan.notices).toEqual([{ code: 'refresh-only' }]);
     const calls = w.nomad.calls.length;
     await w.apply(run);
