@@ -69,6 +69,9 @@ program
   .option('--out <file>', 'save the plan for `apply --plan`')
   .option('--target <kind/name>', 'limit to this object (repeatable)', collect, [])
   .option('--rewrite <kind/name>', 'send every field of this object again, secrets included, even if nothing visible differs; settles hidden drift (repeatable)', collect, [])
+  .option('--adopt <kind/name>', 'take over this existing, unowned object although it differs from its manifest (repeatable)', collect, [])
+  .option('--refresh-only', 'only bring the state records of owned objects up to the live objects; sends nothing')
+  .option('--allow-empty', 'allow planning from no manifest documents while the state owns objects')
   .option('--region <region>', 'also read this Nomad region and report its replication lag')
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/plan.js')).planCommand(host, paths, opts));
@@ -92,6 +95,9 @@ program
   .option('--plan <file>', 'apply a plan saved by `plan --out` (refused if live state moved since)')
   .option('--target <kind/name>', 'limit to this object (repeatable)', collect, [])
   .option('--rewrite <kind/name>', 'send every field of this object again, secrets included, even if nothing visible differs; settles hidden drift (repeatable)', collect, [])
+  .option('--adopt <kind/name>', 'take over this existing, unowned object although it differs from its manifest (repeatable)', collect, [])
+  .option('--refresh-only', 'only bring the state records of owned objects up to the live objects; sends nothing')
+  .option('--allow-empty', 'allow applying from no manifest documents while the state owns objects')
   .option('--parallelism <n>', 'workspace upgrades at once after the canary', '4')
   .option('--run-timeout <duration>', 'how long to follow one HCP Terraform run', '30m')
   .option('--lock-timeout <duration>', 'wait this long for a held state lock', '0s')

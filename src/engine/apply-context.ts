@@ -1,6 +1,7 @@
 import { ConvergeError, errorMessage } from '../diagnostics/errors.js';
 import type { ApplyContext, ApplyOptions, ProviderContext } from '../providers/provider.js';
 import type { StateStore } from '../state/state-store.js';
+import type { StateRecord } from '../state/types.js';
 
 /**
  * The ApplyContext providers see: every save/forget/setInFlight persists before it resolves.
@@ -10,7 +11,13 @@ import type { StateStore } from '../state/state-store.js';
  * "FAILED to create"), and no further remote work starts: everything done after it could not be
  * recorded either. The next apply finds those objects by their natural keys.
  */
-export function createApplyContext(store: StateStore, ctx: ProviderContext, options: ApplyOptions): ApplyContext {
+export function createApplyContext(
+  store: StateStore,
+  ctx: ProviderContext,
+  options: ApplyOptions,
+  /** The record as it is saved: the engine adds what providers do not know (its manifest file). */
+  complete: (record: StateRecord) => StateRecord = (r) => r,
+): ApplyContext {
   const stop = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
   const recorded = async (write: () => Promise<void>): Promise<void> => {
@@ -32,7 +39,7 @@ export function createApplyContext(store: StateStore, ctx: ProviderContext, opti
     signal,
     options,
     record: (address) => store.get(address),
-    save: (record) => recorded(() => store.put(record)),
+    save: (record) => recorded(() => store.put(complete(record))),
     forget: (address) => recorded(() => store.remove(address)),
     setInFlight: (address, run) => recorded(() => store.setInFlight(address, run)),
   };

@@ -1,11 +1,13 @@
 import { ConvergeError, errorMessage, isConvergeError } from '../diagnostics/errors.js';
 import { hasErrors } from '../diagnostics/types.js';
-import { isAdoption } from '../plan/types.js';
+import { isAdoption, isRefresh } from '../plan/types.js';
+import type { StateRecord } from '../state/types.js';
 import { addressKey, type Address, type Kind } from '../model/kinds.js';
 import { KINDS } from '../kinds/registry.js';
 import type { ApplyContext, ApplyOutcome, OutcomeStatus, PlannedChange, Provider } from '../providers/provider.js';
 import { createApplyContext } from './apply-context.js';
 import { dependencyOf } from './dependencies.js';
+import { sourceOf } from './refresh.js';
 import type { ApplyInput, ApplyResult, PlanRun } from './types.js';
 
 type Phase = 'delete' | 'write';
@@ -34,7 +36,7 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
       hint: 'fix the errors `converge plan` reports, then plan again',
     });
   }
-  const applyCtx = createApplyContext(store, ctx, options);
+  const applyCtx = createApplyContext(store, ctx, options, withSource(run));
   const outcomes: ApplyOutcome[] = [];
   /** Final status per phase and address (`delete:Kind/name`, `write:Kind/name`). */
   const status = new Map<string, OutcomeStatus>();
@@ -55,6 +57,7 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
   // Before any write: the records are right whatever the writes do, and a provider working out which
   // live objects are already owned (a rule create whose answer was lost) sees them.
   const adopted = applyCtx.signal?.aborted ? [] : await recordAdoptions(run, providers, store, applyCtx, new Date());
+  const refreshed = applyCtx.signal?.aborted ? [] : await recordRefreshes(run, providers, store, applyCtx, new Date());
 
   for (const { phase, kind } of batches) {
     const changes = run.planned.filter(
@@ -90,7 +93,7 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
     if (o.status === 'awaiting-confirmation') counts.awaiting += 1;
     else counts[o.status] += 1;
   }
-  return { outcomes, counts, adopted };
+  return { outcomes, counts, adopted, refreshed };
 }
 
 /** The part of a PlanRun apply needs (a PlanRun fits). */
@@ -204,7 +207,7 @@ async function recordAdoptions(
     if (!provider?.adopt) {
       throw new ConvergeError('apply.no-adopt', `no provider can record ${addressKey(view)} as owned`, { source: 'internal' });
     }
-    await store.put(provider.adopt({ ...view, live }, run.views, now));
+    await store.put(withSource(run)(provider.adopt({ ...view, live }, run.views, now)));
     adopted.push({ kind: view.kind, name: view.name });
     ctx.reporter.emit({
       code: 'apply.state.adopted',
@@ -214,6 +217,48 @@ async function recordAdoptions(
     });
   }
   return adopted;
+}
+
+/** Saved records carry the manifest file of their document (decisions.md §16); a record without a document keeps its own. */
+function withSource(run: PlanRunLike): (record: StateRecord) => StateRecord {
+  return (record) => {
+    const view = run.views.get(addressKey(record));
+    const source = view ? sourceOf(view) : undefined;
+    return source === undefined ? record : { ...record, source };
+  };
+}
+
+/**
+ * Refreshes (no-op changes marked `refresh`): an owned object's record takes the live values read by
+ * the plan, or is dropped when the object is gone (`--refresh-only`). Nothing is sent (decisions.md §18).
+ */
+async function recordRefreshes(run: PlanRunLike, providers: readonly Provider[], store: ApplyInput['store'], ctx: ApplyContext, now: Date): Promise<Address[]> {
+  const refreshed: Address[] = [];
+  for (const p of run.planned) {
+    const { view } = p;
+    const live = view.live;
+    const current = store.get(view);
+    if (!isRefresh(p.change) || !current) continue;
+    if (live) {
+      // The provider data (Nomad's Hash, HCP Terraform's ids) is taken as it is live too, the way an
+      // import records it, unless the provider saw a change it cannot read: that hidden drift stays
+      // reported until `--rewrite` settles it (decisions.md §10), since accepting it would vouch for a
+      // secret nobody can see.
+      const provider = providers.find((pr) => pr.kinds.includes(view.kind));
+      const extra = live.hiddenChange === undefined && provider?.adopt ? provider.adopt({ ...view, live }, run.views, now).extra : current.extra;
+      await store.put(withSource(run)({ ...current, id: live.id, applied: { ...live.fields }, extra, updatedAt: now.toISOString() }));
+    } else {
+      await store.remove(view);
+    }
+    refreshed.push({ kind: view.kind, name: view.name });
+    ctx.reporter.emit({
+      code: 'apply.state.refreshed',
+      level: 'info',
+      message: `${addressKey(view)}: ${view.live ? 'state record refreshed from the live object' : 'gone from the live service, dropped from state'} (nothing sent)`,
+      data: { kind: view.kind, name: view.name, dropped: !view.live },
+    });
+  }
+  return refreshed;
 }
 
 /** No-op "already gone" objects (owned, not desired, not live) leave the state once an apply runs. */

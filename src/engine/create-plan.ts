@@ -3,13 +3,14 @@ import { kindOrder } from '../kinds/registry.js';
 import type { AnyDesired } from '../model/desired.js';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics/types.js';
 import type { ObjectView, PlannedChange, Provider } from '../providers/provider.js';
-import { PLAN_FORMAT_VERSION, summarize, type Change, type DriftItem, type Plan } from '../plan/types.js';
+import { PLAN_FORMAT_VERSION, summarize, type Change, type DriftItem, type Plan, type PlanNotice } from '../plan/types.js';
 import type { StateRecord } from '../state/types.js';
-import { dependencyOf } from './dependencies.js';
 import { classifyDrift } from './drift.js';
 import { fingerprint } from './fingerprint.js';
 import { adoptedNote, forceRewrite, genericChange, NOTE_ADOPT_MATCHES } from './generic-change.js';
 import { sortForApply } from './order.js';
+import { refreshOnlyChange, withRefresh } from './refresh.js';
+import { expandTargets, outOfScope, outOfScopeNotice } from './scope.js';
 import type { PlanInput, PlanRun } from './types.js';
 
 function byAddress(a: { kind: Kind; name: string }, b: { kind: Kind; name: string }): number {
@@ -28,6 +29,26 @@ function settleAdoption(change: Change): Change {
   const { adopt: _adopt, ...rest } = change;
   const notes = rest.notes.map((n) => (n === NOTE_ADOPT_MATCHES ? adoptedNote(addressKey(change)) : n));
   return { ...rest, notes };
+}
+
+/** `--adopt` names an unowned object in the manifests, within the targets (one not live is simply created). */
+function adoptProblems(keys: ReadonlySet<string>, views: ReadonlyMap<string, ObjectView>, inScope: (a: Address) => boolean): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const key of keys) {
+    const view = views.get(key);
+    // Not live: nothing to take over, the plan shows it created (and `converge import` says it is not found).
+    if (view?.desired && !view.live) continue;
+    const problem =
+      !view?.desired || !view.live
+        ? 'needs an object that is both in the manifests and live'
+        : view.record
+          ? 'is already owned by this state: a plain plan updates it'
+          : !inScope(view)
+            ? `is not among the --target addresses: add --target ${key}`
+            : undefined;
+    if (problem !== undefined) out.push({ severity: 'error', code: 'plan.unknown-adopt', summary: `--adopt ${key} ${problem}`, detail: 'write --adopt Kind/name for an existing, unowned object that has a manifest document' });
+  }
+  return out;
 }
 
 /**
@@ -79,7 +100,6 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
   }
 
   const targets = options.targets ?? [];
-  const targetKeys = new Set(targets.map(addressKey));
   for (const t of targets) {
     if (!views.has(addressKey(t))) {
       diagnostics.push({
@@ -90,7 +110,10 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
       });
     }
   }
-  const inScope = (a: Address) => targetKeys.size === 0 || targetKeys.has(addressKey(a));
+  const expanded = options.exactTargets === true ? { keys: new Set(targets.map(addressKey)), notices: [] } : expandTargets(targets, views);
+  const skipped = outOfScope(views.values(), options.files);
+  const skippedKeys = new Set(skipped.map(addressKey));
+  const inScope = (a: Address) => !skippedKeys.has(addressKey(a)) && (targets.length === 0 || expanded.keys.has(addressKey(a)));
   const rewriteKeys = new Set((options.rewrite ?? []).map(addressKey));
   for (const key of rewriteKeys) {
     const view = views.get(key);
@@ -105,39 +128,41 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
       diagnostics.push({ severity: 'error', code: 'plan.rewrite-outside-targets', summary: `--rewrite ${key} is not among the --target addresses`, detail: `add --target ${key}` });
     }
   }
+  const adoptKeys = new Set((options.adopt ?? []).map(addressKey));
+  diagnostics.push(...adoptProblems(adoptKeys, views, inScope));
+  if (options.refreshOnly === true && (rewriteKeys.size > 0 || adoptKeys.size > 0)) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'plan.refresh-only-with-writes',
+      summary: '--refresh-only sends nothing, so it cannot be combined with --rewrite or --adopt',
+      detail: 'run the refresh-only plan alone, then plan --rewrite / --adopt separately',
+    });
+  }
 
   const ordered = [...views.values()].sort(byAddress);
   const planned: PlannedChange[] = [];
   const drift: DriftItem[] = [];
   for (const view of ordered) {
     if (!inScope(view)) continue;
-    const generic = genericChange(view);
+    drift.push(...classifyDrift(view));
+    if (options.refreshOnly === true) {
+      const change = refreshOnlyChange(view);
+      if (change) planned.push({ change, view });
+      continue;
+    }
+    const generic = genericChange(view, { adopt: adoptKeys.has(addressKey(view)) });
     diagnostics.push(...generic.diagnostics);
     const rewrite = rewriteKeys.has(addressKey(view));
     const base = rewrite ? forceRewrite(generic.change, view) : generic.change;
     const provider = providerOf.get(addressKey(view));
     const refined = provider?.refine ? provider.refine(view, base, views, { rewrite }) : [base];
-    for (const change of refined) planned.push({ change: settleAdoption(change), view });
-    drift.push(...classifyDrift(view));
+    for (const change of refined) planned.push({ change: refined.length === 1 ? withRefresh(settleAdoption(change), view) : settleAdoption(change), view });
   }
-
-  // Exact targets only: warn when a target's dependency has its own pending change left out.
-  if (targetKeys.size > 0) {
-    for (const p of planned) {
-      if (p.change.action === 'no-op') continue;
-      const dep = dependencyOf(p.view);
-      if (!dep || targetKeys.has(addressKey(dep))) continue;
-      const depView = views.get(addressKey(dep));
-      if (depView && genericChange(depView).change.action !== 'no-op') {
-        diagnostics.push({
-          severity: 'warning',
-          code: 'plan.target-dependency',
-          summary: `${addressKey(p.change)} depends on ${addressKey(dep)}, which has changes this targeted plan leaves out`,
-          detail: `add --target ${addressKey(dep)} to include them`,
-        });
-      }
-    }
-  }
+  const notices: PlanNotice[] = [
+    ...(options.refreshOnly === true ? [{ code: 'refresh-only' as const }] : []),
+    ...expanded.notices,
+    ...outOfScopeNotice(skipped),
+  ];
 
   const sorted = sortForApply(planned);
   const changes = sorted.map((p) => p.change);
@@ -153,6 +178,7 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     drift,
     diagnostics: sortDiagnostics(diagnostics),
     summary: summarize(changes),
+    ...(notices.length > 0 ? { notices } : {}),
   };
   return {
     plan,

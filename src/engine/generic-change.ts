@@ -1,8 +1,8 @@
 import { addressKey } from '../model/kinds.js';
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic, SourceRange } from '../diagnostics/types.js';
 import type { ObjectView } from '../providers/provider.js';
 import { diffFields, diffSecrets, mergeFieldChanges } from '../plan/diff.js';
-import { REASON_ADOPT, REASON_REWRITE, rewriteReason, updateReason } from '../plan/reasons.js';
+import { describePaths, REASON_ADOPT, REASON_REWRITE, rewriteReason, updateReason } from '../plan/reasons.js';
 import { NOTE_ADOPT_MATCHES, SENSITIVE_PLACEHOLDER, type Change, type FieldChange } from '../plan/types.js';
 
 export { NOTE_ADOPT_MATCHES };
@@ -15,6 +15,29 @@ export { REASON_ADOPT, REASON_REWRITE };
 /** The note of an unowned object whose adoption also sends a change (an update, upgrade, …). */
 export function adoptedNote(address: string): string {
   return `adopted: ${address} exists and is not in state; converge takes ownership of it`;
+}
+
+export const REASON_ADOPT_REFUSED = 'exists live, not owned, differs from the manifests: not taken over';
+
+function shown(v: FieldChange['before']): string {
+  return v === null ? '(absent)' : JSON.stringify(v);
+}
+
+/** The error of an unowned live object that differs from its manifest: which fields, and the two ways to take it. */
+function adoptRefused(address: string, plain: readonly FieldChange[], range: SourceRange): Diagnostic {
+  const lines = plain.slice(0, 10).map((f) => `  ${f.path}: live ${shown(f.before)}, manifest ${shown(f.after)}`);
+  if (plain.length > 10) lines.push(`  and ${plain.length - 10} more`);
+  return {
+    severity: 'error',
+    code: 'plan.adopt-differs',
+    summary: `${address} already exists live, is not owned by converge, and differs from its manifest: ${describePaths(plain.map((f) => f.path))}`,
+    detail:
+      `${lines.join('\n')}\n` +
+      `converge takes over an existing object by itself only when it matches the manifest (it may belong to someone else, or to another state). ` +
+      `To take it and make it match the manifest: \`converge plan --adopt ${address}\`, then \`converge apply --adopt ${address}\`. ` +
+      `To record it as owned without changing it: \`converge import ${address}\` (the next plan then shows these fields as an update).`,
+    range,
+  };
 }
 
 /**
@@ -37,7 +60,7 @@ export function forceRewrite(change: Change, view: ObjectView): Change {
  * The engine's change for one address before the provider refines it. Pure. Returns the change and
  * any diagnostic it implies (a refused delete of a protected object is an error: nothing is sent).
  */
-export function genericChange(view: ObjectView): { change: Change; diagnostics: Diagnostic[] } {
+export function genericChange(view: ObjectView, opts: { adopt?: boolean } = {}): { change: Change; diagnostics: Diagnostic[] } {
   const { kind, name, desired, live, record } = view;
   const address = addressKey(view);
   const id = live?.id ?? record?.id;
@@ -81,6 +104,15 @@ export function genericChange(view: ObjectView): { change: Change; diagnostics: 
     // to send. Not a change; apply only records ownership (decisions.md §9).
     if (!record && fields.length === 0) {
       return { change: { ...base, action: 'no-op', reason: REASON_ADOPT, fields: [], notes: [...notes, NOTE_ADOPT_MATCHES], adopt: true }, diagnostics };
+    }
+    // Unowned and a readable field differs: taking it over would overwrite someone's object (perhaps
+    // another state's), so only an explicit `--adopt` does (decisions.md §17).
+    if (!record && plain.length > 0 && opts.adopt !== true) {
+      const first = plain[0]?.path;
+      // The first differing field's node when its path maps to one (`config.jwksUrl` → /spec/config/jwksUrl), else the document.
+      const at = (first !== undefined ? desired.object.positions[`/spec/${first.split('.').join('/')}`] : undefined) ?? desired.object.range;
+      diagnostics.push(adoptRefused(address, plain, at));
+      return { change: { ...base, action: 'no-op', reason: REASON_ADOPT_REFUSED, fields: [], notes }, diagnostics };
     }
     if (!record) {
       notes.push(adoptedNote(address));

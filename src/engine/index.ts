@@ -16,4 +16,6 @@ export { dependencyOf } from './dependencies.js';
 export { compareApplyOrder, sortForApply } from './order.js';
 export { fingerprint } from './fingerprint.js';
 export { createApplyContext } from './apply-context.js';
-export type { ApplyCounts, ApplyInput, ApplyResult, PlanInput, PlanOptions, PlanRun, StaleFinding } from './types.js';
+export { refreshOnlyChange, sourceOf, withRefresh } from './refresh.js';
+export { expandTargets, outOfScope } from './scope.js';
+export type { ApplyCounts, ApplyInput, ApplyResult, ManifestFiles, PlanInput, PlanOptions, PlanRun, StaleFinding } from './types.js';

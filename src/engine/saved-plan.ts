@@ -2,13 +2,16 @@ import type { SavedPlan } from '../plan/types.js';
 import type { PlanRun } from './types.js';
 
 /** What `plan --out` writes: the plan plus reads, secret digests and the state it was made against. */
-export function toSavedPlan(run: PlanRun, meta: { paths: string[]; targets: string[]; rewrite?: string[] }): SavedPlan {
+export function toSavedPlan(run: PlanRun, meta: { paths: string[]; targets: string[]; rewrite?: string[]; adopt?: string[]; allowEmpty?: boolean; refreshOnly?: boolean }): SavedPlan {
   return {
     ...run.plan,
     saved: {
       paths: [...meta.paths],
       targets: [...meta.targets],
       ...(meta.rewrite && meta.rewrite.length > 0 ? { rewrite: [...meta.rewrite] } : {}),
+      ...(meta.adopt && meta.adopt.length > 0 ? { adopt: [...meta.adopt] } : {}),
+      ...(meta.allowEmpty === true ? { allowEmpty: true } : {}),
+      ...(meta.refreshOnly === true ? { refreshOnly: true } : {}),
       reads: run.reads,
       secretDigests: { ...run.secretDigests },
       state: { ...run.state },

@@ -7,10 +7,21 @@ import type { StateStore } from '../state/state-store.js';
 
 export interface PlanOptions {
   /**
-   * Exact addresses to plan (`--target Kind/name`). Dependencies are NOT pulled in: a target whose
-   * dependency also has pending changes gets a warning diagnostic naming it.
+   * Addresses to plan (`--target Kind/name`). What a target depends on is planned too (its auth
+   * method, its module), each one said as a `target-dependency` notice (decisions.md §19).
    */
   targets?: Address[];
+  /** Plan the targets alone, without what they depend on (`converge import`, which records one object). */
+  exactTargets?: boolean;
+  /**
+   * `--adopt Kind/name`: take over this unowned live object although its readable fields differ
+   * from the manifest (the plan updates it). Without it such an object is an error (decisions.md §17).
+   */
+  adopt?: Address[];
+  /** `--refresh-only`: only bring owned objects' records up to the live values; nothing is sent (decisions.md §18). */
+  refreshOnly?: boolean;
+  /** The manifest files read and the recorded ones that still exist; absent: every owned object is in scope. */
+  files?: ManifestFiles;
   /**
    * `--rewrite Kind/name`: plan an update that sends every field again, secrets included, even when
    * nothing visible differs. The way to settle hidden drift (a secret possibly rewritten outside
@@ -21,6 +32,17 @@ export interface PlanOptions {
   readRegion?: string;
   /** Clock for `createdAt` (tests). */
   now?: () => Date;
+}
+
+/**
+ * Paths relative to the working directory, as SourceRange.file and StateRecord.source are. The engine
+ * touches no file system: the caller says which recorded files still exist (decisions.md §16).
+ */
+export interface ManifestFiles {
+  /** Every manifest file this plan read. */
+  read: readonly string[];
+  /** Recorded source files (StateRecord.source) not read that still exist. */
+  existing: readonly string[];
 }
 
 export interface PlanInput {
@@ -76,4 +98,6 @@ export interface ApplyResult {
    * without any request (decisions.md §9). Not outcomes: nothing was sent. applyPlan always sets it.
    */
   adopted?: Address[];
+  /** Owned objects whose records were refreshed from live values (or dropped, gone), without any request. */
+  refreshed?: Address[];
 }

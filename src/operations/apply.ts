@@ -1,12 +1,12 @@
 import { ConvergeError } from '../diagnostics/errors.js';
 import { hasErrors, type Diagnostic } from '../diagnostics/types.js';
 import { applyPlan, findStaleness, type ApplyResult, type PlanRun } from '../engine/index.js';
-import { adoptions, hasChanges, type SavedPlan } from '../plan/types.js';
+import { adoptions, hasChanges, refreshes, type SavedPlan } from '../plan/types.js';
 import type { ApplyOptions } from '../providers/provider.js';
 import { loadValid, stateBackendFor } from './connect.js';
 import type { OperationHost } from './host.js';
 import { openLockedStore } from './lock.js';
-import { parseTargets, planLoaded, type PlanRequest, type PlanSession } from './plan.js';
+import { checkAddresses, planLoaded, type PlanRequest, type PlanSession } from './plan.js';
 
 export interface ApplyRequest extends PlanRequest {
   /** A plan saved by `plan --out`: applied exactly, refused when stale; its paths, targets and rewrites win. */
@@ -38,8 +38,7 @@ export type ApplyReport =
  * for approval, runs the providers' preflights, applies and releases the lock.
  */
 export async function apply(host: OperationHost, req: ApplyRequest): Promise<ApplyReport> {
-  parseTargets(req.targets);
-  parseTargets(req.rewrite, '--rewrite');
+  checkAddresses(req);
   const manifests = await loadValid(host, req.paths);
   if (!manifests) return { status: 'invalid' };
   const store = await openLockedStore(host, stateBackendFor(host, manifests.desired.settings), 'apply', req.lockTimeoutMs);
@@ -49,7 +48,7 @@ export async function apply(host: OperationHost, req: ApplyRequest): Promise<App
     try {
       const { run } = session;
       if (req.savedPlan) refuseStale(req.savedPlan, run, store.doc.serial);
-      if (!hasChanges(run.plan) && adoptions(run.plan).length === 0) return { status: 'no-changes', run };
+      if (!hasChanges(run.plan) && adoptions(run.plan).length === 0 && refreshes(run.plan).length === 0) return { status: 'no-changes', run };
       if (!req.savedPlan && req.approve && !(await req.approve(run))) return { status: 'cancelled', run };
       if (!(await preflight(host, session))) return { status: 'invalid' };
       if (req.signal?.aborted) return { status: 'stopped-before-start', run };

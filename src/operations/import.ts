@@ -1,4 +1,5 @@
 import { ConvergeError } from '../diagnostics/errors.js';
+import { sourceOf } from '../engine/index.js';
 import { importRecord, type ImportOutcome } from '../engine/import-record.js';
 import { KINDS, kindDefinition, parseAddress } from '../kinds/registry.js';
 import { addressKey } from '../model/kinds.js';
@@ -46,7 +47,8 @@ export async function importObject(host: OperationHost, req: ImportRequest): Pro
   try {
     const owned = store.get(address);
     if (owned) return { status: 'already-owned', key, record: owned, state: backend.description };
-    const session = await planLoaded(host, manifests, store.doc, { paths: req.paths, targets: [key] });
+    // Taking the object as it is, whatever its fields: what `--adopt` would allow, without the update.
+    const session = await planLoaded(host, manifests, store.doc, { paths: req.paths, targets: [key], exactTargets: true, adopt: [key] });
     if (!session) return { status: 'invalid' };
     try {
       const view = session.run.views.get(key);
@@ -61,6 +63,8 @@ export async function importObject(host: OperationHost, req: ImportRequest): Pro
       const provider = session.providers.find((pr) => pr.kinds.includes(view.kind));
       if (!provider) throw new ConvergeError('import.no-provider', `no provider serves ${view.kind}`, { source: 'internal' });
       const outcome = importRecord(provider, view, session.run.views);
+      const source = sourceOf(view);
+      if (source !== undefined) outcome.record = { ...outcome.record, source };
       await store.put(outcome.record);
       return { status: 'imported', key, state: backend.description, ...outcome };
     } finally {

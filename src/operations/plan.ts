@@ -10,6 +10,7 @@ import { serializePlan } from '../plan/serialize.js';
 import type { StateDocument } from '../state/types.js';
 import { closeAll, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor } from './connect.js';
 import type { OperationHost } from './host.js';
+import { manifestFiles, refuseEmpty } from './manifest-files.js';
 
 export interface PlanRequest {
   /** Manifest files or directories (default `.`). */
@@ -20,6 +21,14 @@ export interface PlanRequest {
   rewrite?: string[];
   /** Also read this Nomad region and report its replication lag. */
   region?: string;
+  /** `Kind/name` of unowned live objects to take over although their readable fields differ. */
+  adopt?: string[];
+  /** Plan from no documents at all while the state owns objects (deletes whatever has no file left). */
+  allowEmpty?: boolean;
+  /** Only accept live values into the state: nothing is created, updated or deleted. */
+  refreshOnly?: boolean;
+  /** Plan the targets without what they depend on (import records one object). */
+  exactTargets?: boolean;
 }
 
 /** A plan made and its providers still open (apply and import go on with them); the caller closes it. */
@@ -54,6 +63,13 @@ export function parseTargets(targets: readonly string[] | undefined, flag = '--t
   });
 }
 
+/** Every address flag, checked before anything is read. */
+export function checkAddresses(req: PlanRequest): void {
+  parseTargets(req.targets);
+  parseTargets(req.rewrite, '--rewrite');
+  parseTargets(req.adopt, '--adopt');
+}
+
 /**
  * Plans manifests already loaded against a state already read: connects the providers for the kinds
  * in play, reads live state (no writes), diffs. Undefined when plan-time diagnostics (handed to the
@@ -62,6 +78,9 @@ export function parseTargets(targets: readonly string[] | undefined, flag = '--t
 export async function planLoaded(host: OperationHost, manifests: ManifestLoadResult, state: StateDocument, req: PlanRequest): Promise<PlanSession | undefined> {
   const targets = parseTargets(req.targets);
   const rewrite = parseTargets(req.rewrite, '--rewrite');
+  const adopt = parseTargets(req.adopt, '--adopt');
+  refuseEmpty(manifests.desired.objects.length, state, req.paths, req.allowEmpty === true || req.refreshOnly === true);
+  const files = await manifestFiles(host.cwd, manifests.sources.keys(), state);
   const providers = providersFor(host, kindsInPlay(manifests, state), manifests.desired.settings);
   const ctx = providerContext(host, state);
   const close = () => closeAll(providers);
@@ -72,7 +91,15 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
       providers,
       state,
       ctx,
-      options: { targets, rewrite, ...(req.region ? { readRegion: req.region } : {}) },
+      options: {
+        targets,
+        rewrite,
+        adopt,
+        files,
+        ...(req.exactTargets === true ? { exactTargets: true } : {}),
+        ...(req.refreshOnly === true ? { refreshOnly: true } : {}),
+        ...(req.region ? { readRegion: req.region } : {}),
+      },
     });
     host.endPhase();
     if (run.plan.diagnostics.length > 0) host.diagnostics(run.plan.diagnostics, manifests.sources);
@@ -88,7 +115,19 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
       providers,
       ctx,
       manifests,
-      saved: () => host.redactor.redact(serializePlan(toSavedPlan(run, { paths: savedPaths, targets: req.targets ?? [], rewrite: req.rewrite ?? [] }))),
+      saved: () =>
+        host.redactor.redact(
+          serializePlan(
+            toSavedPlan(run, {
+              paths: savedPaths,
+              targets: req.targets ?? [],
+              rewrite: req.rewrite ?? [],
+              adopt: req.adopt ?? [],
+              allowEmpty: req.allowEmpty === true,
+              refreshOnly: req.refreshOnly === true,
+            }),
+          ),
+        ),
       close,
     };
   } catch (e) {
@@ -99,8 +138,7 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
 
 /** Loads the manifests once, reads the state (no lock: nothing is written) and plans. */
 export async function openPlan(host: OperationHost, req: PlanRequest): Promise<PlanSession | undefined> {
-  parseTargets(req.targets);
-  parseTargets(req.rewrite, '--rewrite');
+  checkAddresses(req);
   const manifests = await loadValid(host, req.paths);
   if (!manifests) return undefined;
   const state = await stateBackendFor(host, manifests.desired.settings).read();

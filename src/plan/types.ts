@@ -41,7 +41,33 @@ export interface Change {
    * plan format 1.0: readers that do not know it see a plain no-op.
    */
   adopt?: boolean;
+  /**
+   * Only on a `no-op`: an owned object whose state record apply brings up to date, sending nothing.
+   * `live`: the recorded values become the live ones (`fields`: recorded → live); `gone`: the object
+   * is gone live and its record is dropped (`--refresh-only`); `source`: only the manifest file the
+   * record names moved. Additive to plan format 1.0 (decisions.md §16, §18).
+   */
+  refresh?: RefreshKind;
 }
+
+export type RefreshKind = 'live' | 'gone' | 'source';
+
+/** An owned object left out of a plan: its manifest file still exists but was not among the given paths. */
+export interface OutOfScopeObject {
+  kind: Kind;
+  name: string;
+  /** The manifest file the state recorded for it, relative to the working directory. */
+  source: string;
+}
+
+/**
+ * Plan-wide facts a reader must see, as data; views turn them into sentences. Additive to plan
+ * format 1.0 (`notices` is absent when empty).
+ */
+export type PlanNotice =
+  | { code: 'out-of-scope'; objects: OutOfScopeObject[] }
+  | { code: 'target-dependency'; target: { kind: Kind; name: string }; dependency: { kind: Kind; name: string } }
+  | { code: 'refresh-only' };
 
 export type DriftCause = 'outside' | 'pending' | 'missing' | 'hidden';
 
@@ -83,6 +109,7 @@ export interface Plan {
   drift: DriftItem[];
   diagnostics: Diagnostic[];
   summary: PlanSummary;
+  notices?: PlanNotice[];
 }
 
 /**
@@ -96,6 +123,10 @@ export interface SavedPlan extends Plan {
     targets: string[];
     /** `--rewrite` addresses, so apply re-derives the same forced updates. */
     rewrite?: string[];
+    /** `--adopt` addresses, `--allow-empty` and `--refresh-only`, so apply re-derives the same plan. */
+    adopt?: string[];
+    allowEmpty?: boolean;
+    refreshOnly?: boolean;
     reads: ReadFingerprint[];
     /** Salted digests of each secret as resolved at plan time, keyed by `Kind/name#path`. */
     secretDigests: Record<string, string>;
@@ -123,6 +154,16 @@ export function hasChanges(plan: Pick<Plan, 'changes'>): boolean {
 /** A no-op that apply still acts on: records the (matching, unowned) live object in state. */
 export function isAdoption(c: Pick<Change, 'action' | 'adopt'>): boolean {
   return c.action === 'no-op' && c.adopt === true;
+}
+
+/** A no-op that apply still acts on: brings an owned object's state record up to date, sending nothing. */
+export function isRefresh(c: Pick<Change, 'action' | 'refresh'>): boolean {
+  return c.action === 'no-op' && c.refresh !== undefined;
+}
+
+/** The refreshes of a plan: not changes, but apply rewrites their records from live values. */
+export function refreshes<C extends Pick<Change, 'action' | 'refresh'>>(plan: { changes: readonly C[] }): C[] {
+  return plan.changes.filter(isRefresh);
 }
 
 /** The adoptions of a plan: not changes (hasChanges ignores them), but apply records them. */

@@ -28,6 +28,12 @@ export interface StateRecord {
   /** Opaque provider data, e.g. the Nomad `Hash` seen after the last write, the workspace's module id. */
   extra: Record<string, JsonValue>;
   protect: boolean;
+  /**
+   * The manifest file its document came from when last applied, relative to the working directory
+   * (as state paths are, decisions.md §2). A plan given other paths leaves the object alone while
+   * this file exists (decisions.md §16). Absent in records written before converge recorded it.
+   */
+  source?: string;
   updatedAt: string;
   inFlight?: InFlightRun;
 }

@@ -1,14 +1,16 @@
 import { ConvergeError } from '../diagnostics/errors.js';
 import type { Change, Plan } from '../plan/types.js';
-import { isAdoption, PLAN_FORMAT_VERSION } from '../plan/types.js';
+import { isAdoption, isRefresh, PLAN_FORMAT_VERSION } from '../plan/types.js';
 
 /*
  * `plan --json`: a report for machines. Exactly
  *   { formatVersion, changes: [{ kind, name, action, fields: [{path, before, after, sensitive}],
- *     id?, reason?, notes?, upgrade?, deletion?, adopt? }], summary, drift, diagnostics }.
+ *     id?, reason?, notes?, upgrade?, deletion?, adopt?, refresh? }], summary, drift, diagnostics, notices? }.
  * Decision: no-op changes are left out of `changes` (they are not actions; the summary never counts
  * them), except adoptions, which carry `adopt: true` (decisions.md §9: nothing is sent, but apply
- * records them as owned, so a reader must see them); `notes` is omitted when empty. Everything the
+ * records them as owned, so a reader must see them) and refreshes, which carry `refresh: "live" | "gone" | "source"` (apply
+ * rewrites their state records, decisions.md §18); `notes` is omitted when empty; `notices` (plan-wide
+ * facts as codes and addresses) is omitted when empty. Everything the
  * text view shows is here, so
  * `renderPlanText(parsePlanJson(renderPlanJson(p)))` equals `renderPlanText(p)`.
  * A saved plan (`plan --out`, plan/serialize.ts) is a different, complete document.
@@ -25,6 +27,7 @@ interface JsonChange {
   upgrade?: Change['upgrade'];
   deletion?: Change['deletion'];
   adopt?: true;
+  refresh?: Change['refresh'];
 }
 
 function jsonChange(c: Change): JsonChange {
@@ -39,16 +42,18 @@ function jsonChange(c: Change): JsonChange {
     ...(c.upgrade !== undefined ? { upgrade: c.upgrade } : {}),
     ...(c.deletion !== undefined ? { deletion: c.deletion } : {}),
     ...(isAdoption(c) ? { adopt: true as const } : {}),
+    ...(isRefresh(c) ? { refresh: c.refresh } : {}),
   };
 }
 
 export function planJsonObject(plan: Plan): Record<string, unknown> {
   return {
     formatVersion: plan.formatVersion,
-    changes: plan.changes.filter((c) => c.action !== 'no-op' || isAdoption(c)).map(jsonChange),
+    changes: plan.changes.filter((c) => c.action !== 'no-op' || isAdoption(c) || isRefresh(c)).map(jsonChange),
     summary: { create: plan.summary.create, update: plan.summary.update, delete: plan.summary.delete, upgrade: plan.summary.upgrade },
     drift: plan.drift,
     diagnostics: plan.diagnostics,
+    ...(plan.notices !== undefined && plan.notices.length > 0 ? { notices: plan.notices } : {}),
   };
 }
 
@@ -69,5 +74,6 @@ export function parsePlanJson(text: string): Plan {
     drift: data.drift ?? [],
     diagnostics: data.diagnostics ?? [],
     summary: data.summary,
+    ...(data.notices !== undefined ? { notices: data.notices } : {}),
   };
 }

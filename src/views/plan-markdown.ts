@@ -4,6 +4,7 @@ import { actionSymbol, describeDiagnosticCount, changeFieldLines, plural, upgrad
 import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdFence } from './markdown.js';
 import { NO_CHANGES } from './plan-summary.js';
 import { adoptionMarkdown } from './plan-adoptions.js';
+import { isRefreshOnly, NOTHING_TO_REFRESH, noticesMarkdown, refreshes } from './plan-notices.js';
 
 /*
  * A plan as a PR comment / job summary. GitHub caps a comment at 65 536 characters, so the output
@@ -65,8 +66,11 @@ function head(plan: Plan, title: string, deletes: Change[]): string {
       '',
     );
   }
-  if (s.create + s.update + s.delete + s.upgrade === 0) out.push(NO_CHANGES, '');
+  if (isRefreshOnly(plan)) {
+    if (refreshes(plan).length === 0) out.push(NOTHING_TO_REFRESH, '');
+  } else if (s.create + s.update + s.delete + s.upgrade === 0) out.push(NO_CHANGES, '');
   out.push(...adoptionMarkdown(plan));
+  out.push(...noticesMarkdown(plan));
   return out.join('\n') + '\n';
 }
 

@@ -3,6 +3,7 @@ import { informativeDrift, renderDriftItemsText } from './drift.js';
 import { actionColor, actionSymbol, describeDiagnosticCount, changeFieldLines, formatFieldLine, painter, upgradeLine, type Paint } from './format.js';
 import { summaryLine } from './plan-summary.js';
 import { adoptionLine, renderAdoptionsText } from './plan-adoptions.js';
+import { isRefreshOnly, noticeSentences, NOTHING_TO_REFRESH, refreshes, refreshLine, renderRefreshesText } from './plan-notices.js';
 
 /*
  * Terraform-like text of a Plan. A pure function of the plain Plan data that the JSON view keeps
@@ -38,11 +39,14 @@ export function renderPlanText(plan: Plan, opts: { color: boolean }): string {
   const paint = painter(opts.color);
   const shown = plan.changes.filter((c) => c.action !== 'no-op');
   const out: string[] = [];
+  const notices = noticeSentences(plan);
+  if (notices.length > 0) out.push(...notices, '');
   if (shown.length > 0) {
     out.push('converge will perform these actions:', '');
     for (const c of shown) out.push(...renderChangeText(c, paint), '');
   }
   out.push(...renderAdoptionsText(plan, paint));
+  out.push(...renderRefreshesText(plan, paint));
   // Pending drift (the manifests moved, live did not) is the plan above said again: only what the
   // plan cannot show is listed here; `converge drift` has the full report.
   const drift = informativeDrift(plan.drift);
@@ -51,8 +55,11 @@ export function renderPlanText(plan: Plan, opts: { color: boolean }): string {
   }
   const diags = describeDiagnosticCount(plan.diagnostics);
   if (diags !== undefined) out.push(`Diagnostics: ${diags} (reported separately).`, '');
-  out.push(paint('bold', summaryLine(plan.summary)));
+  const refreshOnly = isRefreshOnly(plan);
+  if (!refreshOnly || refreshes(plan).length === 0) out.push(paint('bold', refreshOnly ? NOTHING_TO_REFRESH : summaryLine(plan.summary)));
   const adopting = adoptionLine(plan);
   if (adopting !== undefined) out.push(adopting);
+  const refreshing = refreshLine(plan);
+  if (refreshing !== undefined) out.push(refreshing);
   return out.join('\n') + '\n';
 }

@@ -19,13 +19,13 @@ afterEach(async () => {
 });
 
 describe('saved plans', () => {
-  it('apply --plan refuses paths and --target beside it, sending nothing', async () => {
+  it('apply --plan refuses paths, --target and the other plan flags beside it, sending nothing', async () => {
     ws = await openWorkspace({ copyExamples: true });
     expect((await ws.cli(['plan', '--out', 'plan.json', '.'])).code).toBe(0);
-    for (const args of [['nomad'], ['--target', 'NomadAuthMethod/okta']]) {
+    for (const args of [['nomad'], ['--target', 'NomadAuthMethod/okta'], ['--adopt', 'NomadAuthMethod/okta'], ['--refresh-only'], ['--allow-empty']]) {
       const r = await ws.cli(['apply', '--plan', 'plan.json', ...args]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('apply --plan takes no manifest paths, --target or --rewrite');
+      expect(r.stderr).toContain('apply --plan takes no manifest paths, --target, --rewrite, --adopt, --allow-empty or --refresh-only');
     }
     expect(ws.sandbox.log.writes()).toEqual([]);
   });

@@ -53,8 +53,21 @@ describe('genericChange: adoption', () => {
     expect(change.notes).toEqual([note, NOTE_ADOPT_MATCHES]);
   });
 
-  it('unowned with a field that differs: an update, as before, never marked adopt', () => {
-    const { change } = genericChange(view({ live: { id: 'gh', fields: { ...GH_FIELDS, maxTokenTtl: '1h' }, extra: {} } }));
+  it('unowned with a field that differs: refused with an error naming the field and the ways to take it, nothing planned', () => {
+    const { change, diagnostics } = genericChange(view({ live: { id: 'gh', fields: { ...GH_FIELDS, maxTokenTtl: '1h' }, extra: {} } }));
+    expect(change.action).toBe('no-op');
+    expect(change.adopt).toBeUndefined();
+    expect(diagnostics.map((d) => `${d.severity}:${d.code}`)).toEqual(['error:plan.adopt-differs']);
+    expect(diagnostics[0]?.summary).toContain('differs from its manifest: maxTokenTtl');
+    expect(diagnostics[0]?.detail).toContain('maxTokenTtl: live "1h", manifest "30m"');
+    expect(diagnostics[0]?.detail).toContain('--adopt NomadAuthMethod/gh');
+    expect(diagnostics[0]?.detail).toContain('converge import NomadAuthMethod/gh');
+    expect(diagnostics[0]?.range).toBeDefined();
+  });
+
+  it('unowned with a field that differs and --adopt: an update, never marked adopt', () => {
+    const { change, diagnostics } = genericChange(view({ live: { id: 'gh', fields: { ...GH_FIELDS, maxTokenTtl: '1h' }, extra: {} } }), { adopt: true });
+    expect(diagnostics).toEqual([]);
     expect(change.action).toBe('update');
     expect(change.adopt).toBeUndefined();
     expect(change.reason).toBe(`differs from the manifests: maxTokenTtl; ${REASON_ADOPT}`);
@@ -145,13 +158,15 @@ describe('plan and apply of adoptions', () => {
     expect(w.backend.doc.records.map(addressKey)).toEqual(['NomadAuthMethod/gh', 'NomadAuthMethod/okta', 'NomadBindingRule/dev']);
   });
 
-  it('a targeted plan adopts only its targets', async () => {
+  it('a targeted plan adopts only its targets and what they depend on', async () => {
     const w = world();
     outOfBand(w);
-    const run = await w.plan([gh(), rule('dev', 'gh')], { targets: [{ kind: 'NomadBindingRule', name: 'dev' }] });
+    const run = await w.plan([gh(), rule('dev', 'gh')], { targets: [{ kind: 'NomadAuthMethod', name: 'gh' }] });
     const result = await w.apply(run);
-    expect(result.adopted?.map(addressKey)).toEqual(['NomadBindingRule/dev']);
-    expect(w.backend.doc.records.map(addressKey)).toEqual(['NomadBindingRule/dev']);
+    expect(result.adopted?.map(addressKey)).toEqual(['NomadAuthMethod/gh']);
+    expect(w.backend.doc.records.map(addressKey)).toEqual(['NomadAuthMethod/gh']);
+    const withDependency = await w.plan([gh(), rule('dev', 'gh')], { targets: [{ kind: 'NomadBindingRule', name: 'dev' }] });
+    expect((await w.apply(withDependency)).adopted?.map(addressKey)).toEqual(['NomadBindingRule/dev']);
   });
 
   it('a provider refine that turns an adoption into a real change makes it an ordinary adopting change', async () => {

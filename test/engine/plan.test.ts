@@ -160,14 +160,17 @@ describe('createPlan', () => {
     ]);
   });
 
-  it('targets: exact addresses only, unknown targets are errors, left-out dependencies warned about', async () => {
+  it('targets: the targets and what they depend on (said as a notice), unknown targets are errors', async () => {
     const w = world();
     const run = await w.plan([okta(), rule('r1', 'okta'), gh()], {
       targets: [{ kind: 'NomadBindingRule', name: 'r1' }, { kind: 'NomadAuthMethod', name: 'nope' }],
     });
-    expect(actions(run)).toEqual(['create NomadBindingRule/r1']);
-    expect(run.reads.map(addressKey)).toEqual(['NomadBindingRule/r1']);
-    expect(run.plan.diagnostics.map((d) => `${d.severity}:${d.code}`)).toEqual(['error:plan.unknown-target', 'warning:plan.target-dependency']);
+    expect(actions(run)).toEqual(['create NomadAuthMethod/okta', 'create NomadBindingRule/r1']);
+    expect(run.reads.map(addressKey)).toEqual(['NomadAuthMethod/okta', 'NomadBindingRule/r1']);
+    expect(run.plan.diagnostics.map((d) => `${d.severity}:${d.code}`)).toEqual(['error:plan.unknown-target']);
+    expect(run.plan.notices).toEqual([
+      { code: 'target-dependency', target: { kind: 'NomadBindingRule', name: 'r1' }, dependency: { kind: 'NomadAuthMethod', name: 'okta' } },
+    ]);
     expect(run.views.size).toBe(3);
   });
 

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { ConvergeError } from '../../diagnostics/errors.js';
-import { apply } from '../../operations/apply.js';
+import { apply, type ApplyRequest } from '../../operations/apply.js';
+import { NOTHING_TO_REFRESH } from '../../views/plan-notices.js';
 import { hasChanges } from '../../plan/types.js';
 import { addressKey, type Address } from '../../model/kinds.js';
 import type { SavedPlan } from '../../plan/types.js';
@@ -22,6 +23,9 @@ export interface ApplyFlags {
   plan?: string;
   target?: string[];
   rewrite?: string[];
+  adopt?: string[];
+  allowEmpty?: boolean;
+  refreshOnly?: boolean;
   parallelism?: string;
   runTimeout?: string;
   lockTimeout?: string;
@@ -53,15 +57,19 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
   let paths = argPaths;
   let targets = opts.target ?? [];
   let rewrite = opts.rewrite ?? [];
+  let flags: Pick<ApplyRequest, 'adopt' | 'allowEmpty' | 'refreshOnly'> = { adopt: opts.adopt ?? [], allowEmpty: opts.allowEmpty === true, refreshOnly: opts.refreshOnly === true };
   if (opts.plan) {
     // A saved plan carries its own paths, targets and rewrites: anything given beside it would be ignored.
     const beside = [
       ...(argPaths.length === 1 && argPaths[0] === '.' ? [] : argPaths),
       ...(opts.target ?? []).map((t) => `--target ${t}`),
       ...(opts.rewrite ?? []).map((r) => `--rewrite ${r}`),
+      ...(opts.adopt ?? []).map((r) => `--adopt ${r}`),
+      ...(opts.allowEmpty === true ? ['--allow-empty'] : []),
+      ...(opts.refreshOnly === true ? ['--refresh-only'] : []),
     ];
     if (beside.length > 0) {
-      throw new ConvergeError('apply.plan-with-arguments', `apply --plan takes no manifest paths, --target or --rewrite (given: ${beside.join(' ')})`, {
+      throw new ConvergeError('apply.plan-with-arguments', `apply --plan takes no manifest paths, --target, --rewrite, --adopt, --allow-empty or --refresh-only (given: ${beside.join(' ')})`, {
         source: 'user',
         hint: 'the saved plan already records the paths and targets it was made with: run `converge apply --plan FILE` alone, or make a new plan with these arguments',
       });
@@ -71,6 +79,7 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     paths = saved.saved.paths.map((p) => resolve(host.cwd, p));
     targets = saved.saved.targets;
     rewrite = saved.saved.rewrite ?? [];
+    flags = { adopt: saved.saved.adopt ?? [], allowEmpty: saved.saved.allowEmpty === true, refreshOnly: saved.saved.refreshOnly === true };
   } else if (!opts.autoApprove && !(process.stdin.isTTY && process.stderr.isTTY)) {
     throw new ConvergeError('apply.needs-approval', 'refusing to apply without confirmation: no terminal to ask on', {
       source: 'user',
@@ -86,6 +95,7 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     paths,
     targets,
     rewrite,
+    ...flags,
     ...(saved ? { savedPlan: saved } : {}),
     lockTimeoutMs,
     options: { runTimeoutMs, pollIntervalMs, concurrency },
@@ -102,7 +112,7 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     case 'cancelled':
       return EXIT.error;
     case 'no-changes':
-      host.out('No changes. Live state matches the manifests.\n');
+      host.out(flags.refreshOnly === true ? `${NOTHING_TO_REFRESH}\n` : 'No changes. Live state matches the manifests.\n');
       return EXIT.ok;
     case 'stopped-before-start':
       host.err('Nothing was sent: the stop came before the apply started.\n');
@@ -111,10 +121,9 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
       break;
   }
   const { run, result } = report;
-  const adopted = result.adopted ?? [];
   if (opts.json) host.out(renderApplyResultJson(result) + '\n');
-  else if (!hasChanges(run.plan)) host.out(`No changes to live objects. ${adoptedLine(adopted)}\n`);
-  else host.out(renderApplyResultText(result, run.plan) + (adopted.length > 0 ? `${adoptedLine(adopted)}\n` : ''));
+  else if (!hasChanges(run.plan)) host.out(['No changes to live objects.', ...recordedLines(result)].join(' ') + '\n');
+  else host.out(renderApplyResultText(result, run.plan) + recordedLines(result).map((l) => `${l}\n`).join(''));
   await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));
   if (interrupts.received) {
     stopped.nothingLeft = result.counts.skipped === 0 && result.counts.failed === 0;
@@ -144,10 +153,15 @@ function stoppedLine(outcomes: ApplyResult['outcomes']): string {
   return `Interrupted: ${parts.join('; ')}.\n`;
 }
 
-/** Adoptions recorded without a request (decisions.md §9). */
-function adoptedLine(adopted: readonly Address[]): string {
-  const n = adopted.length;
-  return `Recorded ${n} existing object${n === 1 ? '' : 's'} as owned (nothing was sent): ${adopted.map(addressKey).join(', ')}.`;
+/** Adoptions (decisions.md §9) and refreshes (§18) recorded without a request. */
+function recordedLines(result: { adopted?: Address[]; refreshed?: Address[] }): string[] {
+  const lines: string[] = [];
+  const adopted = result.adopted ?? [];
+  const refreshed = result.refreshed ?? [];
+  const s = (n: number) => (n === 1 ? '' : 's');
+  if (adopted.length > 0) lines.push(`Recorded ${adopted.length} existing object${s(adopted.length)} as owned (nothing was sent): ${adopted.map(addressKey).join(', ')}.`);
+  if (refreshed.length > 0) lines.push(`Brought ${refreshed.length} state record${s(refreshed.length)} up to the live objects (nothing was sent): ${refreshed.map(addressKey).join(', ')}.`);
+  return lines;
 }
 
 async function confirm(host: Host): Promise<boolean> {

@@ -15,10 +15,21 @@ export interface PlanFlags {
   target?: string[];
   rewrite?: string[];
   region?: string;
+  adopt?: string[];
+  allowEmpty?: boolean;
+  refreshOnly?: boolean;
 }
 
 export async function planCommand(host: Host, paths: string[], opts: PlanFlags): Promise<number> {
-  const result = await planOperation(host, { paths, targets: opts.target ?? [], rewrite: opts.rewrite ?? [], ...(opts.region ? { region: opts.region } : {}) });
+  const result = await planOperation(host, {
+    paths,
+    targets: opts.target ?? [],
+    rewrite: opts.rewrite ?? [],
+    adopt: opts.adopt ?? [],
+    allowEmpty: opts.allowEmpty === true,
+    refreshOnly: opts.refreshOnly === true,
+    ...(opts.region ? { region: opts.region } : {}),
+  });
   if (!result) return EXIT.error;
   const { plan } = result.run;
   if (opts.json) host.out(renderPlanJson(plan) + '\n');

@@ -374,7 +374,10 @@ async function loadWorkspaces(
           ),
         );
       }
-      const recordedDeletion = r?.applied.deletion;
+      // `deletion` is converge's own setting, not the service's: without a record nothing holds one
+      // but the manifest, so an unowned workspace is not told apart from its manifest by it (an
+      // adoption compares only what the service holds, decisions.md §17).
+      const recordedDeletion = r ? r.applied.deletion : d?.spec.deletion;
       const vars = varsByName.get(name);
       const compareProject = d ? d.spec.project !== undefined || str(r?.applied.project) !== undefined : projectName !== undefined;
       const liveProject = ws.projectId === null ? undefined : (projectsById.get(ws.projectId)?.name ?? ws.projectId);

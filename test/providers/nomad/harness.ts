@@ -38,11 +38,11 @@ export interface Rig {
   records: Map<string, StateRecord>;
   env: Record<string, string>;
   /** load + generic change + refine, like the engine's plan. */
-  plan(desired: AnyDesired[]): Promise<{ load: LoadResult; planned: PlannedChange[]; views: Map<string, ObjectView> }>;
+  plan(desired: AnyDesired[], opts?: { adopt?: string[] }): Promise<{ load: LoadResult; planned: PlannedChange[]; views: Map<string, ObjectView> }>;
   /** Batches per phase and kind like the engine's apply; outcomes of all of them. */
   apply(planned: PlannedChange[], views: Map<string, ObjectView>): Promise<ApplyOutcome[]>;
   /** plan then apply; returns outcomes and the plan. */
-  converge(desired: AnyDesired[]): Promise<{ outcomes: ApplyOutcome[]; planned: PlannedChange[] }>;
+  converge(desired: AnyDesired[], opts?: { adopt?: string[] }): Promise<{ outcomes: ApplyOutcome[]; planned: PlannedChange[] }>;
   raw(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; json: unknown; text: string }>;
   close(): Promise<void>;
 }
@@ -77,12 +77,13 @@ export async function openRig(opts: { token?: string; simOptions?: Parameters<ty
     ctx,
     records,
     env,
-    async plan(desired) {
+    async plan(desired, opts) {
       const load = await provider.load({ desired, records: [...records.values()] }, ctx);
       const views = new Map(load.views.map((v) => [addressKey(v), v]));
       const planned: PlannedChange[] = [];
       for (const view of load.views) {
-        const change = genericChange(view).change;
+        // `adopt`: the addresses given `--adopt` (an unowned live object that differs from its manifest).
+        const change = genericChange(view, { adopt: opts?.adopt?.includes(addressKey(view)) === true }).change;
         for (const c of provider.refine ? provider.refine(view, change, views, { rewrite: false }) : [change]) planned.push({ change: c, view });
       }
       return { load, planned, views };
@@ -102,8 +103,8 @@ export async function openRig(opts: { token?: string; simOptions?: Parameters<ty
       }
       return outcomes;
     },
-    async converge(desired) {
-      const { planned, views, load } = await rig.plan(desired);
+    async converge(desired, opts) {
+      const { planned, views, load } = await rig.plan(desired, opts);
       if (load.diagnostics.some((d) => d.severity === 'error')) throw new Error(JSON.stringify(load.diagnostics));
       return { outcomes: await rig.apply(planned, views), planned };
     },

@@ -197,12 +197,14 @@ describe('Nomad provider against the simulator: binding rules', () => {
     // A same-method rule with another bind name is not a match.
     await rig.raw('POST', '/v1/acl/binding-rule', { AuthMethod: 'okta', BindType: 'role', BindName: 'other' });
     const desired = [asAny(method('okta')), asAny(rule('eng', { authMethod: 'okta', selector: '"eng" in list.groups', bindName: 'dev', description: 'engineers' }))];
-    const { planned } = await rig.plan(desired);
+    // The description differs, so taking it over needs --adopt (decisions.md §17).
+    expect((await rig.plan(desired)).planned.find((p) => p.change.name === 'eng')?.change.action).toBe('no-op');
+    const { planned } = await rig.plan(desired, { adopt: ['NomadBindingRule/eng'] });
     const eng = planned.find((p) => p.change.name === 'eng');
     expect(eng?.change.action).toBe('update');
     expect(eng?.change.id).toBe(id);
     expect(eng?.change.notes).toContain(adoptedNote(id));
-    const { outcomes } = await rig.converge(desired);
+    const { outcomes } = await rig.converge(desired, { adopt: ['NomadBindingRule/eng'] });
     expect(outcomes.find((o) => o.name === 'eng')?.status).toBe('succeeded');
     expect(rig.records.get('NomadBindingRule/eng')?.id).toBe(id);
     const rules = (await rig.raw('GET', '/v1/acl/binding-rules')).json as unknown[];

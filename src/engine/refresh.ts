@@ -1,0 +1,44 @@
+import type { ObjectView } from '../providers/provider.js';
+import { diffFields } from '../plan/diff.js';
+import type { Change } from '../plan/types.js';
+
+/*
+ * Refreshing a state record: what converge recorded becomes what is live, sending nothing
+ * (decisions.md §18). The record's `applied` is what drift measures against, so an owned object whose
+ * manifest was edited to match a live change would otherwise show drift forever.
+ */
+
+/** The manifest file of the view's document, relative to the working directory (as SourceRange.file is). */
+export function sourceOf(view: ObjectView): string | undefined {
+  return view.desired?.object.range.file;
+}
+
+/**
+ * Marks an owned object's no-op as a refresh when its record lags the live object (a field changed
+ * outside converge that the manifests now match) or its document moved to another file. Any other
+ * change is returned as is: a write saves a fresh record anyway.
+ */
+export function withRefresh(change: Change, view: ObjectView): Change {
+  const { record, live } = view;
+  if (change.action !== 'no-op' || change.adopt === true || !record || !live || !view.desired) return change;
+  const fields = diffFields(record.applied, live.fields);
+  const moved = record.source !== sourceOf(view);
+  if (fields.length === 0 && !moved) return change;
+  return { ...change, refresh: fields.length > 0 ? 'live' : 'source', fields };
+}
+
+/**
+ * `--refresh-only`: for an owned object, the record takes the live values whatever the manifests
+ * say, or is dropped when the object is gone. Undefined when its record is already right (or it is
+ * not owned: a refresh-only plan creates, adopts and deletes nothing).
+ */
+export function refreshOnlyChange(view: ObjectView): Change | undefined {
+  const { kind, name, record, live } = view;
+  if (!record) return undefined;
+  const base = { kind, name, id: live?.id ?? record.id, action: 'no-op' as const, notes: [] };
+  if (!live) return { ...base, refresh: 'gone', fields: [] };
+  const fields = diffFields(record.applied, live.fields);
+  const source = sourceOf(view);
+  if (fields.length === 0 && (source === undefined || source === record.source)) return undefined;
+  return { ...base, refresh: fields.length > 0 ? 'live' : 'source', fields };
+}

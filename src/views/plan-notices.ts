@@ -1,0 +1,86 @@
+import { assertNever } from '../model/action.js';
+import { refreshes, type Change, type Plan, type PlanNotice } from '../plan/types.js';
+import { formatFieldLine, plural, presentFields, type Paint } from './format.js';
+import { mdCode } from './markdown.js';
+
+/*
+ * Plan-wide notices (out-of-scope objects, dependencies a --target pulled in, refresh-only) and
+ * refreshes of state records, turned into sentences. The plan holds them as data (codes and
+ * addresses); only this file words them, for the text and Markdown views alike.
+ */
+
+const NAMES = 20;
+
+function names(list: readonly string[], code: (s: string) => string = (s) => s): string {
+  const shown = list.slice(0, NAMES).map(code).join(', ');
+  return list.length > NAMES ? `${shown} and ${list.length - NAMES} more` : shown;
+}
+
+/** One sentence per notice; `code` formats an address or a path (backticks in Markdown). */
+export function noticeSentences(plan: Pick<Plan, 'notices'>, code: (s: string) => string = (s) => s): string[] {
+  return (plan.notices ?? []).map((n: PlanNotice) => {
+    switch (n.code) {
+      case 'refresh-only':
+        return 'Refresh only: nothing is sent to the services; the next apply only brings the state records below up to the live objects.';
+      case 'target-dependency':
+        return `--target ${code(`${n.target.kind}/${n.target.name}`)} also plans ${code(`${n.dependency.kind}/${n.dependency.name}`)}, which it depends on.`;
+      case 'out-of-scope': {
+        const files = [...new Set(n.objects.map((o) => o.source))].sort();
+        return `${plural(n.objects.length, 'owned object')} left alone, from manifest files that exist but were not given (${names(files, code)}): ${names(n.objects.map((o) => `${o.kind}/${o.name}`), code)}.`;
+      }
+      default:
+        return assertNever(n, 'plan notice');
+    }
+  });
+}
+
+export function isRefreshOnly(plan: Pick<Plan, 'notices'>): boolean {
+  return (plan.notices ?? []).some((n) => n.code === 'refresh-only');
+}
+
+/** A refresh-only plan changes nothing live, so "no changes" would say nothing; it says whether records move. */
+export const NOTHING_TO_REFRESH = 'Nothing to refresh: every state record matches its live object.';
+
+export { refreshes };
+
+/** The summary's extra line for refreshes, or undefined without any. */
+export function refreshLine(plan: Pick<Plan, 'changes'>): string | undefined {
+  const n = refreshes(plan).length;
+  if (n === 0) return undefined;
+  return `${plural(n, 'state record')} of owned objects will be brought up to the live objects by the next apply (nothing is sent).`;
+}
+
+function refreshDetail(c: Change): string[] {
+  switch (c.refresh) {
+    case 'gone':
+      return ['gone from the live service: its record is dropped'];
+    case 'source':
+    case undefined:
+      return ['its manifest file is recorded (nothing else changed)'];
+    case 'live':
+      return presentFields(c.fields).map((l) => `${formatFieldLine(l)} (recorded → live)`);
+    default:
+      return assertNever(c.refresh, 'refresh kind');
+  }
+}
+
+/** The text plan's section: each refreshed record and what it takes from the live object. */
+export function renderRefreshesText(plan: Pick<Plan, 'changes'>, paint: Paint): string[] {
+  const list = refreshes(plan);
+  if (list.length === 0) return [];
+  const out = ['converge will bring these state records up to the live objects (nothing is sent):', ''];
+  for (const c of list) {
+    out.push(`  ${paint('bold', `= ${c.kind}/${c.name}`)}`);
+    for (const line of refreshDetail(c)) out.push(`      ${paint('dim', line)}`);
+  }
+  out.push('');
+  return out;
+}
+
+/** Markdown: the notices, then the refresh line naming the records. */
+export function noticesMarkdown(plan: Pick<Plan, 'changes' | 'notices'>): string[] {
+  const out = noticeSentences(plan, mdCode).flatMap((s) => [s, '']);
+  const line = refreshLine(plan);
+  if (line !== undefined) out.push(`${line.replace(/\.$/, ':')} ${names(refreshes(plan).map((c) => `${c.kind}/${c.name}`), mdCode)}.`, '');
+  return out;
+}

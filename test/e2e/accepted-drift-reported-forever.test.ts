@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWorkspace, type Workspace } from './harness.js';
+import { actions, jwtMethod } from './fixtures-first-use.js';
+
+/*
+ * Issue 15.5: someone changed a live object, the team updated the manifest to match, and `drift`
+ * kept exiting 2 because the state still recorded the old values. Now an apply whose plan has no
+ * change for an owned object refreshes its record, and `plan/apply --refresh-only` accepts live
+ * values into the state without writing to the services (decisions.md §18). Built CLI ↔ sandbox.
+ */
+
+describe('accepting drift (built CLI ↔ sandbox)', () => {
+  let ws: Workspace;
+  const url = () => `${ws.sandbox.nomad.url}/v1/acl/auth-method/ci`;
+  const headers = () => ({ 'X-Nomad-Token': ws.sandbox.nomad.managementToken });
+  async function changeLive(change: Record<string, unknown>): Promise<void> {
+    const live = (await (await fetch(url(), { headers: headers() })).json()) as Record<string, unknown>;
+    const w = await fetch(url(), { method: 'POST', headers: headers(), body: JSON.stringify({ ...live, ...change }) });
+    expect(w.status).toBe(200);
+  }
+  const causes = async () => {
+    const d = await ws.cli(['drift', '--json']);
+    return { code: d.code, causes: (JSON.parse(d.stdout) as { drift: { name: string; cause: string }[] }).drift.map((x) => `${x.cause} ${x.name}`) };
+  };
+  const recorded = async () =>
+    (JSON.parse(await readFile(join(ws.dir, '.converge', 'state.json'), 'utf8')) as { records: { name: string; applied: Record<string, unknown> }[] }).records.find((r) => r.name === 'ci')?.applied;
+
+  beforeAll(async () => {
+    ws = await openWorkspace();
+    await ws.write('methods.yaml', jwtMethod('ci', { locality: 'global' }));
+    const a = await ws.cli(['apply', '--auto-approve']);
+    expect(a.code, a.stderr).toBe(0);
+  });
+  afterAll(async () => ws?.close());
+
+  it('manifest updated to match a live change: the plan has no change but says it refreshes the record; apply does, and drift is clean', async () => {
+    await changeLive({ TokenLocality: 'local' });
+    await ws.write('methods.yaml', jwtMethod('ci', { locality: 'local' }));
+    expect(await causes()).toEqual({ code: 2, causes: ['outside ci'] });
+
+    const p = await ws.cli(['plan', '--detailed-exitcode']);
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.stdout).toContain('No changes.');
+    expect(p.stdout).toContain('tokenLocality: "global" → "local" (recorded → live)');
+    expect(p.stdout).toContain('1 state record of owned objects will be brought up to the live objects by the next apply (nothing is sent).');
+
+    ws.sandbox.log.clear();
+    const a = await ws.cli(['apply', '--auto-approve']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toContain('No changes to live objects. Brought 1 state record up to the live objects (nothing was sent): NomadAuthMethod/ci.');
+    expect(ws.sandbox.log.writes()).toEqual([]);
+    expect((await recorded())?.tokenLocality).toBe('local');
+    expect(await causes()).toEqual({ code: 0, causes: [] });
+  });
+
+  it('--refresh-only (saved, then applied) accepts a live change the manifests do not have, sending nothing; what remains is a pending change', async () => {
+    await changeLive({ MaxTokenTTL: '1h0m0s' });
+    const p = await ws.cli(['plan', '--refresh-only', '--json']);
+    expect(p.code, p.stderr).toBe(0);
+    expect(actions(p.stdout)).toEqual(['no-op refresh live NomadAuthMethod/ci']);
+    const text = await ws.cli(['plan', '--refresh-only']);
+    expect(text.stdout).toContain('Refresh only: nothing is sent to the services');
+    expect(text.stdout).toContain('maxTokenTtl: "30m0s" → "1h0m0s" (recorded → live)');
+
+    // A saved refresh-only plan stays refresh-only when applied.
+    expect((await ws.cli(['plan', '--refresh-only', '--out', 'refresh.json'])).code).toBe(0);
+    ws.sandbox.log.clear();
+    const a = await ws.cli(['apply', '--plan', 'refresh.json']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toContain('Brought 1 state record up to the live objects (nothing was sent): NomadAuthMethod/ci.');
+    expect(ws.sandbox.log.writes()).toEqual([]);
+    expect((await recorded())?.maxTokenTtl).toBe('1h0m0s');
+    // Live is now what converge knows; the manifest still says 30m: that is pending, not outside drift.
+    expect(await causes()).toEqual({ code: 2, causes: ['pending ci'] });
+    const direct = await ws.cli(['apply', '--auto-approve', '--refresh-only']);
+    expect(direct.stdout).toBe('Nothing to refresh: every state record matches its live object.\n');
+    expect(ws.sandbox.log.writes()).toEqual([]);
+  });
+});

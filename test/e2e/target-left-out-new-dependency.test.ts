@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWorkspace, type Workspace } from './harness.js';
+import { actions, bindingRule, jwtMethod } from './fixtures-first-use.js';
+
+/*
+ * Issue 15.7: `--target` a binding rule whose auth method is new failed, with a hint blaming the
+ * rule. Now a target brings what it depends on, and the plan says so, as Terraform does
+ * (decisions.md §19). Built CLI against the sandbox over loopback.
+ */
+
+describe('--target includes what the target depends on (built CLI ↔ sandbox)', () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await openWorkspace();
+    await ws.write('methods.yaml', `${jwtMethod('ci')}---\n${jwtMethod('other')}`);
+    await ws.write('rules.yaml', bindingRule('deploy', 'ci'));
+  });
+  afterAll(async () => ws?.close());
+
+  it('plan --target the rule plans its new auth method too, and says why', async () => {
+    const r = await ws.cli(['plan', '--target', 'NomadBindingRule/deploy']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('--target NomadBindingRule/deploy also plans NomadAuthMethod/ci, which it depends on.');
+    const j = await ws.cli(['plan', '--json', '--target', 'NomadBindingRule/deploy']);
+    expect(actions(j.stdout)).toEqual(['create NomadAuthMethod/ci', 'create NomadBindingRule/deploy']);
+  });
+
+  it('apply --target creates both, leaves the untargeted method alone', async () => {
+    ws.sandbox.log.clear();
+    const a = await ws.cli(['apply', '--auto-approve', '--target', 'NomadBindingRule/deploy']);
+    expect(a.code, a.stdout + a.stderr).toBe(0);
+    expect(ws.sandbox.log.writes('nomad').map((e) => `${e.method} ${e.path}`)).toEqual(['POST /v1/acl/auth-method/ci', 'POST /v1/acl/binding-rule']);
+    const rest = await ws.cli(['plan', '--json']);
+    expect(actions(rest.stdout)).toEqual(['create NomadAuthMethod/other']);
+  });
+});
