@@ -123,6 +123,9 @@ export async function applyCommand(host: Host, argPaths: string[], opts: ApplyFl
       else if (!changing) host.out(`No changes to live objects. ${adoptedLine(result.adopted ?? [])}\n`);
       else host.out(renderApplyResultText(result, run.plan) + ((result.adopted ?? []).length > 0 ? `${adoptedLine(result.adopted ?? [])}\n` : ''));
       await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));
+      // Changes skipped because the lock was lost are not failures, but the run did not finish its work.
+      const lost: unknown = store.lockLost?.aborted ? store.lockLost.reason : undefined;
+      if (lost !== undefined) throw lost;
       return result.counts.failed > 0 ? EXIT.error : EXIT.ok;
     } finally {
       await session.close();
