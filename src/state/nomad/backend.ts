@@ -33,7 +33,7 @@ export interface NomadVariablesBackendOptions {
   /** Reuse an HTTP client (tests, or the CLI's shared one). The token is sent per request anyway. */
   http?: HttpClient;
   reporter?: Reporter;
-  /** Lease of the state lock, a Go duration from 10s to 24h. Default 30s, renewed every TTL/2. */
+  /** Lease of the state lock, a Go duration from 10s to 24h. Default 30s, renewed every TTL/3; lost when no renewal succeeds within the TTL. */
   lockTtl?: string;
   /** How long Nomad keeps an expired lock before clearing it. Nomad's default (15s) when unset. */
   lockDelay?: string;

@@ -9,9 +9,9 @@ import type { VariablesClient, WireVariable } from './variables-client.js';
 /*
  * State lock on a SEPARATE variable (`<path>-lock`): lock-acquire replaces the variable's Items with
  * the request's (reference nomad-api.md §9, state `VarLockAcquire` → `varSetTxn`), so locking the
- * data variable would wipe the state. The lease is renewed every TTL/2 while held; if converge dies,
- * Nomad's timer runs out 2 x TTL after the last renewal, the lock stays for LockDelay, then clears and
- * the next run gets it.
+ * data variable would wipe the state. The lease is renewed every TTL/3 while held, and counts as lost
+ * once no renewal succeeded for a TTL (startHeldLock). If converge dies, Nomad's timer runs out 2 x TTL
+ * after the last renewal, the lock stays for LockDelay, then clears and the next run gets it.
  */
 
 /** Who holds the lock; defaults to this process. */
@@ -386,7 +386,7 @@ export function validateLockTtl(ttl: string): void {
   if (ms < 10_000 || ms > 86_400_000) {
     throw new ConvergeError('state.nomad.bad-lock-ttl', `The state lock TTL ${ttl} is outside Nomad's range of 10s to 24h`, {
       source: 'user',
-      hint: 'use a TTL such as 30s: converge renews the lease every TTL/2 while it runs',
+      hint: 'use a TTL such as 30s: converge renews the lease every TTL/3 while it runs',
     });
   }
 }
