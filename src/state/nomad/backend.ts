@@ -59,8 +59,6 @@ interface Head {
   generation: string;
   chunks: number;
   sha256: string;
-  /** converge lock id of the run that wrote this head while holding the lock (absent from older heads). */
-  lockId?: string;
 }
 
 const READ_ATTEMPTS = 5;
@@ -313,7 +311,7 @@ function parseHead(items: Record<string, string>, index: number, where: string):
       hint: 'the path holds some other variable; choose another state path, or remove that variable if it is leftover',
     });
   }
-  return { index, serial, generation: items.generation, chunks, sha256: items.sha256, ...(items.lockId ? { lockId: items.lockId } : {}) };
+  return { index, serial, generation: items.generation, chunks, sha256: items.sha256 };
 }
 
 async function deleteGeneration(vars: VariablesClient, path: string, generation: string, count: number, reporter: Reporter): Promise<void> {
