@@ -19,7 +19,9 @@ export function createApplyContext(
   complete: (record: StateRecord) => StateRecord = (r) => r,
 ): ApplyContext {
   const stop = new AbortController();
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+  // A lost state lock (another run may hold it now) stops new remote work like a failed state write.
+  const signals = [ctx.signal, stop.signal, store.lockLost].filter((s): s is AbortSignal => s !== undefined);
+  const signal = signals.length === 1 ? stop.signal : AbortSignal.any(signals);
   const recorded = async (write: () => Promise<void>): Promise<void> => {
     try {
       await write();

@@ -108,6 +108,7 @@ function skipReason(
 ): string | undefined {
   if (signal?.aborted) {
     const why: unknown = signal.reason;
+    if (why instanceof ConvergeError && why.code === 'state.lock-lost') return 'not started: the state lock was lost';
     return why instanceof ConvergeError && why.code === 'state.write-failed' ? 'not started: an earlier change could not be recorded in the state' : 'cancelled before it started';
   }
   const self = addressKey(p.change);

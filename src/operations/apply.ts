@@ -30,7 +30,8 @@ export type ApplyReport =
   | { status: 'cancelled'; run: PlanRun }
   /** The signal was aborted before the first change: nothing was sent. */
   | { status: 'stopped-before-start'; run: PlanRun }
-  | { status: 'applied'; run: PlanRun; result: ApplyResult };
+  /** `lockLost`: the state lock was lost mid-way (its lease ran out): what was left was not started, and the run must fail. */
+  | { status: 'applied'; run: PlanRun; result: ApplyResult; lockLost?: unknown };
 
 /**
  * `converge apply` as a library call: loads the manifests once, locks the state before live state is
@@ -56,7 +57,9 @@ export async function apply(host: OperationHost, req: ApplyRequest): Promise<App
       const ctx = req.signal ? { ...session.ctx, signal: req.signal } : session.ctx;
       const result = await applyPlan(run, { providers: session.providers, store, ctx, options: req.options });
       host.endPhase();
-      return { status: 'applied', run, result };
+      // Changes skipped because the lock was lost are not failures, but the run did not finish its work.
+      const lockLost: unknown = store.lockLost?.aborted ? store.lockLost.reason : undefined;
+      return { status: 'applied', run, result, ...(lockLost !== undefined ? { lockLost } : {}) };
     } finally {
       await session.close();
     }

@@ -19,6 +19,8 @@ export interface StateStore {
   readonly backend: StateBackend;
   /** The current document (reflects every mutation that has persisted). */
   readonly doc: StateDocument;
+  /** Aborted when the state lock is lost mid-run (see StateLock.lostSignal): start no further remote work. */
+  readonly lockLost: AbortSignal | undefined;
   records(): StateRecord[];
   get(address: Address): StateRecord | undefined;
   put(record: StateRecord): Promise<void>;
@@ -93,6 +95,7 @@ export async function openStateStore(backend: StateBackend, opts: OpenStateStore
     get doc() {
       return doc;
     },
+    lockLost: lock?.lostSignal,
     records: () => [...doc.records],
     get: (address) => doc.records.find((r) => same(r, address)),
     put: (record) => mutate((records) => [...records.filter((r) => !same(r, record)), record]),

@@ -60,6 +60,11 @@ export interface StateLock {
   info: LockInfo;
   /** A lock left by a holder known to be dead, which this lock replaced (callers warn about it). */
   replaced?: LockInfo;
+  /**
+   * Aborted when the lock is lost while held (a lease that could not be renewed in time), with the
+   * error as its reason. Unset for locks that cannot be lost (the local file lock).
+   */
+  lostSignal?: AbortSignal;
   release(): Promise<void>;
 }
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openWorkspace, runCli, type CliResult, type Workspace } from '../e2e/harness.js';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
+import { createNomadVariablesBackend } from '../../src/state/nomad/index.js';
 import { startRecordingProxy, type ProxiedRequest, type RecordingProxy } from './recording-proxy.js';
 
 /*
@@ -300,6 +301,34 @@ export async function readLocalState(world: World): Promise<StateRecordLite[]> {
   const text = await readFile(join(world.ws.dir, '.converge', 'state.json'), 'utf8');
   const doc = JSON.parse(text) as { records: StateRecordLite[] };
   return doc.records;
+}
+
+/** Where SETTINGS(state) keeps the Nomad Variables state. */
+export const NOMAD_STATE_PATH = 'converge/state';
+
+/** The state's records from either backend, read straight from the simulator (not through the proxies). */
+export async function readState(world: World, state: 'local' | 'nomad'): Promise<StateRecordLite[]> {
+  if (state === 'local') return readLocalState(world);
+  const { nomad } = world.ws.sandbox;
+  const backend = createNomadVariablesBackend({ address: nomad.url, token: nomad.managementToken, path: NOMAD_STATE_PATH });
+  try {
+    return (await backend.read()).records;
+  } finally {
+    await backend.close();
+  }
+}
+
+/**
+ * After a SIGKILL the Nomad state lock stays until its lease runs out (2 x 30 s, then 15 s, reference
+ * nomad-api.md §9): the suites remove it as a person would, with `converge state unlock <id>`.
+ */
+export async function unlockIfHeld(world: World): Promise<void> {
+  const { nomad } = world.ws.sandbox;
+  const r = await getJson(`${nomad.url}/v1/var/${NOMAD_STATE_PATH}-lock`, { 'X-Nomad-Token': nomad.managementToken });
+  const v = r.body as { Lock?: { ID?: string } | null; Items?: { id?: string } | null } | undefined;
+  if (r.status !== 200 || !v?.Lock?.ID) return;
+  const u = await world.cli(['state', 'unlock', v.Items?.id ?? v.Lock.ID]);
+  if (u.code !== 0) throw new Error(`state unlock failed: ${u.stderr}`);
 }
 
 export interface Consistency {

@@ -125,6 +125,7 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
   else if (!hasChanges(run.plan)) host.out(['No changes to live objects.', ...recordedLines(result)].join(' ') + '\n');
   else host.out(renderApplyResultText(result, run.plan) + recordedLines(result).map((l) => `${l}\n`).join(''));
   await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));
+  if (report.lockLost !== undefined) throw report.lockLost;
   if (interrupts.received) {
     stopped.nothingLeft = result.counts.skipped === 0 && result.counts.failed === 0;
     host.err(stoppedLine(result.outcomes));

@@ -576,7 +576,9 @@ async function deleteWorkspace(env: Env, p: PlannedChange): Promise<ApplyOutcome
 
 // --- batch -----------------------------------------------------------------------------------
 
-async function guard(p: PlannedChange, fn: () => Promise<ApplyOutcome>): Promise<ApplyOutcome> {
+/** Runs one change; once the apply is stopped (a state write failed, the state lock was lost) nothing new starts. */
+async function guard(env: Env, p: PlannedChange, fn: () => Promise<ApplyOutcome>): Promise<ApplyOutcome> {
+  if (env.ctx.signal?.aborted) return outcome(p, 'skipped', 'cancelled before it started');
   try {
     return await fn();
   } catch (e) {
@@ -588,12 +590,12 @@ export async function applyWorkspaces(batch: ApplyBatch, session: TfeSession, ct
   const env: Env = { session, ctx, all: batch.all };
   const concurrency = Math.max(1, ctx.options.concurrency);
   if (batch.phase === 'delete') {
-    return mapLimit(batch.changes, concurrency, (p) => guard(p, () => deleteWorkspace(env, p)));
+    return mapLimit(batch.changes, concurrency, (p) => guard(env, p, () => deleteWorkspace(env, p)));
   }
   const writes = batch.changes.filter((p) => p.change.action === 'create' || p.change.action === 'update');
   const upgrades = batch.changes.filter((p) => p.change.action === 'upgrade');
   const out = await mapLimit(writes, concurrency, (p) =>
-    guard(p, async () => {
+    guard(env, p, async () => {
       const d = desiredOf(p);
       if (!d) return outcome(p, 'failed', 'internal: no manifest for a workspace write');
       return p.change.action === 'create' ? createWorkspace(env, p, d) : updateWorkspace(env, p, d);
@@ -607,7 +609,7 @@ export async function applyWorkspaces(batch: ApplyBatch, session: TfeSession, ct
     ordered,
     concurrency,
     (p) =>
-      guard(p, async () => {
+      guard(env, p, async () => {
         const d = desiredOf(p);
         if (!d) return outcome(p, 'failed', 'internal: no manifest for a workspace upgrade');
         return upgradeWorkspace(env, p, d);

@@ -12,7 +12,7 @@ export interface RequestLogEntry {
   /** ISO time the request arrived. */
   at: string;
   /** Fault injected instead of (or on top of) the real answer, if any. */
-  fault?: 'status-429' | 'status-500' | 'status-503' | 'reset' | 'fail-write' | 'rate-limit';
+  fault?: 'status-429' | 'status-500' | 'status-503' | 'reset' | 'fail-write' | 'rate-limit' | 'fail-renew' | 'lost-reply';
 }
 
 export class RequestLog {

@@ -7,6 +7,7 @@ import type { ModelSettings } from './context.js';
 import { parseGoDuration } from './durations.js';
 import { Cluster } from './regions.js';
 import { createNomadServer } from './server.js';
+import { noVariableFaults, type LoseReplyRule } from './variable-faults.js';
 
 export interface NomadSimOptions extends SimulatorOptions {
   /** Default `sandbox-nomad-management-token`. */
@@ -37,6 +38,10 @@ export interface NomadSimHandle extends SimulatorHandle {
   setReplicationLag(ms: number): void;
   /** The next default upsert of another method loses a race to `name` (500, reference §4). */
   raceDefaultWith(name: string): void;
+  /** While on, every Variables `?lock-renew` answers 500 before reaching the model. */
+  failLockRenewals(on: boolean): void;
+  /** Apply the next `count` matching Variables requests, then reset the connection instead of answering. */
+  loseReplyOf(rule: Omit<LoseReplyRule, 'count'> & { count?: number }): void;
 }
 
 const toNs = (v: string | number | undefined, fallback: string): number =>
@@ -57,7 +62,8 @@ export async function startNomadSimulator(opts: NomadSimOptions = {}): Promise<N
     random: seededRandom(faults.current.seed + 1),
     mapOrder: opts.randomMapOrder ? shuffledOrder(seededRandom(faults.current.seed + 2)) : sortedOrder,
   };
-  const server = createNomadServer({ cluster, settings, faults, log });
+  const variableFaults = noVariableFaults();
+  const server = createNomadServer({ cluster, settings, faults, log, variableFaults });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -79,6 +85,12 @@ export async function startNomadSimulator(opts: NomadSimOptions = {}): Promise<N
     setReplicationLag: (ms) => cluster.setLag(ms),
     raceDefaultWith: (name) => {
       settings.defaultRace = name;
+    },
+    failLockRenewals: (on) => {
+      variableFaults.failLockRenewals = on;
+    },
+    loseReplyOf: (rule) => {
+      variableFaults.loseReplies.push({ ...rule, count: rule.count ?? 1 });
     },
     async stop() {
       cluster.close();

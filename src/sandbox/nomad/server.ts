@@ -8,12 +8,15 @@ import { encodeJson } from './json-encode.js';
 import { wantsPretty } from './query.js';
 import type { Cluster } from './regions.js';
 import { isWrite, route } from './routes.js';
+import { failsRenewal, losesReply, type VariableFaults } from './variable-faults.js';
 
 export interface ServerDeps {
   cluster: Cluster;
   settings: ModelSettings;
   faults: Faults;
   log: RequestLog;
+  /** Switches aimed at one kind of Variables request (variable-faults.ts). */
+  variableFaults: VariableFaults;
 }
 
 const TEXT = 'text/plain; charset=utf-8';
@@ -88,8 +91,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   } else if (decision.type === 'fail-write') {
     reply = { status: 500, text: FAULT_TEXT[500] };
     fault = 'fail-write';
+  } else if (failsRenewal(deps.variableFaults, method, url.pathname, url.searchParams)) {
+    reply = { status: 500, text: FAULT_TEXT[500] };
+    fault = 'fail-renew';
   } else {
     reply = await answer(req, res, url, method, body, deps);
+    if (losesReply(deps.variableFaults, method, url.pathname, url.searchParams)) {
+      // Applied, but the client never hears of it.
+      req.socket.destroy();
+      log(reply.status, 'lost-reply');
+      return;
+    }
   }
   await send(res, reply, wantsPretty(url.searchParams), deps.faults.current.slowBodyMs);
   log(reply.status, fault);

@@ -7,7 +7,7 @@ import { parseStateDocument } from '../local-backend.js';
 import { emptyState } from '../state-store.js';
 import type { StateBackend, StateLock } from '../types.js';
 import { decodeState, encodeState, ENCODING } from './chunking.js';
-import { acquireNomadLock, defaultHolder, forceUnlockNomad, validateLockTtl, type HeldNomadLock, type LockHolder, type NomadLockOptions } from './lock.js';
+import { acquireNomadLock, defaultHolder, forceUnlockNomad, lockLostError, validateLockTtl, type HeldNomadLock, type LockHolder, type NomadLockOptions } from './lock.js';
 import { chunkPath, chunkPrefix, defaultLockPath, parseChunkPath, validateStatePath } from './paths.js';
 import { createVariablesClient, type VariablesClient } from './variables-client.js';
 
@@ -33,7 +33,7 @@ export interface NomadVariablesBackendOptions {
   /** Reuse an HTTP client (tests, or the CLI's shared one). The token is sent per request anyway. */
   http?: HttpClient;
   reporter?: Reporter;
-  /** Lease of the state lock, a Go duration from 10s to 24h. Default 30s, renewed every TTL/2. */
+  /** Lease of the state lock, a Go duration from 10s to 24h. Default 30s, renewed every TTL/3; lost when no renewal succeeds within the TTL. */
   lockTtl?: string;
   /** How long Nomad keeps an expired lock before clearing it. Nomad's default (15s) when unset. */
   lockDelay?: string;
@@ -62,6 +62,11 @@ interface Head {
 }
 
 const READ_ATTEMPTS = 5;
+/** Tries at the fence write when other writers keep moving the head (only a lock-less writer can). */
+const FENCE_ATTEMPTS = 5;
+
+/** A fresh id in every head write, so a read-back can tell our own write from anyone else's. */
+const newWriteId = () => randomBytes(8).toString('hex');
 
 export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions): NomadVariablesBackend {
   validateStatePath(opts.path);
@@ -108,11 +113,58 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
   /** Serial at our last read or write: like the local backend, a write must move it forward. */
   let baseSerial = 0;
   let heldLock: HeldNomadLock | undefined;
+  /** Generation of a head write that failed without an answer: it may have landed (see settlePending). */
+  let pending: string | undefined;
 
   async function readHead(): Promise<Head | undefined> {
     const v = await vars.get(opts.path);
     if (!v) return undefined;
     return parseHead(v.Items ?? {}, v.ModifyIndex, description);
+  }
+
+  /**
+   * A head write that failed after every retry may still have landed. If the head is that write, it
+   * is ours: move our CAS base to it, or every later write of this run would conflict with itself.
+   */
+  async function settlePending(): Promise<void> {
+    if (pending === undefined) return;
+    const head = await readHead();
+    if (head?.generation === pending) baseIndex = head.index;
+    pending = undefined;
+  }
+
+  /** Refuses to write once the lock is lost: another run may hold it and be writing. */
+  function assertLockHeld(): void {
+    if (heldLock?.lost) {
+      const why: unknown = heldLock.lostSignal.reason;
+      throw why instanceof ConvergeError ? why : lockLostError(description, 'the lease ended');
+    }
+  }
+
+  /**
+   * The fence: right after taking the lock, rewrite the head (same state, our lock id, CAS). Its
+   * ModifyIndex moves, so a previous holder that lost the lock but still believes it holds it fails
+   * its next CAS write for certain, instead of only when our first write happens to come first.
+   * Without a head there is nothing to fence: the first write creates it with cas=0.
+   */
+  async function fence(lockId: string): Promise<void> {
+    for (let attempt = 1; attempt <= FENCE_ATTEMPTS; attempt++) {
+      const current = await vars.get(opts.path);
+      if (!current) return;
+      const head = parseHead(current.Items ?? {}, current.ModifyIndex, description);
+      const writeId = newWriteId();
+      const r = await vars.put(opts.path, { ...current.Items, lockId, writeId }, { cas: head.index, isOurs: (v) => v.Items?.writeId === writeId });
+      if (r.ok) {
+        // Our own earlier read stays valid: the fence changed no content.
+        if (baseIndex === head.index) baseIndex = r.variable.ModifyIndex;
+        return;
+      }
+    }
+    throw new ConvergeError('state.nomad.unstable', `The state in ${description} kept changing right after converge took its lock`, {
+      source: 'remote',
+      retryable: true,
+      hint: 'a process that does not use the state lock is writing the state; stop it, then run again',
+    });
   }
 
   return {
@@ -152,12 +204,8 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
     },
 
     async write(doc) {
-      if (heldLock?.lost) {
-        throw new ConvergeError('state.lock-lost', `The state lock on ${description} was lost; refusing to write the state`, {
-          source: 'remote',
-          hint: 'the lease could not be renewed in time (network trouble?). Re-run: plan and apply read the live objects again',
-        });
-      }
+      assertLockHeld();
+      await settlePending();
       // A write without a prior read is checked against the current head, like the local backend.
       if (baseIndex === undefined) {
         const current = await readHead();
@@ -179,6 +227,7 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
         if (!r.ok) throw new ConvergeError('state.nomad.chunk-conflict', `Could not write chunk ${n} of the state in ${description}`, { source: 'internal' });
       }
       // 2. The head, last, with CAS: the commit point.
+      const lock = heldLock;
       const headItems: Record<string, string> = {
         format: HEAD_FORMAT,
         serial: String(doc.serial),
@@ -187,12 +236,28 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
         sha256: encoded.sha256,
         encoding: ENCODING,
         bytes: String(encoded.bytes),
+        writeId: generation,
+        ...(lock ? { lockId: lock.info.id } : {}),
       };
-      const r = await vars.put(opts.path, headItems, { cas: expected });
+      // The lease may have run out while the chunks went up.
+      assertLockHeld();
+      let r;
+      try {
+        // Retried after a lost reply only when a read-back does not find this very generation as the head.
+        r = await vars.put(opts.path, headItems, { cas: expected, isOurs: (v) => v.Items?.generation === generation });
+      } catch (e) {
+        pending = generation;
+        throw e;
+      }
       if (!r.ok) {
-        // The CAS write is not retried by the HTTP layer; if a retry ever lands twice, the head is ours.
+        // A repeat that lands on our own committed write gets 409 showing our generation: done.
         if (r.current.Items?.generation !== generation) {
           await deleteGeneration(vars, opts.path, generation, encoded.chunks.length, reporter);
+          const taker = r.current.Items?.lockId;
+          if (lock && taker !== undefined && taker !== lock.info.id) {
+            // Another run took the lock and fenced the head: our lease ended without us knowing.
+            throw lockLostError(description, `another run (lock ${taker}) holds it now and has written the state`);
+          }
           throw new ConvergeError(
             'state.conflict',
             `The state in ${description} was changed by someone else since this run read it (expected version ${expected}, found ${r.current.ModifyIndex})`,
@@ -210,9 +275,16 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
 
     async lock(operation, { timeoutMs }) {
       const lock = await acquireNomadLock(lockOpts, operation, timeoutMs);
+      try {
+        await fence(lock.info.id);
+      } catch (e) {
+        await lock.release().catch(() => undefined);
+        throw e;
+      }
       heldLock = lock;
       const wrapped: StateLock = {
         info: lock.info,
+        lostSignal: lock.lostSignal,
         release: async () => {
           if (heldLock === lock) heldLock = undefined;
           await lock.release();

@@ -9,9 +9,9 @@ import type { VariablesClient, WireVariable } from './variables-client.js';
 /*
  * State lock on a SEPARATE variable (`<path>-lock`): lock-acquire replaces the variable's Items with
  * the request's (reference nomad-api.md §9, state `VarLockAcquire` → `varSetTxn`), so locking the
- * data variable would wipe the state. The lease is renewed every TTL/2 while held; if converge dies,
- * Nomad's timer runs out 2 x TTL after the last renewal, the lock stays for LockDelay, then clears and
- * the next run gets it.
+ * data variable would wipe the state. The lease is renewed every TTL/3 while held, and counts as lost
+ * once no renewal succeeded for a TTL (startHeldLock). If converge dies, Nomad's timer runs out 2 x TTL
+ * after the last renewal, the lock stays for LockDelay, then clears and the next run gets it.
  */
 
 /** Who holds the lock; defaults to this process. */
@@ -49,8 +49,10 @@ export function defaultHolder(): LockHolder {
 }
 
 export interface HeldNomadLock extends StateLock {
-  /** True once a renewal found the lease gone (expired or taken over). */
+  /** True once a renewal found the lease gone, or no renewal succeeded within the TTL (local deadline). */
   readonly lost: boolean;
+  /** Aborted, with the `state.lock-lost` error as reason, when the lock is lost. */
+  readonly lostSignal: AbortSignal;
 }
 
 export async function acquireNomadLock(opts: NomadLockOptions, operation: string, timeoutMs: number): Promise<HeldNomadLock> {
@@ -67,6 +69,8 @@ export async function acquireNomadLock(opts: NomadLockOptions, operation: string
   const deadline = Date.now() + Math.max(0, timeoutMs);
   let waited = false;
   for (;;) {
+    // The lease counts from before the request went out: Nomad may have started it any time after.
+    const sentAt = Date.now();
     const res = await opts.vars.lockAcquire(opts.lockPath, items, {
       ttl: opts.ttl,
       ...(opts.lockDelay !== undefined ? { lockDelay: opts.lockDelay } : {}),
@@ -76,14 +80,24 @@ export async function acquireNomadLock(opts: NomadLockOptions, operation: string
       opts.reporter.emit({
         code: 'state.lock.acquired',
         level: 'debug',
-        message: `Locked ${opts.description} (lock ${info.id}, lease ${opts.ttl}, renewed every ${Math.round(ttlMs / 2000)}s)`,
+        message: `Locked ${opts.description} (lock ${info.id}, lease ${opts.ttl}, renewed every ${Math.round(ttlMs / 3000)}s)`,
         data: { lockId: info.id, path: opts.lockPath },
       });
-      return startHeldLock(opts, info, res.lockId, ttlMs);
+      return startHeldLock(opts, info, res.lockId, ttlMs, sentAt);
     }
     // 409: held under another ID. The conflict body is zero-valued, so read the holder from the variable.
     const holder = await readHolder(opts.vars, opts.lockPath);
     const remaining = deadline - Date.now();
+    if (holder?.id === info.id) {
+      // Our own earlier attempt got the lock but its reply was lost, and this token cannot see Nomad's
+      // lock ID (only management tokens can, §9): we can neither renew nor release it. It clears by itself.
+      opts.reporter.emit({
+        code: 'state.lock.own-unknown',
+        level: 'warn',
+        message: `This run's own lock request on ${opts.description} succeeded but its reply was lost, and this token cannot read the lock's ID; it clears by itself ${recoveryText(opts)}`,
+        data: { lockId: info.id, path: opts.lockPath },
+      });
+    }
     if (remaining <= 0) throw lockedError(opts, holder);
     if (!waited) {
       waited = true;
@@ -136,52 +150,87 @@ async function nomadLockIdOf(opts: NomadLockOptions, v: WireVariable, holder: Lo
   return record?.Items?.[K.id] === holder.id ? record.Items[K.nomadLockId] : undefined;
 }
 
-function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: string, ttlMs: number): HeldNomadLock {
-  let lost = false;
+/**
+ * The lease as this process can vouch for it: Nomad keeps a lock at least TTL after the last renewal
+ * it accepted (§9), so the last renewal we SAW succeed, counted from when it was sent, plus the TTL is
+ * a deadline we can trust without hearing from Nomad. Past it another run may hold the lock: the lock
+ * is lost, whatever the cause (renewals failing with 5xx, a network cut), and `lostSignal` tells the
+ * apply to start nothing more. Renewals go every TTL/3, so one failed renewal leaves room for another.
+ */
+function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: string, ttlMs: number, sentAt: number): HeldNomadLock {
+  const lostCtl = new AbortController();
   let released = false;
   let renewing = false;
+  let deadline = sentAt + ttlMs;
+  let deadlineTimer: NodeJS.Timeout | undefined;
+  const markLost = (why: string) => {
+    if (lostCtl.signal.aborted || released) return;
+    clearInterval(timer);
+    if (deadlineTimer) clearTimeout(deadlineTimer);
+    const error = lockLostError(opts.description, why);
+    opts.reporter.emit({
+      code: 'state.lock.lost',
+      level: 'error',
+      message: `${error.message}; this run starts no further changes and writes no further state`,
+      data: { lockId: info.id, path: opts.lockPath },
+    });
+    lostCtl.abort(error);
+  };
+  const armDeadline = () => {
+    if (deadlineTimer) clearTimeout(deadlineTimer);
+    deadlineTimer = setTimeout(checkDeadline, Math.max(0, deadline - Date.now()));
+    deadlineTimer.unref();
+  };
+  const checkDeadline = () => {
+    if (Date.now() >= deadline) markLost(`no lease renewal succeeded for ${formatDuration(ttlMs)} (the lock's TTL), so another run may hold it now`);
+    else armDeadline();
+  };
   const renew = async () => {
-    if (renewing || released) return;
+    if (renewing || released || lostCtl.signal.aborted) return;
     renewing = true;
+    const sent = Date.now();
     try {
       const r = await opts.vars.lockRenew(opts.lockPath, nomadLockId);
-      if (r === 'lost' && !released) {
-        lost = true;
-        clearInterval(timer);
-        opts.reporter.emit({
-          code: 'state.lock.lost',
-          level: 'error',
-          message: `The state lock on ${opts.description} was lost (lease expired or taken over); further state writes from this run are refused`,
-          data: { lockId: info.id, path: opts.lockPath },
-        });
+      if (r === 'lost') markLost('Nomad says the lease has ended or the lock changed hands');
+      else if (!lostCtl.signal.aborted) {
+        deadline = Math.max(deadline, sent + ttlMs);
+        armDeadline();
       }
     } catch (e) {
-      // A failed renewal is retried at the next tick; the lease (TTL) leaves room for one miss.
+      // Retried at the next tick; the local deadline decides when missed renewals mean a lost lock.
       opts.reporter.emit({
         code: 'state.lock.renew-failed',
         level: 'warn',
         message: `Could not renew the state lock on ${opts.lockPath}: ${e instanceof Error ? e.message : String(e)}`,
-        data: { lockId: info.id },
+        data: { lockId: info.id, lostInMs: Math.max(0, deadline - Date.now()) },
       });
     } finally {
       renewing = false;
     }
   };
   // unref: a held lock must never keep the process alive on its own.
-  const timer = setInterval(() => void renew(), Math.max(1000, Math.floor(ttlMs / 2)));
+  const timer = setInterval(() => void renew(), Math.max(1000, Math.floor(ttlMs / 3)));
   timer.unref();
+  armDeadline();
   return {
     info,
     get lost() {
-      return lost;
+      // A timer can fire late on a busy event loop; the clock cannot.
+      if (!lostCtl.signal.aborted && Date.now() >= deadline) checkDeadline();
+      return lostCtl.signal.aborted;
     },
+    lostSignal: lostCtl.signal,
     async release() {
       if (released) return;
+      const wasLost = lostCtl.signal.aborted || Date.now() >= deadline;
       released = true;
       clearInterval(timer);
+      if (deadlineTimer) clearTimeout(deadlineTimer);
       // The holder record stays: deleting it could race with the next holder writing its own.
       const r = await opts.vars.lockRelease(opts.lockPath, nomadLockId);
-      if (r !== 'released') {
+      if (r === 'released') {
+        opts.reporter.emit({ code: 'state.lock.released', level: 'debug', message: `Unlocked ${opts.description}`, data: { lockId: info.id } });
+      } else if (wasLost) {
         opts.reporter.emit({
           code: 'state.lock.release-lost',
           level: 'warn',
@@ -189,10 +238,19 @@ function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: stri
           data: { lockId: info.id },
         });
       } else {
-        opts.reporter.emit({ code: 'state.lock.released', level: 'debug', message: `Unlocked ${opts.description}`, data: { lockId: info.id } });
+        // Within our lease nobody else can hold it: a release whose reply was lost and was sent again.
+        opts.reporter.emit({ code: 'state.lock.released', level: 'debug', message: `Unlocked ${opts.description} (an earlier release had landed)`, data: { lockId: info.id } });
       }
     },
   };
+}
+
+/** `state.lock-lost`: refused state writes and the apply's stop reason share it. */
+export function lockLostError(description: string, why: string): ConvergeError {
+  return new ConvergeError('state.lock-lost', `The state lock on ${description} was lost: ${why}`, {
+    source: 'remote',
+    hint: 'changes made before this point are recorded; check the network path to Nomad, then run apply again: it reads the live objects and the state afresh',
+  });
 }
 
 /**
@@ -328,7 +386,7 @@ export function validateLockTtl(ttl: string): void {
   if (ms < 10_000 || ms > 86_400_000) {
     throw new ConvergeError('state.nomad.bad-lock-ttl', `The state lock TTL ${ttl} is outside Nomad's range of 10s to 24h`, {
       source: 'user',
-      hint: 'use a TTL such as 30s: converge renews the lease every TTL/2 while it runs',
+      hint: 'use a TTL such as 30s: converge renews the lease every TTL/3 while it runs',
     });
   }
 }

@@ -41,8 +41,12 @@ export interface VariablesClient {
   readonly namespace: string;
   /** Undefined when the variable does not exist (404 `variable not found`). */
   get(path: string): Promise<WireVariable | undefined>;
-  /** Upsert. `cas` makes it check-and-set (0 = create only); `lockId` lets us write a variable we hold locked. */
-  put(path: string, items: Record<string, string>, opts?: { cas?: number; lockId?: string }): Promise<PutResult>;
+  /**
+   * Upsert. `cas` makes it check-and-set (0 = create only); `lockId` lets us write a variable we hold locked.
+   * A CAS write is repeated after a failure that may have reached Nomad only when `isOurs` says the
+   * variable as read back is not yet this very write (a retry landing on our own write would be a false 409).
+   */
+  put(path: string, items: Record<string, string>, opts?: { cas?: number; lockId?: string; isOurs?: (v: WireVariable) => boolean }): Promise<PutResult>;
   /** 204 on success, also for a missing variable (§9). A CAS mismatch or a lock gives 409: reported as false. */
   delete(path: string, opts?: { cas?: number }): Promise<boolean>;
   /** All variable paths starting with `prefix`, following `X-Nomad-NextToken`. */
@@ -70,6 +74,17 @@ export function createVariablesClient(opts: VariablesClientOptions): VariablesCl
 
   const varPath = (path: string) => `/v1/var/${path.split('/').map(encodeURIComponent).join('/')}`;
 
+  /**
+   * Read-back after a write whose reply was lost: the GET's own 200 (the variable, the shape a write
+   * answers with) when `isOurs` recognises what our write put there, else undefined (send it again).
+   */
+  async function readBackIf(path: string, isOurs: (v: WireVariable) => boolean): Promise<HttpResponse | undefined> {
+    const res = await send({ method: 'GET', path: varPath(path), subject: `variable ${path}` });
+    if (res.status === 404) return undefined;
+    if (res.status !== 200) throw remoteError('GET', path, res);
+    return isOurs(parseVariable(res, path)) ? res : undefined;
+  }
+
   return {
     namespace,
 
@@ -82,6 +97,7 @@ export function createVariablesClient(opts: VariablesClientOptions): VariablesCl
 
     async put(path, items, o = {}) {
       const body: Record<string, unknown> = { Namespace: namespace, Path: path, Items: items };
+      const isOurs = o.isOurs;
       // Writing a locked variable needs the holder's Lock.ID in the body; a TTL there is a 400 (§9).
       if (o.lockId !== undefined) body.Lock = { ID: o.lockId };
       const res = await send({
@@ -89,8 +105,9 @@ export function createVariablesClient(opts: VariablesClientOptions): VariablesCl
         path: varPath(path),
         ...(o.cas !== undefined ? { query: { cas: o.cas } } : {}),
         body,
-        // A retried CAS write whose first attempt landed would see a false 409; callers re-check instead.
+        // A retried CAS write whose first attempt landed would see a false 409: look first (readBack).
         idempotent: o.cas === undefined,
+        ...(o.cas !== undefined && isOurs ? { readBack: () => readBackIf(path, isOurs) } : {}),
         subject: `variable ${path}`,
       });
       if (res.status === 200) return { ok: true, variable: parseVariable(res, path) };
@@ -148,8 +165,12 @@ export function createVariablesClient(opts: VariablesClientOptions): VariablesCl
           Items: items,
           Lock: { TTL: lock.ttl, ...(lock.lockDelay !== undefined ? { LockDelay: lock.lockDelay } : {}) },
         },
-        // Never retried blindly: a lost reply to a successful acquire would make the retry see our own lock as foreign.
+        // Never retried blindly: a lost reply to a successful acquire would make the retry see our own
+        // lock as foreign (409). Acquire replaces Items (§9), so our own lock id there, with a Lock,
+        // means the lost attempt got it. Lock shows only to management tokens; others send again, get
+        // 409, and the caller recognises itself as the holder.
         idempotent: false,
+        readBack: () => readBackIf(path, (v) => v.Items?.id === items.id && v.Lock !== null),
         subject: `lock ${path}`,
       });
       if (res.status === 409) return { ok: false };
@@ -181,19 +202,25 @@ export function createVariablesClient(opts: VariablesClientOptions): VariablesCl
         query: { 'lock-release': '' },
         // No Items: release with Items is a 400 (§9).
         body: { Namespace: namespace, Path: path, Lock: { ID: lockId } },
-        idempotent: false,
+        // Safe to repeat: after a lost reply to a release that landed, the repeat finds no lock (500 below,
+        // final) or another holder's (409); either way the lock is no longer ours.
+        idempotent: true,
+        isFinal: (r) => r.status === 500 && NOT_HELD.test(r.text),
         subject: `lock ${path}`,
       });
       if (res.status === 200) return 'released';
       if (res.status === 409) return 'wrong-id';
       // Missing variable or no lock: 500 with plain text (§9). Checked by text so a real 500 still fails loudly.
-      if (res.status === 500 && /not (exist|found)|doesn't exist|no lock|not locked|doesn't hold|does not hold/i.test(res.text)) {
+      if (res.status === 500 && NOT_HELD.test(res.text)) {
         return 'not-held';
       }
       throw remoteError('PUT', path, res, 'lock-release');
     },
   };
 }
+
+/** Nomad's plain-text 500 for a release of a missing variable or lock (§9): a final answer, not a passing fault. */
+const NOT_HELD = /not (exist|found)|doesn't exist|no lock|not locked|doesn't hold|does not hold/i;
 
 function header(res: HttpResponse, name: string): string | undefined {
   for (const [k, v] of Object.entries(res.headers)) if (k.toLowerCase() === name) return v;
