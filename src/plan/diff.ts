@@ -34,11 +34,19 @@ function isMapOfObjects(v: { [key: string]: JsonValue }): boolean {
   return values.length === 0 || values.some((x) => isPlainObject(x));
 }
 
+/** Absent = null at every level of a map: `{ b: null }` is the empty map, which is no field. Arrays keep their nulls. */
+function withoutNulls(v: JsonValue): JsonValue {
+  if (!isPlainObject(v)) return v;
+  const out: { [key: string]: JsonValue } = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = withoutNulls(x);
+  return out;
+}
+
 function collect(path: string, before: JsonValue | undefined, after: JsonValue | undefined, out: FieldChange[]): void {
   // Nested maps (claimMappings, extraHeaders) are compared key by key so a reviewer sees which key moved.
   // Arrays are leaves: providers sort set-like lists, order-significant lists must show as a whole.
-  const b0 = before ?? null;
-  const a0 = after ?? null;
+  const b0 = withoutNulls(before ?? null);
+  const a0 = withoutNulls(after ?? null);
   const descend =
     (isPlainObject(b0) && isPlainObject(a0)) || (isPlainObject(b0) && a0 === null && isMapOfObjects(b0)) || (b0 === null && isPlainObject(a0) && isMapOfObjects(a0));
   if (descend) {
@@ -48,10 +56,8 @@ function collect(path: string, before: JsonValue | undefined, after: JsonValue |
     for (const k of keys) collect(joinPath(path, k), bm[k], am[k], out);
     return;
   }
-  const b = before ?? null;
-  const a = after ?? null;
-  if (canonicalJson(b) === canonicalJson(a)) return;
-  out.push({ path, before: b, after: a, sensitive: false });
+  if (canonicalJson(b0) === canonicalJson(a0)) return;
+  out.push({ path, before: b0, after: a0, sensitive: false });
 }
 
 function comparePaths(a: FieldChange, b: FieldChange): number {

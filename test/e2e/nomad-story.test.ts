@@ -156,10 +156,13 @@ describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', 
 
   it('converges through injected 429/500/503 faults', async () => {
     ws.sandbox.nomad.faults.set({ rate429: 0.1, rate500: 0.1, rate503: 0.1, seed: 7 });
+    ws.sandbox.log.clear();
     try {
       await ws.write('auth.yaml', authMethods({ defaultOn: 'gh', claim: 'mail' }));
       const a = await ws.cli(['apply', '--auto-approve']);
       expect(a.code).toBe(0);
+      // The story is about faults: some must have been injected, or it tested a clean run.
+      expect(ws.sandbox.log.entries({ service: 'nomad' }).filter((e) => e.fault !== undefined).length).toBeGreaterThan(0);
     } finally {
       ws.sandbox.nomad.faults.reset();
     }

@@ -44,6 +44,27 @@ describe('diffFields', () => {
     );
   });
 
+  it('is empty exactly when the maps are equal, keys only in b and nested maps included (absent = null = empty map)', () => {
+    const norm = (v: JsonValue): JsonValue => {
+      if (Array.isArray(v)) return v.map(norm);
+      if (v === null || typeof v !== 'object') return v;
+      // Absent, null and an empty map are the same in a map (a map that appears empty is no field).
+      const isEmptyMap = (x: JsonValue) => x !== null && typeof x === 'object' && !Array.isArray(x) && Object.keys(x).length === 0;
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)] as const).filter(([, x]) => x !== null && !isEmptyMap(x)));
+    };
+    // Nested maps on both sides, so changes deep inside them and keys only in `b` come up often.
+    const nested = fc.dictionary(key, fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })) as fc.Arbitrary<JsonValue>, { maxKeys: 5 });
+    fc.assert(
+      fc.property(nested, nested, (a, b) => {
+        const equal = canonicalJson(norm(a)) === canonicalJson(norm(b));
+        expect(diffFields(a, b).length === 0).toBe(equal);
+      }),
+      { numRuns: 500 },
+    );
+    // A key only in `b`, deep inside a map: named with its full path.
+    expect(diffFields({ m: { x: 1 } }, { m: { x: 1, y: { z: 2 } } }).map((f) => f.path)).toEqual(['m.y']);
+  });
+
   it('treats absent and null as the same, ignores key order, sorts paths', () => {
     expect(diffFields({ a: null, b: { y: 1, x: 2 } }, { b: { x: 2, y: 1 } })).toEqual([]);
     expect(diffFields({ z: 1, a: 'x' }, { z: 2, a: 'y' }).map((f) => f.path)).toEqual(['a', 'z']);

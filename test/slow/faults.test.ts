@@ -37,6 +37,10 @@ describe('apply under faults (20 % 429/500/503/reset, 200 ms spikes, lost POST r
         `${retries} retries or read-backs, wall ${wallMs} ms, exit ${a.code}`,
     );
     if (a.code !== 0) console.log(a.stdout.split('\n').filter((l) => /FAILED|skipped|Apply complete/.test(l)).join('\n'));
+    // A run the dice spared proves nothing: the faults must really have fired, of every kind asked for.
+    const kinds = new Set(simLog.map((e) => e.fault).filter((f) => f !== undefined));
+    expect([...kinds].sort()).toEqual(expect.arrayContaining(['reset', 'status-429', 'status-500', 'status-503']));
+    expect(lostReplies).toBeGreaterThan(0);
     expect(a.code).toBe(0);
 
     world.ws.sandbox.nomad.faults.reset();
