@@ -1,3 +1,5 @@
+import { sleep } from '../async/sleep.js';
+
 /**
  * The shared Retry-After gate of one origin: a 429 (or `X-RateLimit-Remaining: 0`) closes it until
  * a point in time, and every request to that origin waits there before it is sent, so one 429
@@ -22,6 +24,4 @@ export class HostGate {
   }
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep };

@@ -1,18 +1,8 @@
+import { distance as levenshtein } from 'fastest-levenshtein';
+
 /** Levenshtein distance, case-insensitive (so `oidcClientID` is one step from nothing: it matches). */
 export function editDistance(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  if (x === y) return 0;
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= y.length; j++) {
-      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
-      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
-    }
-    prev = cur;
-  }
-  return prev[y.length] ?? 0;
+  return levenshtein(a.toLowerCase(), b.toLowerCase());
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sleep } from '../async/sleep.js';
 import { randomUUID } from 'node:crypto';
 import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
@@ -96,7 +97,6 @@ function lockedError(opts: LocalLockOptions, holder: LockInfo | 'unreadable' | u
   });
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Creates the lock file with O_EXCL; false when it exists already. */
 async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { styleText } from 'node:util';
 import type { Diagnostic } from '../diagnostics/types.js';
 
 export interface DiagnosticsTextOptions {
@@ -13,7 +14,7 @@ const HIDE_SOURCE = new Set(['secret.literal']);
 const MAX_QUOTED_CHARS = 200;
 const QUOTE_BEFORE = 60;
 
-const paint = (on: boolean, code: string, s: string): string => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
+const paint = (on: boolean, style: Parameters<typeof styleText>[0], s: string): string => (on ? styleText(style, s, { validateStream: false }) : s);
 
 /**
  * Line lookup by a per-file index of line starts, built once per render: scanning from the top for
@@ -52,8 +53,8 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: DiagnosticsText
   const sourceLine = sourceLines(opts.sources);
   for (const d of diags) {
     const lines: string[] = [];
-    const head = d.severity === 'error' ? paint(opts.color, '1;31', 'Error:') : paint(opts.color, '1;33', 'Warning:');
-    lines.push(`${head} ${paint(opts.color, '1', d.summary)}`);
+    const head = d.severity === 'error' ? paint(opts.color, ['bold', 'red'], 'Error:') : paint(opts.color, ['bold', 'yellow'], 'Warning:');
+    lines.push(`${head} ${paint(opts.color, 'bold', d.summary)}`);
     const r = d.range;
     if (r) {
       lines.push('');
@@ -71,7 +72,7 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: DiagnosticsText
         const endCol = r.end.line === r.start.line ? r.end.col : src.length + 1;
         const width = Math.max(1, Math.min(endCol, to + 1) - Math.max(r.start.col, from + 1));
         lines.push(`  ${num} | ${shown}`);
-        lines.push(`  ${pad} | ${lead}${paint(opts.color, d.severity === 'error' ? '31' : '33', '^'.repeat(width))}`);
+        lines.push(`  ${pad} | ${lead}${paint(opts.color, d.severity === 'error' ? 'red' : 'yellow', '^'.repeat(width))}`);
       }
     }
     if (d.detail) {

@@ -1,3 +1,4 @@
+import { styleText } from 'node:util';
 import { assertNever, type Action } from '../model/action.js';
 import type { JsonValue } from '../model/json.js';
 import type { Diagnostic } from '../diagnostics/types.js';
@@ -5,21 +6,17 @@ import { SENSITIVE_PLACEHOLDER, type Change, type FieldChange } from '../plan/ty
 
 /** Shared formatting for the plan views. Pure; colour only when asked for. */
 
-export const ANSI = {
-  reset: '\u001b[0m',
-  bold: '\u001b[1m',
-  dim: '\u001b[2m',
-  red: '\u001b[31m',
-  green: '\u001b[32m',
-  yellow: '\u001b[33m',
-  magenta: '\u001b[35m',
-  cyan: '\u001b[36m',
-} as const;
+export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'magenta' | 'cyan';
 
-export type Paint = (code: keyof typeof ANSI, text: string) => string;
+export type Paint = (style: Style, text: string) => string;
 
+/**
+ * Node's own `styleText` does the escapes. Whether to colour at all is decided once by the CLI
+ * (`--no-color`, NO_COLOR, TERM=dumb, a TTY on the stream written to: cli/host.ts colorEnabled), so
+ * styleText must not check process.stdout itself (`validateStream: false`): the views stay pure.
+ */
 export function painter(color: boolean): Paint {
-  return color ? (code, text) => `${ANSI[code]}${text}${ANSI.reset}` : (_code, text) => text;
+  return color ? (style, text) => styleText(style, text, { validateStream: false }) : (_style, text) => text;
 }
 
 export function actionSymbol(action: Action): string {
@@ -39,7 +36,7 @@ export function actionSymbol(action: Action): string {
   }
 }
 
-export function actionColor(action: Action): keyof typeof ANSI {
+export function actionColor(action: Action): Style {
   switch (action) {
     case 'create':
       return 'green';

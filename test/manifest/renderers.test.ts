@@ -1,3 +1,4 @@
+import { styleText } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/types.js';
 import { renderDiagnosticsJson, renderDiagnosticsText, renderGithubAnnotations } from '../../src/views/diagnostics.js';
@@ -51,7 +52,10 @@ describe('renderDiagnosticsText', () => {
     expect(renderDiagnosticsText([{ severity: 'error', code: 'x', summary: 'no range', detail: 'fix' }], { sources, color: false })).toBe('Error: no range\n\nfix\n');
     expect(renderDiagnosticsText([{ ...error, range: { ...error.range!, file: 'other.yaml' } }], { sources, color: false })).toContain('  on other.yaml line 4, column 9:\n\nGot');
     const coloured = renderDiagnosticsText([error], { sources, color: true });
-    expect(coloured).toContain('\x1b[1;31mError:\x1b[0m');
+    expect(coloured).toContain(styleText(['bold', 'red'], 'Error:', { validateStream: false }));
+    // The escapes are all the colour changes: without them it is the plain text.
+    // eslint-disable-next-line no-control-regex -- matching ANSI escapes is the point
+    expect(coloured.replace(/\u001b\[[0-9;]*m/g, '')).toBe(renderDiagnosticsText([error], { sources, color: false }));
     expect(renderDiagnosticsText([], { sources, color: false })).toBe('');
   });
 });

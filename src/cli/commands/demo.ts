@@ -1,3 +1,4 @@
+import { styleText } from 'node:util';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,8 +33,7 @@ export async function demoCommand(outer: Host, opts: { examples: string }): Prom
     cwd: work,
     env: { ...outer.env, ...sandbox.env, ...DEMO_SECRETS, GITHUB_ACTIONS: '' },
   });
-  const [bold, plain] = host.color ? ['\x1b[1m', '\x1b[0m'] : ['', ''];
-  const say = (title: string) => host.err(`\n${bold}━━ ${title}${plain}\n\n`);
+  const say = (title: string) => host.err(`\n${host.color ? styleText('bold', `━━ ${title}`, { validateStream: false }) : `━━ ${title}`}\n\n`);
   const expect = (step: string, code: number, wanted: number[]) => {
     if (!wanted.includes(code)) throw new Error(`demo step "${step}" exited ${code}, expected ${wanted.join(' or ')}`);
   };

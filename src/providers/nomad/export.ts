@@ -5,7 +5,8 @@ import { envName, manifestName, NameAllocator, shortDuration } from '../export-n
 import { emptyResult, type ExportResult } from '../export-types.js';
 import type { NomadClient } from './client.js';
 import { connectNomad, type NomadProviderOptions } from './provider.js';
-import { READ_CONCURRENCY, mapLimit } from './limit.js';
+import { mapLimit } from '../../async/map-limit.js';
+import { READ_CONCURRENCY } from './session.js';
 import { DEFAULT_TOKEN_NAME_FORMAT, authMethodSpecFromWire, bindingRuleSpecFromWire } from './mapping.js';
 import type { WireAuthMethod, WireBindingRule } from './wire.js';
 

@@ -6,3 +6,6 @@ export interface NomadSession {
   client: NomadClient;
   reporter: Reporter;
 }
+
+/** Concurrent reads per load: enough to hide loopback/LAN latency, small enough not to flood a server. */
+export const READ_CONCURRENCY = 8;

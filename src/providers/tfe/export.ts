@@ -4,7 +4,7 @@ import type { NoCodeWorkspaceSpec, WorkspaceVariableSpec } from '../../kinds/no-
 import { envName, manifestName, NameAllocator } from '../export-names.js';
 import { emptyResult, type ExportResult } from '../export-types.js';
 import type { TfeClient } from './client.js';
-import { mapLimit } from './limit.js';
+import { mapLimit } from '../../async/map-limit.js';
 import { parseSourceModuleId, registryPath } from './mapping.js';
 import { connectTfe, type TfeProviderOptions } from './provider.js';
 import { READ_CONCURRENCY } from './session.js';

@@ -6,7 +6,7 @@ import { isSecretRef } from '../../model/secret-ref.js';
 import type { StateRecord } from '../../state/types.js';
 import type { DesiredView, LoadInput, LoadResult, ObjectView, ProviderContext } from '../provider.js';
 import { rangeOf } from './errors.js';
-import { mapLimit } from './limit.js';
+import { mapLimit } from '../../async/map-limit.js';
 import {
   desiredModuleFields,
   desiredWorkspaceFields,

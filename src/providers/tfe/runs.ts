@@ -1,3 +1,4 @@
+import { sleep } from '../../async/sleep.js';
 import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
 import type { Reporter } from '../../model/events.js';
 import type { ApplyOptions } from '../provider.js';
@@ -87,19 +88,6 @@ export type FollowResult =
   | { status: 'applied' | 'no-changes'; finalState: string; elapsedMs: number }
   | { status: 'awaiting-confirmation'; finalState: string; elapsedMs: number }
   | { status: 'failed'; finalState: string; elapsedMs: number; error: ConvergeError };
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** Poll interval after `n` polls: starts at pollIntervalMs, grows by half each time, capped at 10×. */
 export function pollDelay(options: Pick<ApplyOptions, 'pollIntervalMs'>, n: number): number {

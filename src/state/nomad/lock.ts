@@ -1,3 +1,4 @@
+import { sleep } from '../../async/sleep.js';
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import { ConvergeError } from '../../diagnostics/errors.js';
@@ -391,6 +392,3 @@ export function validateLockTtl(ttl: string): void {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
