@@ -5,7 +5,7 @@ import { sortDiagnostics, type Diagnostic } from '../diagnostics/types.js';
 import type { ObjectView, PlannedChange, Provider } from '../providers/provider.js';
 import { PLAN_FORMAT_VERSION, summarize, type Change, type DriftItem, type Plan } from '../plan/types.js';
 import type { StateRecord } from '../state/types.js';
-import { dependencyOf } from './dependencies.js';
+import { dependenciesOf } from './dependencies.js';
 import { classifyDrift } from './drift.js';
 import { fingerprint } from './fingerprint.js';
 import { adoptedNote, forceRewrite, genericChange, NOTE_ADOPT_MATCHES } from './generic-change.js';
@@ -124,16 +124,17 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
   if (targetKeys.size > 0) {
     for (const p of planned) {
       if (p.change.action === 'no-op') continue;
-      const dep = dependencyOf(p.view);
-      if (!dep || targetKeys.has(addressKey(dep))) continue;
-      const depView = views.get(addressKey(dep));
-      if (depView && genericChange(depView).change.action !== 'no-op') {
-        diagnostics.push({
-          severity: 'warning',
-          code: 'plan.target-dependency',
-          summary: `${addressKey(p.change)} depends on ${addressKey(dep)}, which has changes this targeted plan leaves out`,
-          detail: `add --target ${addressKey(dep)} to include them`,
-        });
+      for (const dep of dependenciesOf(p.view)) {
+        if (targetKeys.has(addressKey(dep))) continue;
+        const depView = views.get(addressKey(dep));
+        if (depView && genericChange(depView).change.action !== 'no-op') {
+          diagnostics.push({
+            severity: 'warning',
+            code: 'plan.target-dependency',
+            summary: `${addressKey(p.change)} depends on ${addressKey(dep)}, which has changes this targeted plan leaves out`,
+            detail: `add --target ${addressKey(dep)} to include them`,
+          });
+        }
       }
     }
   }
