@@ -33,7 +33,9 @@ export function rule(name: string, spec: Partial<NomadBindingRuleSpec> & { authM
     kind: 'NomadBindingRule',
     name,
     protect: false,
-    spec: { bindType: 'role', bindName: name, ...spec },
+    // A templated bind name: these rules test rule mechanics, not that the bound role exists (a plain
+    // name would need a role in Nomad or a NomadAclRole document: acl-reference-checks.ts).
+    spec: { bindType: 'role', bindName: `${name}-\${value.team}`, ...spec },
     range: { ...RANGE, file: '/m/rules.yaml' },
     positions: { '/spec/authMethod': AUTH_METHOD_POS },
     baseDir: '/m',
