@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, type Workspace } from './harness.js';
+import { openWorkspace, seedNomadAcl, type Workspace } from './harness.js';
 
 /*
  * Issue 8 end to end: the built CLI against the Nomad sandbox over loopback. Binding rules have only a
@@ -112,6 +112,8 @@ describe('Nomad binding rules end to end (built CLI ↔ sandbox over loopback)',
 
   beforeAll(async () => {
     ws = await openWorkspace();
+    // What the rules bind, made outside converge (a rule binding a missing role or policy fails the plan).
+    await seedNomadAcl(ws, { policies: ['deploy', 'read-only'], roles: [{ name: 'developer', policies: ['deploy'] }] });
     await ws.write('settings.yaml', SETTINGS);
     await ws.write('methods.yaml', METHODS);
     await ws.write('rules.yaml', rules());
