@@ -1,6 +1,8 @@
 import type { AnyDesired, DesiredObject } from '../../../src/model/desired.js';
 import type { NomadAuthMethodSpec } from '../../../src/kinds/nomad-auth-method/spec.js';
 import type { NomadBindingRuleSpec } from '../../../src/kinds/nomad-binding-rule/spec.js';
+import type { NomadAclPolicySpec } from '../../../src/kinds/nomad-acl-policy/spec.js';
+import type { NomadAclRoleSpec } from '../../../src/kinds/nomad-acl-role/spec.js';
 
 export const RANGE = { file: '/m/auth.yaml', start: { line: 1, col: 1 }, end: { line: 10, col: 1 } };
 
@@ -43,3 +45,11 @@ export function rule(name: string, spec: Partial<NomadBindingRuleSpec> & { authM
 }
 
 export const asAny = (o: DesiredObject<'NomadAuthMethod'> | DesiredObject<'NomadBindingRule'>): AnyDesired => o as AnyDesired;
+
+export function aclPolicy(name: string, rules: string, spec: Partial<NomadAclPolicySpec> = {}): DesiredObject<'NomadAclPolicy'> {
+  return { kind: 'NomadAclPolicy', name, protect: false, spec: { rules, ...spec }, range: { ...RANGE, file: '/m/policies.yaml' }, positions: {}, baseDir: '/m' };
+}
+
+export function aclRole(name: string, policies: string[], spec: Partial<NomadAclRoleSpec> = {}): DesiredObject<'NomadAclRole'> {
+  return { kind: 'NomadAclRole', name, protect: false, spec: { policies, ...spec }, range: { ...RANGE, file: '/m/roles.yaml' }, positions: {}, baseDir: '/m' };
+}
