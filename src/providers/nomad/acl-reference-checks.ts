@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics/types.js';
 import { boundObject, isTemplatedBindName } from '../../kinds/nomad-binding-rule/bound-object.js';
 import type { DesiredObject } from '../../model/desired.js';
 import type { StateRecord } from '../../state/types.js';
+import type { WireAclRole } from './wire.js';
 
 /**
  * What converge can name at plan time: the documents of the run plus what Nomad holds, less what this
@@ -102,4 +103,26 @@ export function checkBindTargets(rules: readonly DesiredObject<'NomadBindingRule
 
 export function isTemplatedRule(rule: DesiredObject<'NomadBindingRule'>): boolean {
   return rule.spec.bindType !== 'management' && rule.spec.bindName !== undefined && isTemplatedBindName(rule.spec.bindName);
+}
+
+/**
+ * A role converge does not manage that links a policy this plan deletes keeps a dangling link, and its
+ * next update fails `cannot find policy` (src/sandbox/nomad/SPEC.md "ACL policies"). Not converge's to
+ * refuse (the role is someone else's), so a warning naming both.
+ */
+export function unmanagedRoleLinks(live: readonly WireAclRole[], roles: Known, policies: Known): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const role of live) {
+    if (roles.desired.has(role.Name) || roles.deleting.has(role.Name)) continue;
+    for (const link of role.Policies) {
+      if (!policies.deleting.has(link.Name)) continue;
+      out.push({
+        severity: 'warning',
+        code: 'nomad.acl-policy.linked-by-unmanaged-role',
+        summary: `NomadAclPolicy/${link.Name} is deleted by this plan, but the role ${role.Name} (not managed by converge) links it`,
+        detail: `Nomad keeps the link dangling and refuses the role's next update until ${link.Name} is removed from it: \`nomad acl role update\` the role ${role.Name}, or keep the policy`,
+      });
+    }
+  }
+  return out;
 }

@@ -10,6 +10,8 @@ export interface AclRoleLoad {
   views: ObjectView[];
   /** Every live role name, for binding-rule checks. */
   liveNames: Set<string>;
+  /** Every live role (the list has every field). */
+  live: WireAclRole[];
 }
 
 export function adoptedRoleNote(id: string): string {
@@ -58,5 +60,5 @@ export async function loadAclRoles(
     if (role) view.live = { id: role.ID, fields: liveAclRoleFields(role), extra: { hash: role.Hash } };
     views.push(view);
   }
-  return { views, liveNames: new Set(roles.map((r) => r.Name)) };
+  return { views, liveNames: new Set(roles.map((r) => r.Name)), live: roles };
 }

@@ -4,7 +4,7 @@ import type { AnyDesired, DesiredObject } from '../../model/desired.js';
 import type { Kind } from '../../model/kinds.js';
 import type { StateRecord } from '../../state/types.js';
 import type { ObjectView } from '../provider.js';
-import { checkBindTargets, checkRolePolicies, knownNames, type Known } from './acl-reference-checks.js';
+import { checkBindTargets, checkRolePolicies, knownNames, unmanagedRoleLinks, type Known } from './acl-reference-checks.js';
 import type { CallOptions } from './client.js';
 import { loadAclPolicies } from './load-acl-policies.js';
 import { loadAclRoles } from './load-acl-roles.js';
@@ -41,10 +41,13 @@ export async function loadAcl(session: NomadSession, desired: readonly AnyDesire
     out.policies = knownNames(policies, policyRecords, p.liveNames);
     out.diagnostics.push(...checkRolePolicies(roles, out.policies));
   }
-  if (roles.length > 0 || roleRecords.length > 0 || binds('NomadAclRole')) {
+  // Deleting a policy: roles converge does not manage may link it too (warned about below).
+  const deletingPolicies = out.policies?.deleting.size ?? 0;
+  if (roles.length > 0 || roleRecords.length > 0 || binds('NomadAclRole') || deletingPolicies > 0) {
     const r = await loadAclRoles(session, roles, roleRecords, call);
     out.views.push(...r.views);
     out.roles = knownNames(roles, roleRecords, r.liveNames);
+    if (out.policies) out.diagnostics.push(...unmanagedRoleLinks(r.live, out.roles, out.policies));
   }
   out.diagnostics.push(...checkBindTargets(rules, out.roles, out.policies));
   return out;

@@ -56,4 +56,14 @@ describe('Nomad provider against the simulator: ACL policies and roles', () => {
     expect(rig.records.get('NomadAclRole/viewer')?.id).toBe(id);
     expect(((await rig.raw('GET', '/v1/acl/roles')).json as unknown[]).length).toBe(1);
   });
+
+  it('deleting a policy that a role converge does not manage links is a warning naming both', async () => {
+    await rig.converge([any(aclPolicy('readonly', 'node { policy = "read" }'))]);
+    await rig.raw('POST', '/v1/acl/role', { Name: 'hand-made', Policies: [{ Name: 'readonly' }] });
+    const { load, planned } = await rig.plan([]);
+    expect(planned.map((p) => `${p.change.action} ${p.change.name}`)).toEqual(['delete readonly']);
+    expect(load.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', code: 'nomad.acl-policy.linked-by-unmanaged-role', summary: expect.stringContaining('the role hand-made') }),
+    ]);
+  });
 });
