@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
+import { LOCAL_STATE_SETTINGS, OKTA_METHOD } from './manifests.js';
 
 /*
  * Issue 13 end to end: the built CLI against the Nomad sandbox over loopback, one chain of OIDC method
@@ -10,27 +11,6 @@ import { openWorkspace, type Workspace } from './harness.js';
  * a missing role refused at plan time with file:line:col and nothing sent, a policy deleted while a
  * kept role uses it refused with both names, and deleting the chain in the safe order.
  */
-
-const SETTINGS = `kind: Settings
-name: default
-spec:
-  state: { backend: local, path: .converge/state.json }
-`;
-
-const METHOD = `kind: NomadAuthMethod
-name: okta
-spec:
-  type: OIDC
-  tokenLocality: global
-  maxTokenTtl: 1h
-  config:
-    oidcDiscoveryUrl: https://acme.okta.example
-    oidcClientId: 0oa1
-    oidcClientSecret: { fromEnv: OKTA_CLIENT_SECRET }
-    boundAudiences: [0oa1]
-    allowedRedirectUris: [http://localhost:4649/oidc/callback]
-    listClaimMappings: { groups: groups }
-`;
 
 function policies(operatorRules = 'namespace "*" { policy = "write" }\n    node { policy = "read" }'): string {
   return `kind: NomadAclPolicy
@@ -114,8 +94,8 @@ describe('Nomad ACL policies and roles end to end (built CLI ↔ sandbox over lo
 
   beforeAll(async () => {
     ws = await openWorkspace();
-    await ws.write('settings.yaml', SETTINGS);
-    await ws.write('method.yaml', METHOD);
+    await ws.write('settings.yaml', LOCAL_STATE_SETTINGS);
+    await ws.write('method.yaml', OKTA_METHOD);
     await ws.write('policies.yaml', policies());
     await ws.write('roles.yaml', roles());
     await ws.write('rules.yaml', rules());
