@@ -6,11 +6,13 @@ import type { CallOptions } from './client.js';
 import { liveFromRecord } from './hash-shortcut.js';
 import { READ_CONCURRENCY, mapLimit } from './limit.js';
 import type { NomadSession } from './session.js';
+import type { WireAclPolicyStub } from './wire.js';
 
 export interface AclPolicyLoad {
   views: ObjectView[];
   /** Every live policy name (from the one list call), for role and binding-rule checks. */
   liveNames: Set<string>;
+  stubs: WireAclPolicyStub[];
 }
 
 /**
@@ -54,5 +56,5 @@ export async function loadAclPolicies(
     // Deleted between the list and the read: treated as absent.
     if (wire && view) view.live = { id: name, fields: liveAclPolicyFields(wire), extra: { hash: wire.Hash } };
   });
-  return { views: [...views.values()], liveNames: new Set(stubs.map((s) => s.Name)) };
+  return { views: [...views.values()], liveNames: new Set(stubs.map((s) => s.Name)), stubs };
 }

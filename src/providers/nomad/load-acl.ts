@@ -9,6 +9,7 @@ import type { CallOptions } from './client.js';
 import { loadAclPolicies } from './load-acl-policies.js';
 import { loadAclRoles } from './load-acl-roles.js';
 import type { NomadSession } from './session.js';
+import type { WireAclPolicyStub, WireAclRole } from './wire.js';
 
 export const isPolicy = (o: AnyDesired): o is DesiredObject<'NomadAclPolicy'> => o.kind === 'NomadAclPolicy';
 export const isRole = (o: AnyDesired): o is DesiredObject<'NomadAclRole'> => o.kind === 'NomadAclRole';
@@ -20,6 +21,9 @@ export interface AclLoad {
   /** Known role and policy names; undefined when nothing needed them (so nothing was listed). */
   roles?: Known;
   policies?: Known;
+  /** The lists as read, for the replica comparison (`--region`); undefined when not read. */
+  policyStubs?: WireAclPolicyStub[];
+  liveRoles?: WireAclRole[];
 }
 
 /**
@@ -39,6 +43,7 @@ export async function loadAcl(session: NomadSession, desired: readonly AnyDesire
     const p = await loadAclPolicies(session, policies, policyRecords, call);
     out.views.push(...p.views);
     out.policies = knownNames(policies, policyRecords, p.liveNames);
+    out.policyStubs = p.stubs;
     out.diagnostics.push(...checkRolePolicies(roles, out.policies));
   }
   // Deleting a policy: roles converge does not manage may link it too (warned about below).
@@ -47,6 +52,7 @@ export async function loadAcl(session: NomadSession, desired: readonly AnyDesire
     const r = await loadAclRoles(session, roles, roleRecords, call);
     out.views.push(...r.views);
     out.roles = knownNames(roles, roleRecords, r.liveNames);
+    out.liveRoles = r.live;
     if (out.policies) out.diagnostics.push(...unmanagedRoleLinks(r.live, out.roles, out.policies));
   }
   out.diagnostics.push(...checkBindTargets(rules, out.roles, out.policies));

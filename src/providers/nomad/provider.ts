@@ -75,7 +75,11 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
       const views: ObjectView[] = [...acl.views];
       const diagnostics: Diagnostic[] = [...acl.diagnostics];
       const needRules = rules.length > 0 || ruleRecords.length > 0;
-      if (methods.length === 0 && methodRecords.length === 0 && !needRules) return { views, diagnostics };
+      const lag = { region: lagRegion ?? '', policies: acl.policyStubs, roles: acl.liveRoles };
+      if (methods.length === 0 && methodRecords.length === 0 && !needRules) {
+        if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { ...lag, methods: undefined, rules: undefined })));
+        return { views, diagnostics };
+      }
 
       const m = await loadAuthMethods(session, methods, methodRecords, call, ctx);
       views.push(...m.views);
@@ -97,7 +101,7 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
         diagnostics.push(...r.diagnostics);
         ruleStubs = r.stubs;
       }
-      if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { region: lagRegion, methods: m.stubs, rules: ruleStubs })));
+      if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { ...lag, methods: m.stubs, rules: ruleStubs })));
       return { views, diagnostics };
     },
 

@@ -66,4 +66,21 @@ describe('Nomad provider against the simulator: ACL policies and roles', () => {
       expect.objectContaining({ severity: 'warning', code: 'nomad.acl-policy.linked-by-unmanaged-role', summary: expect.stringContaining('the role hand-made') }),
     ]);
   });
+
+  it('--region: a replica that has not copied the policy and role yet is one lag warning, not drift', async () => {
+    const r = await openRig({ simOptions: { replicationLagMs: 60_000 } });
+    try {
+      await r.converge(chain());
+      const load = await r.provider.load({ desired: chain(), records: [...r.records.values()], readRegion: 'europe' }, r.ctx);
+      expect(load.views.every((v) => v.live !== undefined)).toBe(true);
+      expect(load.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'nomad.replica-lag' })]);
+      expect(load.diagnostics[0]?.summary).toMatch(/NomadAclPolicy readonly not copied yet; ACL role .+ not copied yet/);
+      r.sim.setReplicationLag(0);
+      expect((await r.provider.load({ desired: chain(), records: [...r.records.values()], readRegion: 'europe' }, r.ctx)).diagnostics).toEqual([]);
+      expect(r.reporter.events.find((e) => e.code === 'nomad.replica.in-sync')?.message).toContain('has every ACL policy and ACL role of the authoritative region');
+    } finally {
+      await r.close();
+    }
+  });
 });
+
