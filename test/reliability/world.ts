@@ -52,6 +52,10 @@ spec:
 `;
 }
 
+/**
+ * A templated bind name: these rules test reliability, not that the bound policy exists (a plain name
+ * would need the policy in Nomad or a NomadAclPolicy document, or the plan is refused).
+ */
 export function bindingRule(i: number): string {
   return `kind: NomadBindingRule
 name: br-${pad(i)}
@@ -60,7 +64,7 @@ spec:
   description: deployers of app ${pad(i)}
   selector: 'value.repository == "acme/app-${pad(i)}"'
   bindType: policy
-  bindName: deploy-${pad(i)}
+  bindName: deploy-${pad(i)}-\${value.env}
 `;
 }
 
