@@ -6,7 +6,7 @@ import { addressKey, type Address, type Kind } from '../model/kinds.js';
 import { KINDS } from '../kinds/registry.js';
 import type { ApplyContext, ApplyOutcome, OutcomeStatus, PlannedChange, Provider } from '../providers/provider.js';
 import { createApplyContext } from './apply-context.js';
-import { dependencyOf } from './dependencies.js';
+import { dependenciesOf } from './dependencies.js';
 import { sourceOf } from './refresh.js';
 import type { ApplyInput, ApplyResult, PlanRun } from './types.js';
 
@@ -81,8 +81,7 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
     if (phase === 'delete') {
       for (const p of changes) {
         if (!isBad(status.get(`delete:${addressKey(p.change)}`))) continue;
-        const dep = dependencyOf(p.view);
-        if (dep) blockedDeletes.set(addressKey(dep), addressKey(p.change));
+        for (const dep of dependenciesOf(p.view)) blockedDeletes.set(addressKey(dep), addressKey(p.change));
       }
     }
   }
@@ -120,8 +119,7 @@ function skipReason(
   }
   // A replacement's create waits for its delete.
   if (isBad(status.get(`delete:${self}`))) return `its deletion did not succeed`;
-  const dep: Address | undefined = dependencyOf(p.view);
-  if (dep !== undefined) {
+  for (const dep of dependenciesOf(p.view)) {
     const s = status.get(`write:${addressKey(dep)}`);
     if (s === 'failed') return `${addressKey(dep)} (which it depends on) failed`;
     if (s === 'skipped') return `${addressKey(dep)} (which it depends on) was skipped`;

@@ -12,7 +12,7 @@ export {
   REASON_ADOPT,
 } from './generic-change.js';
 export { classifyDrift } from './drift.js';
-export { dependencyOf } from './dependencies.js';
+export { dependenciesOf } from './dependencies.js';
 export { compareApplyOrder, sortForApply } from './order.js';
 export { fingerprint } from './fingerprint.js';
 export { createApplyContext } from './apply-context.js';

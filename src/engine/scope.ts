@@ -1,7 +1,7 @@
 import { addressKey, type Address } from '../model/kinds.js';
 import type { ObjectView } from '../providers/provider.js';
 import type { OutOfScopeObject, PlanNotice } from '../plan/types.js';
-import { dependencyOf } from './dependencies.js';
+import { dependenciesOf } from './dependencies.js';
 import type { ManifestFiles } from './types.js';
 
 /*
@@ -30,8 +30,8 @@ export function outOfScopeNotice(objects: OutOfScopeObject[]): PlanNotice[] {
 }
 
 /**
- * The targets and, transitively, what they depend on (a binding rule its auth method, a workspace its
- * module), each added one said as a notice. Only what a view exists for is added: a dependency
+ * The targets and, transitively, what they depend on (a binding rule its auth method and the role or
+ * policy it binds, a role its policies, a workspace its module), each added one said as a notice. Only what a view exists for is added: a dependency
  * nobody knows of is the provider's diagnostic to give.
  */
 export function expandTargets(targets: readonly Address[], views: ReadonlyMap<string, ObjectView>): { keys: Set<string>; notices: PlanNotice[] } {
@@ -40,11 +40,12 @@ export function expandTargets(targets: readonly Address[], views: ReadonlyMap<st
   const queue = [...targets];
   for (let t = queue.shift(); t !== undefined; t = queue.shift()) {
     const view = views.get(addressKey(t));
-    const dep = view ? dependencyOf(view) : undefined;
-    if (!dep || keys.has(addressKey(dep)) || !views.has(addressKey(dep))) continue;
-    keys.add(addressKey(dep));
-    notices.push({ code: 'target-dependency', target: { kind: t.kind, name: t.name }, dependency: { kind: dep.kind, name: dep.name } });
-    queue.push(dep);
+    for (const dep of view ? dependenciesOf(view) : []) {
+      if (keys.has(addressKey(dep)) || !views.has(addressKey(dep))) continue;
+      keys.add(addressKey(dep));
+      notices.push({ code: 'target-dependency', target: { kind: t.kind, name: t.name }, dependency: { kind: dep.kind, name: dep.name } });
+      queue.push(dep);
+    }
   }
   return { keys, notices };
 }

@@ -1,6 +1,8 @@
 import type { Address, Kind } from '../model/kinds.js';
 import { noCodeModule } from './no-code-module/index.js';
 import { noCodeWorkspace } from './no-code-workspace/index.js';
+import { nomadAclPolicy } from './nomad-acl-policy/index.js';
+import { nomadAclRole } from './nomad-acl-role/index.js';
 import { nomadAuthMethod } from './nomad-auth-method/index.js';
 import { nomadBindingRule } from './nomad-binding-rule/index.js';
 import type { AnyKindDefinition, KindDefinition } from './types.js';
@@ -10,7 +12,14 @@ import type { AnyKindDefinition, KindDefinition } from './types.js';
  * listed before it (creates run in this order, deletes in reverse). Adding a kind is a folder beside
  * this file plus one line here; see README.md.
  */
-export const KIND_DEFINITIONS: readonly AnyKindDefinition[] = [nomadAuthMethod, nomadBindingRule, noCodeModule, noCodeWorkspace];
+export const KIND_DEFINITIONS: readonly AnyKindDefinition[] = [
+  nomadAclPolicy,
+  nomadAclRole,
+  nomadAuthMethod,
+  nomadBindingRule,
+  noCodeModule,
+  noCodeWorkspace,
+];
 
 export const KINDS: readonly Kind[] = KIND_DEFINITIONS.map((d) => d.kind);
 

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { DocDiagnostics, LoadedDoc } from '../manifest/rules/context.js';
-import type { Kind } from '../model/kinds.js';
+import type { Address, Kind } from '../model/kinds.js';
 import type { SpecByKind } from '../model/specs.js';
 
 /** A place in a spec that may hold a secret (a literal, `{ fromEnv }` or `{ fromFile }`). */
@@ -14,12 +14,12 @@ export interface SecretSite {
   what: string;
 }
 
-/** A field naming another object this one needs: it is created before and deleted after this one. */
-export interface Reference {
-  /** Field of the spec (and of the providers' live/recorded fields, which use the same manifest paths). */
-  field: string;
-  kind: Kind;
-}
+/**
+ * The objects one object needs: each is created before and deleted after it. Called with the desired
+ * spec, or for a delete (no manifest) with the live or recorded fields, which providers keep under the
+ * same manifest paths (`authMethod`, `policies`), so one function reads both.
+ */
+export type References = (fields: Readonly<Record<string, unknown>>) => Address[];
 
 /**
  * Everything converge knows about one kind apart from its remote API (that is its provider's):
@@ -39,8 +39,8 @@ export interface KindDefinition<K extends Kind = Kind> {
    * import` finds none (a binding rule has no name on the server).
    */
   matchedBy?: string;
-  /** At most one: the object this one depends on. */
-  reference?: Reference;
+  /** The objects this one depends on (kinds listed before it in registry.ts). */
+  references?: References;
   /** Rules of one document that passed (or, with the schema's findings filtered out, failed) its schema. */
   check(d: DocDiagnostics, spec: SpecByKind[K]): void;
   /** Rules that need every document of the run (`docs` in file order, every kind). */

@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, type Workspace } from './harness.js';
+import { openWorkspace, seedNomadAcl, type Workspace } from './harness.js';
 
 /*
  * Adoption without writes (decisions.md ยง9), built CLI against both sandboxes over loopback: objects
@@ -81,6 +81,8 @@ describe('adoption of matching live objects after the state is lost (built CLI โ
 
   beforeAll(async () => {
     ws = await openWorkspace();
+    // The policies the rules bind, made outside converge (a rule binding a missing policy fails the plan).
+    await seedNomadAcl(ws, { policies: ['deploy', 'read-only'] });
     await ws.write('settings.yaml', SETTINGS);
     await ws.write('methods.yaml', METHODS);
     await ws.write('rules.yaml', `${DEPLOYERS}---\n${READERS}`);
@@ -135,7 +137,12 @@ describe('adoption of matching live objects after the state is lost (built CLI โ
     expect(r.stdout).toContain('No changes.');
     expect(r.stdout).not.toContain('recorded as owned');
     expect(r.stdout).not.toContain('note:');
-    expect(ws.sandbox.log.entries({ service: 'nomad' }).map((e) => `${e.method} ${e.path}`)).toEqual(['GET /v1/acl/auth-methods', 'GET /v1/acl/binding-rules']);
+    // The policy list checks that the policies the rules bind exist (one list, no single reads).
+    expect(ws.sandbox.log.entries({ service: 'nomad' }).map((e) => `${e.method} ${e.path}`)).toEqual([
+      'GET /v1/acl/policies',
+      'GET /v1/acl/auth-methods',
+      'GET /v1/acl/binding-rules',
+    ]);
   });
 
   it('ownership is real: a removed document now plans its delete', async () => {

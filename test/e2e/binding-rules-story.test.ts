@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, type Workspace } from './harness.js';
+import { openWorkspace, seedNomadAcl, type Workspace } from './harness.js';
+import { LOCAL_STATE_SETTINGS, OKTA_METHOD } from './manifests.js';
 
 /*
  * Issue 8 end to end: the built CLI against the Nomad sandbox over loopback. Binding rules have only a
@@ -11,26 +12,7 @@ import { openWorkspace, type Workspace } from './harness.js';
  * at plan time, and deleting an auth method together with its rules (rules first).
  */
 
-const SETTINGS = `kind: Settings
-name: default
-spec:
-  state: { backend: local, path: .converge/state.json }
-`;
-
-const METHODS = `kind: NomadAuthMethod
-name: okta
-spec:
-  type: OIDC
-  tokenLocality: global
-  maxTokenTtl: 1h
-  config:
-    oidcDiscoveryUrl: https://acme.okta.example
-    oidcClientId: 0oa1
-    oidcClientSecret: { fromEnv: OKTA_CLIENT_SECRET }
-    boundAudiences: [0oa1]
-    allowedRedirectUris: [http://localhost:4649/oidc/callback]
-    listClaimMappings: { groups: groups }
----
+const METHODS = `${OKTA_METHOD}---
 kind: NomadAuthMethod
 name: gh
 spec:
@@ -112,7 +94,9 @@ describe('Nomad binding rules end to end (built CLI ↔ sandbox over loopback)',
 
   beforeAll(async () => {
     ws = await openWorkspace();
-    await ws.write('settings.yaml', SETTINGS);
+    // What the rules bind, made outside converge (a rule binding a missing role or policy fails the plan).
+    await seedNomadAcl(ws, { policies: ['deploy', 'read-only'], roles: [{ name: 'developer', policies: ['deploy'] }] });
+    await ws.write('settings.yaml', LOCAL_STATE_SETTINGS);
     await ws.write('methods.yaml', METHODS);
     await ws.write('rules.yaml', rules());
   });

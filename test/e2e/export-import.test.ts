@@ -83,6 +83,8 @@ async function createOutOfBand(ws: Workspace): Promise<void> {
       },
     },
   });
+  // A role made by hand, which the rules below bind (a rule binding a missing role fails the plan).
+  await nomadPost(ws, '/v1/acl/role', { Name: 'ops', Description: 'made by hand', Policies: [{ Name: 'operator' }] });
   // Same auth method and bind name twice (names must stay unique), and a management rule.
   for (const selector of ['"ops" in list.groups', '"sre" in list.groups']) {
     await nomadPost(ws, '/v1/acl/binding-rule', { AuthMethod: 'azure', Selector: selector, BindType: 'role', BindName: 'ops' });
@@ -146,6 +148,12 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     const all = docs(r.stdout);
     const names = all.map((d) => `${d.kind}/${d.name}`);
     expect(names).toEqual([
+      'NomadAclPolicy/deploy',
+      'NomadAclPolicy/example-job-variables',
+      'NomadAclPolicy/operator',
+      'NomadAclPolicy/readonly',
+      'NomadAclRole/developer',
+      'NomadAclRole/ops',
       'NomadAuthMethod/azure',
       'NomadAuthMethod/github-actions',
       'NomadAuthMethod/okta',
@@ -200,7 +208,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     ws.sandbox.log.clear();
     const nomadOnly = await runCli(['export'], { cwd: fresh, env: { ...bare, NOMAD_ADDR: ws.env.NOMAD_ADDR ?? '', NOMAD_TOKEN: ws.env.NOMAD_TOKEN ?? '' } });
     expect(nomadOnly.code, nomadOnly.stderr).toBe(0);
-    expect(new Set(docs(nomadOnly.stdout).map((d) => d.kind))).toEqual(new Set(['NomadAuthMethod', 'NomadBindingRule']));
+    expect(new Set(docs(nomadOnly.stdout).map((d) => d.kind))).toEqual(new Set(['NomadAclPolicy', 'NomadAclRole', 'NomadAuthMethod', 'NomadBindingRule']));
     expect(ws.sandbox.log.entries({ service: 'tfe' })).toEqual([]);
   });
 
@@ -210,6 +218,8 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     expect((await readdir(join(fresh, 'exported'))).sort()).toEqual([
       'no-code-modules.yaml',
       'no-code-workspaces.yaml',
+      'nomad-acl-policies.yaml',
+      'nomad-acl-roles.yaml',
       'nomad-auth-methods.yaml',
       'nomad-binding-rules.yaml',
     ]);
@@ -232,7 +242,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(ws.sandbox.log.writes()).toEqual([]);
     const plan = JSON.parse(r.stdout) as JsonPlan;
-    expect(plan.changes).toHaveLength(13);
+    expect(plan.changes).toHaveLength(19);
     for (const c of plan.changes) {
       expect(c.reason).toBe('adopt into state');
       expect(c.fields.filter((f) => !f.sensitive), `${c.kind}/${c.name}`).toEqual([]);
@@ -255,7 +265,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     const text = await inFresh(['plan', '--detailed-exitcode', 'exported']);
     expect(text.code).toBe(2);
     expect(text.stdout).toContain('Plan: 0 to create, 4 to update, 0 to delete, 0 to upgrade.');
-    expect(text.stdout).toContain('9 existing objects match the manifests and will be recorded as owned by the next apply');
+    expect(text.stdout).toContain('15 existing objects match the manifests and will be recorded as owned by the next apply');
     const secretFields = plan.changes.flatMap((c) => c.fields.map((f) => `${c.kind}/${c.name} ${f.path}`)).sort();
     expect(secretFields).toEqual([
       'NoCodeWorkspace/vpc-dev variables.terraform.db_password.value',

@@ -85,3 +85,18 @@ export async function waitFor(check: () => boolean, timeoutMs: number, what: str
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/**
+ * Makes ACL policies (each granting read in the default namespace) and roles in the Nomad sandbox, as
+ * someone outside converge would: binding rules that bind them by name then plan (a rule binding a
+ * role or policy that exists nowhere is refused). Clears the request log afterwards.
+ */
+export async function seedNomadAcl(ws: Workspace, acl: { policies: string[]; roles?: { name: string; policies: string[] }[] }): Promise<void> {
+  const post = async (path: string, body: unknown): Promise<void> => {
+    const r = await fetch(`${ws.sandbox.nomad.url}${path}`, { method: 'POST', headers: { 'X-Nomad-Token': ws.sandbox.nomad.managementToken }, body: JSON.stringify(body) });
+    if (r.status !== 200) throw new Error(`seeding ${path}: ${r.status} ${await r.text()}`);
+  };
+  for (const name of acl.policies) await post(`/v1/acl/policy/${name}`, { Name: name, Rules: 'namespace "default" { policy = "read" }' });
+  for (const role of acl.roles ?? []) await post('/v1/acl/role', { Name: role.name, Policies: role.policies.map((p) => ({ Name: p })) });
+  ws.sandbox.log.clear();
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressKey } from '../../src/model/kinds.js';
-import { CANARY, gh, okta, rule, vpcModule, workspace } from './fixtures.js';
+import { CANARY, gh, okta, policy, role, rule, vpcModule, workspace } from './fixtures.js';
 import { World } from './harness.js';
 
 function world(): World {
@@ -60,6 +60,26 @@ describe('applyPlan', () => {
     const result = await w.apply(await w.plan([]));
     expect(result.outcomes.map((o) => `${addressKey(o)}:${o.status}`)).toEqual(['NomadBindingRule/r1:failed', 'NomadAuthMethod/okta:skipped']);
     expect(w.nomad.live.has('NomadAuthMethod/okta')).toBe(true);
+  });
+
+  it('an object with several dependencies is skipped when any of them fails, and so are its own dependents', async () => {
+    const w = world();
+    w.nomad.failOn.add('NomadAclPolicy/p1');
+    const run = await w.plan([policy('p1'), policy('p2'), role('dev', ['p2', 'p1']), okta(), rule('r1', 'okta', { bindName: 'dev' }), rule('r2', 'okta', { bindType: 'policy', bindName: 'p2' })]);
+    const result = await w.apply(run);
+    const by = Object.fromEntries(result.outcomes.map((o) => [addressKey(o), o]));
+    expect(by['NomadAclRole/dev']).toMatchObject({ status: 'skipped', message: 'NomadAclPolicy/p1 (which it depends on) failed' });
+    // r1 binds the role dev (its bindName), which was skipped.
+    expect(by['NomadBindingRule/r1']).toMatchObject({ status: 'skipped', message: 'NomadAclRole/dev (which it depends on) was skipped' });
+    expect(by['NomadBindingRule/r2']?.status).toBe('succeeded');
+  });
+
+  it('does not delete a policy whose role failed to delete', async () => {
+    const w = world();
+    await w.converge([policy('p1'), role('dev', ['p1'])]);
+    w.nomad.failOn.add('NomadAclRole/dev');
+    const result = await w.apply(await w.plan([]));
+    expect(result.outcomes.map((o) => `${addressKey(o)}:${o.status}`)).toEqual(['NomadAclRole/dev:failed', 'NomadAclPolicy/p1:skipped']);
   });
 
   it('a provider that throws fails its batch; other outcomes are kept', async () => {

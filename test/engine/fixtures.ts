@@ -18,3 +18,5 @@ export const rule = (name: string, authMethod: string, over: Record<string, unkn
 export const vpcModule = (pin = '1.4.0'): AnyDesired => desired('NoCodeModule', 'vpc', { registryModule: 'acme/vpc/aws', versionPin: pin });
 export const workspace = (name: string, module = 'vpc', over: Record<string, unknown> = {}): AnyDesired =>
   desired('NoCodeWorkspace', name, { module, project: 'Platform', ...over });
+export const policy = (name: string): AnyDesired => desired('NomadAclPolicy', name, { rules: 'node { policy = "read" }' });
+export const role = (name: string, policies: string[]): AnyDesired => desired('NomadAclRole', name, { policies });

@@ -14,7 +14,7 @@ export const FIXED_NOW = () => new Date('2026-01-02T03:04:05.000Z');
 
 /** One world: a Nomad-like and a TFE-like memory provider, a memory state, an env for secrets. */
 export class World {
-  readonly nomad = new MemoryProvider('nomad', ['NomadAuthMethod', 'NomadBindingRule']);
+  readonly nomad = new MemoryProvider('nomad', ['NomadAclPolicy', 'NomadAclRole', 'NomadAuthMethod', 'NomadBindingRule']);
   readonly tfe = new MemoryProvider('tfe', ['NoCodeModule', 'NoCodeWorkspace']);
   readonly backend = new MemoryBackend();
   readonly reporter = new MemoryReporter();

@@ -53,6 +53,10 @@ spec:
 `;
 }
 
+/**
+ * A templated bind name: these rules test reliability, not that the bound policy exists (a plain name
+ * would need the policy in Nomad or a NomadAclPolicy document, or the plan is refused).
+ */
 export function bindingRule(i: number): string {
   return `kind: NomadBindingRule
 name: br-${pad(i)}
@@ -61,7 +65,7 @@ spec:
   description: deployers of app ${pad(i)}
   selector: 'value.repository == "acme/app-${pad(i)}"'
   bindType: policy
-  bindName: deploy-${pad(i)}
+  bindName: deploy-${pad(i)}-\${value.env}
 `;
 }
 

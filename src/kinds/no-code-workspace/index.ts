@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics/types.js';
 import { DocDiagnostics, type LoadedDoc } from '../../manifest/rules/context.js';
 import { didYouMean } from '../../manifest/suggest.js';
 import type { NoCodeModuleSpec } from '../no-code-module/spec.js';
+import { fieldReference } from '../references.js';
 import type { KindDefinition } from '../types.js';
 import { checkNoCodeWorkspace, checkWorkspaceOptions } from './rules.js';
 import type { NoCodeWorkspaceSpec } from './spec.js';
@@ -36,7 +37,7 @@ export const noCodeWorkspace: KindDefinition<'NoCodeWorkspace'> = {
   provider: 'tfe',
   schemaFile: 'no-code-workspace.json',
   exportFile: 'no-code-workspaces.yaml',
-  reference: { field: 'module', kind: 'NoCodeModule' },
+  references: fieldReference('module', 'NoCodeModule'),
   check: checkNoCodeWorkspace,
   checkAcross: checkModuleReference,
   secretSites: (spec) =>

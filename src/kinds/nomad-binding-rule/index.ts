@@ -1,7 +1,11 @@
+import { fieldReference } from '../references.js';
 import type { KindDefinition } from '../types.js';
+import { boundObject } from './bound-object.js';
 import { checkBindingRule } from './rules.js';
 
 export type * from './spec.js';
+
+const authMethodReference = fieldReference('authMethod', 'NomadAuthMethod');
 
 export const nomadBindingRule: KindDefinition<'NomadBindingRule'> = {
   kind: 'NomadBindingRule',
@@ -9,7 +13,11 @@ export const nomadBindingRule: KindDefinition<'NomadBindingRule'> = {
   schemaFile: 'nomad-binding-rule.json',
   exportFile: 'nomad-binding-rules.yaml',
   matchedBy: 'its auth method, selector, bind type and bind name',
-  // The method may also exist only live: the provider checks that at plan time, so no manifest rule here.
-  reference: { field: 'authMethod', kind: 'NomadAuthMethod' },
+  // The method, role or policy may also exist only live: the provider checks that at plan time, so no
+  // manifest rule here.
+  references: (fields) => {
+    const bound = boundObject(fields);
+    return [...authMethodReference(fields), ...(bound ? [bound] : [])];
+  },
   check: checkBindingRule,
 };

@@ -2,21 +2,11 @@ import type { NomadBindingRuleSpec } from './spec.js';
 import type { SourceRange } from '../../diagnostics/types.js';
 import { checkSelector } from '../../manifest/selector.js';
 import type { DocDiagnostics } from '../../manifest/rules/context.js';
+import { checkDescriptionBytes } from '../nomad-description.js';
 
 /** Nomad's binding-rule validation (reference nomad-api.md §10), plus a local parse of the selector. */
-/** Nomad counts the description in bytes (Go `len`, nomad/structs/acl.go ACLBindingRule.Validate), not characters. */
-const MAX_DESCRIPTION_BYTES = 256;
-
 export function checkBindingRule(d: DocDiagnostics, spec: NomadBindingRuleSpec): void {
-  const bytes = spec.description === undefined ? 0 : Buffer.byteLength(spec.description, 'utf8');
-  if (bytes > MAX_DESCRIPTION_BYTES) {
-    d.error(
-      'nomad.binding-rule.description-too-long',
-      '/spec/description',
-      `\`spec.description\` is ${bytes} bytes; Nomad allows ${MAX_DESCRIPTION_BYTES}`,
-      'Nomad counts bytes in UTF-8, not characters: letters such as é or ü take two bytes, most emoji four. Shorten it.',
-    );
-  }
+  checkDescriptionBytes(d, 'nomad.binding-rule.description-too-long', spec.description);
   const hasName = spec.bindName !== undefined && spec.bindName !== '';
   if (spec.bindType === 'management') {
     if (hasName) {

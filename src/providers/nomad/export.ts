@@ -4,6 +4,7 @@ import type { NomadBindingRuleSpec } from '../../kinds/nomad-binding-rule/spec.j
 import { envName, manifestName, NameAllocator, shortDuration } from '../export-names.js';
 import { emptyResult, type ExportResult } from '../export-types.js';
 import type { NomadClient } from './client.js';
+import { exportAcl } from './export-acl.js';
 import { connectNomad, type NomadProviderOptions } from './provider.js';
 import { mapLimit } from '../../async/map-limit.js';
 import { READ_CONCURRENCY } from './session.js';
@@ -11,7 +12,7 @@ import { DEFAULT_TOKEN_NAME_FORMAT, authMethodSpecFromWire, bindingRuleSpecFromW
 import type { WireAuthMethod, WireBindingRule } from './wire.js';
 
 /*
- * `converge export` for Nomad: live auth methods and binding rules as manifest documents.
+ * `converge export` for Nomad: live ACL policies, roles, auth methods and binding rules as manifest documents.
  * Read-only: one list and one GET per object (reference nomad-api.md §2, §10), nothing else.
  * The live object goes through the same wire → manifest mapping the plan uses
  * (mapping.ts authMethodSpecFromWire / bindingRuleSpecFromWire), so a plan of the exported
@@ -38,6 +39,7 @@ export function createNomadExporter(opts: NomadExportOptions): NomadExporter {
 
 export async function exportNomad(client: NomadClient, kinds: ReadonlySet<Kind>): Promise<ExportResult> {
   const result = emptyResult();
+  await exportAcl(client, kinds, result);
   if (kinds.has('NomadAuthMethod')) {
     const stubs = await client.listAuthMethods();
     const names = stubs.map((s) => s.Name).sort();

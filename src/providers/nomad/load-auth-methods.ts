@@ -6,6 +6,7 @@ import type { LiveView, ObjectView, ProviderContext } from '../provider.js';
 import type { CallOptions } from './client.js';
 import { desiredAuthMethodView } from './desired.js';
 import { mapLimit } from '../../async/map-limit.js';
+import { liveFromRecord } from './hash-shortcut.js';
 import { READ_CONCURRENCY } from './session.js';
 import { liveAuthMethodFields } from './mapping.js';
 import type { NomadSession } from './session.js';
@@ -55,12 +56,9 @@ export async function loadAuthMethods(
     views.set(name, view);
     const stub = stubByName.get(name);
     if (!stub) continue;
-    const recordedHash = record?.extra.hash;
-    if (record && typeof recordedHash === 'string' && recordedHash !== '' && recordedHash === stub.Hash) {
-      view.live = { id: name, fields: { ...record.applied }, extra: { hash: stub.Hash } };
-    } else {
-      toFetch.push(name);
-    }
+    const known = liveFromRecord(name, record, stub.Hash);
+    if (known) view.live = known;
+    else toFetch.push(name);
   }
 
   await mapLimit(toFetch, READ_CONCURRENCY, async (name) => {

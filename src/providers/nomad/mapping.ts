@@ -79,9 +79,9 @@ export function defaultKeyIdHeader(k: { keyId?: string | undefined; pemCert?: st
   return '';
 }
 
-type Fields = Record<string, JsonValue>;
+export type Fields = Record<string, JsonValue>;
 
-function putString(out: Fields, path: string, v: string | undefined): void {
+export function putString(out: Fields, path: string, v: string | undefined): void {
   if (v !== undefined && v !== '') out[path] = v;
 }
 function putTrue(out: Fields, path: string, v: boolean | undefined): void {

@@ -36,8 +36,8 @@ function connection(input: ConnectInput): NomadConnection & { token: string; reg
       source: 'user',
       hint:
         input.purpose === 'export'
-          ? 'export NOMAD_TOKEN=<a management token>: reading auth methods and binding rules needs one'
-          : 'export NOMAD_TOKEN=<a management token>: reading and writing auth methods needs one',
+          ? 'export NOMAD_TOKEN=<a management token>: reading ACL policies, roles, auth methods and binding rules needs one'
+          : 'export NOMAD_TOKEN=<a management token>: reading and writing ACL policies, roles and auth methods needs one',
     });
   }
   const region = nomad.region ?? input.settings.nomad?.region;

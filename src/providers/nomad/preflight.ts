@@ -26,7 +26,7 @@ export async function preflightNomad(client: NomadClient): Promise<Diagnostic[]>
         code: 'nomad.token.not-management',
         summary: 'NOMAD_TOKEN is not a management token: Nomad answered 403 Permission denied to a read of an auth method',
         detail:
-          'managing ACL auth methods and binding rules needs a management token. export NOMAD_TOKEN=<SecretID of a management token> ' +
+          'managing ACL policies, roles, auth methods and binding rules needs a management token. export NOMAD_TOKEN=<SecretID of a management token> ' +
           '(`nomad acl token self` shows the type of the current one)',
       },
     ];

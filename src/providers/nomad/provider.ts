@@ -7,10 +7,14 @@ import { kindsOfProvider } from '../../kinds/registry.js';
 import type { Kind } from '../../model/kinds.js';
 import { Redactor } from '../../secrets/redactor.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, ObjectView, Provider, ProviderContext } from '../provider.js';
+import { TEMPLATED_BIND_NOTE, isTemplatedRule } from './acl-reference-checks.js';
+import { applyAclPolicies } from './apply-acl-policies.js';
+import { applyAclRoles } from './apply-acl-roles.js';
 import { applyAuthMethods } from './apply-auth-methods.js';
 import { applyBindingRules } from './apply-binding-rules.js';
 import { NomadClient, type CallOptions } from './client.js';
 import { nomadImportRecord } from './export-record.js';
+import { isRule, loadAcl } from './load-acl.js';
 import { loadAuthMethods } from './load-auth-methods.js';
 import { loadBindingRules } from './load-binding-rules.js';
 import { preflightNomad } from './preflight.js';
@@ -41,7 +45,6 @@ export interface NomadProviderOptions {
 const NOMAD_KINDS: readonly Kind[] = kindsOfProvider('nomad');
 
 const isMethod = (o: AnyDesired): o is DesiredObject<'NomadAuthMethod'> => o.kind === 'NomadAuthMethod';
-const isRule = (o: AnyDesired): o is DesiredObject<'NomadBindingRule'> => o.kind === 'NomadBindingRule';
 
 const NOMAD_SERVICE = { name: 'Nomad', addressSetting: 'NOMAD_ADDR' };
 
@@ -63,7 +66,7 @@ export function connectNomad(opts: NomadProviderOptions): { http: HttpClient; ow
   return { http, ownsHttp: opts.http === undefined, client };
 }
 
-/** The Nomad provider: ACL auth methods and binding rules (see README.md in this folder). */
+/** The Nomad provider: ACL policies, roles, auth methods and binding rules (see README.md in this folder). */
 export function createNomadProvider(opts: NomadProviderOptions): Provider {
   const { http, ownsHttp, client } = connectNomad(opts);
   const session: NomadSession = { client, reporter: opts.reporter };
@@ -87,10 +90,15 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
       const rules = input.desired.filter(isRule);
       const methodRecords = input.records.filter((r) => r.kind === 'NomadAuthMethod');
       const ruleRecords = input.records.filter((r) => r.kind === 'NomadBindingRule');
-      const views: ObjectView[] = [];
-      const diagnostics: Diagnostic[] = [];
+      const acl = await loadAcl(session, input.desired, input.records, call);
+      const views: ObjectView[] = [...acl.views];
+      const diagnostics: Diagnostic[] = [...acl.diagnostics];
       const needRules = rules.length > 0 || ruleRecords.length > 0;
-      if (methods.length === 0 && methodRecords.length === 0 && !needRules) return { views, diagnostics };
+      const lag = { region: lagRegion ?? '', policies: acl.policyStubs, roles: acl.liveRoles };
+      if (methods.length === 0 && methodRecords.length === 0 && !needRules) {
+        if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { ...lag, methods: undefined, rules: undefined })));
+        return { views, diagnostics };
+      }
 
       const m = await loadAuthMethods(session, methods, methodRecords, call, ctx);
       views.push(...m.views);
@@ -104,18 +112,31 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
         const deleting = new Set(methodRecords.map((r) => r.name).filter((n) => !desiredMethods.has(n)));
         const known = new Set([...desiredMethods, ...m.stubs.map((s) => s.Name).filter((n) => !deleting.has(n))]);
         const r = await loadBindingRules(session, rules, ruleRecords, known, call, deleting);
+        for (const view of r.views) {
+          const object = view.desired?.object;
+          if (object && isRule(object) && isTemplatedRule(object)) view.notes = [...(view.notes ?? []), TEMPLATED_BIND_NOTE];
+        }
         views.push(...r.views);
         diagnostics.push(...r.diagnostics);
         ruleStubs = r.stubs;
       }
-      if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { region: lagRegion, methods: m.stubs, rules: ruleStubs })));
+      if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { ...lag, methods: m.stubs, rules: ruleStubs })));
       return { views, diagnostics };
     },
 
     refine: refineNomad,
 
     apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
-      return batch.kind === 'NomadAuthMethod' ? applyAuthMethods(session, batch, ctx) : applyBindingRules(session, batch, ctx);
+      switch (batch.kind) {
+        case 'NomadAclPolicy':
+          return applyAclPolicies(session, batch, ctx);
+        case 'NomadAclRole':
+          return applyAclRoles(session, batch, ctx);
+        case 'NomadAuthMethod':
+          return applyAuthMethods(session, batch, ctx);
+        default:
+          return applyBindingRules(session, batch, ctx);
+      }
     },
 
     adopt: (view, _all, now) => nomadImportRecord(view, now),

@@ -1,7 +1,7 @@
 import { isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import type { NomadSession } from './session.js';
-import type { WireAuthMethodStub, WireBindingRuleStub } from './wire.js';
+import type { WireAclPolicyStub, WireAclRole, WireAuthMethodStub, WireBindingRuleStub } from './wire.js';
 
 /** How many differing objects a lag report names before it says "and N more". */
 const NAMED = 8;
@@ -9,10 +9,14 @@ const NAMED = 8;
 export interface LagInput {
   /** The region asked about (`plan --region` / `drift --region`). */
   region: string;
-  /** The lists just read from the authoritative region (the ones the plan is built on). */
-  methods: readonly WireAuthMethodStub[];
-  /** Undefined when no binding rule is in play (their list needs management, §10: read only when needed). */
+  /**
+   * The lists just read from the authoritative region (the ones the plan is built on). Undefined when
+   * the plan did not need that list (nothing of the kind in play), so it is not compared either.
+   */
+  methods: readonly WireAuthMethodStub[] | undefined;
   rules: readonly WireBindingRuleStub[] | undefined;
+  policies?: readonly WireAclPolicyStub[] | undefined;
+  roles?: readonly WireAclRole[] | undefined;
 }
 
 /**
@@ -27,8 +31,18 @@ export async function replicaLag(session: NomadSession, input: LagInput): Promis
   const call = { region: input.region };
   const differences: string[] = [];
   try {
-    const methods = await session.client.listAuthMethods(call);
-    differences.push(...compare('NomadAuthMethod', input.methods, methods, (s) => s.Name));
+    if (input.policies !== undefined) {
+      const policies = await session.client.listAclPolicies(call);
+      differences.push(...compare('NomadAclPolicy', input.policies, policies, (s) => s.Name));
+    }
+    if (input.roles !== undefined) {
+      const roles = await session.client.listAclRoles(call);
+      differences.push(...compare('ACL role', input.roles, roles, (s) => s.ID));
+    }
+    if (input.methods !== undefined) {
+      const methods = await session.client.listAuthMethods(call);
+      differences.push(...compare('NomadAuthMethod', input.methods, methods, (s) => s.Name));
+    }
     if (input.rules !== undefined) {
       const rules = await session.client.listBindingRules(call);
       differences.push(...compare('binding rule', input.rules, rules, (s) => s.ID));
@@ -50,7 +64,7 @@ export async function replicaLag(session: NomadSession, input: LagInput): Promis
     session.reporter.emit({
       code: 'nomad.replica.in-sync',
       level: 'info',
-      message: `Nomad region ${input.region} has every auth method${input.rules ? ' and binding rule' : ''} of the authoritative region (no replication lag)`,
+      message: `Nomad region ${input.region} has every ${compared(input)} of the authoritative region (no replication lag)`,
       data: { region: input.region },
     });
     return [];
@@ -80,4 +94,15 @@ function compare<T extends { Hash: string }>(what: string, authoritative: readon
   }
   for (const s of replica) if (!here.has(key(s))) out.push(`${what} ${key(s)} still present (deleted in the authoritative region)`);
   return out;
+}
+
+/** "ACL policy, auth method and binding rule": the kinds compared, for the in-sync message. */
+function compared(input: LagInput): string {
+  const kinds = [
+    input.policies && 'ACL policy',
+    input.roles && 'ACL role',
+    input.methods && 'auth method',
+    input.rules && 'binding rule',
+  ].filter((k): k is string => typeof k === 'string');
+  return kinds.length <= 1 ? (kinds[0] ?? 'object') : `${kinds.slice(0, -1).join(', ')} and ${kinds[kinds.length - 1] ?? ''}`;
 }

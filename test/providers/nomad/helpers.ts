@@ -1,6 +1,8 @@
 import type { AnyDesired, DesiredObject } from '../../../src/model/desired.js';
 import type { NomadAuthMethodSpec } from '../../../src/kinds/nomad-auth-method/spec.js';
 import type { NomadBindingRuleSpec } from '../../../src/kinds/nomad-binding-rule/spec.js';
+import type { NomadAclPolicySpec } from '../../../src/kinds/nomad-acl-policy/spec.js';
+import type { NomadAclRoleSpec } from '../../../src/kinds/nomad-acl-role/spec.js';
 
 export const RANGE = { file: '/m/auth.yaml', start: { line: 1, col: 1 }, end: { line: 10, col: 1 } };
 
@@ -33,7 +35,9 @@ export function rule(name: string, spec: Partial<NomadBindingRuleSpec> & { authM
     kind: 'NomadBindingRule',
     name,
     protect: false,
-    spec: { bindType: 'role', bindName: name, ...spec },
+    // A templated bind name: these rules test rule mechanics, not that the bound role exists (a plain
+    // name would need a role in Nomad or a NomadAclRole document: acl-reference-checks.ts).
+    spec: { bindType: 'role', bindName: `${name}-\${value.team}`, ...spec },
     range: { ...RANGE, file: '/m/rules.yaml' },
     positions: { '/spec/authMethod': AUTH_METHOD_POS },
     baseDir: '/m',
@@ -41,3 +45,11 @@ export function rule(name: string, spec: Partial<NomadBindingRuleSpec> & { authM
 }
 
 export const asAny = (o: DesiredObject<'NomadAuthMethod'> | DesiredObject<'NomadBindingRule'>): AnyDesired => o as AnyDesired;
+
+export function aclPolicy(name: string, rules: string, spec: Partial<NomadAclPolicySpec> = {}): DesiredObject<'NomadAclPolicy'> {
+  return { kind: 'NomadAclPolicy', name, protect: false, spec: { rules, ...spec }, range: { ...RANGE, file: '/m/policies.yaml' }, positions: {}, baseDir: '/m' };
+}
+
+export function aclRole(name: string, policies: string[], spec: Partial<NomadAclRoleSpec> = {}): DesiredObject<'NomadAclRole'> {
+  return { kind: 'NomadAclRole', name, protect: false, spec: { policies, ...spec }, range: { ...RANGE, file: '/m/roles.yaml' }, positions: {}, baseDir: '/m' };
+}

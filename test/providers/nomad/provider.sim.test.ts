@@ -4,6 +4,7 @@ import { openRig, SECRET, type Rig } from './harness.js';
 import { HIDDEN_CHANGE_TEXT } from '../../../src/providers/nomad/load-auth-methods.js';
 import { adoptedNote, MANAGEMENT_NOTE } from '../../../src/providers/nomad/load-binding-rules.js';
 import { REPLACE_REASONS } from '../../../src/providers/nomad/refine.js';
+import { TEMPLATED_BIND_NOTE } from '../../../src/providers/nomad/acl-reference-checks.js';
 
 let rig: Rig;
 beforeEach(async () => {
@@ -181,7 +182,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
     const rec = rig.records.get('NomadBindingRule/eng');
     expect(rec?.id).toMatch(/^[0-9a-f-]{36}$/);
     const live = (await rig.raw('GET', `/v1/acl/binding-rule/${rec?.id}`)).json as { Selector: string; BindName: string };
-    expect(live).toMatchObject({ Selector: '"eng" in list.groups', BindName: 'eng' });
+    expect(live).toMatchObject({ Selector: '"eng" in list.groups', BindName: 'eng-${value.team}' });
 
     rig.sim.log.clear();
     const again = await rig.plan([asAny(method('okta')), asAny(rule('eng', { authMethod: 'okta', selector: '"eng" in list.groups' }))]);
@@ -192,11 +193,11 @@ describe('Nomad provider against the simulator: binding rules', () => {
 
   it('adopts exactly one matching live rule instead of creating a second one', async () => {
     await rig.converge([asAny(method('okta'))]);
-    const made = await rig.raw('POST', '/v1/acl/binding-rule', { AuthMethod: 'okta', Selector: '"eng" in list.groups', BindType: 'role', BindName: 'dev' });
+    const made = await rig.raw('POST', '/v1/acl/binding-rule', { AuthMethod: 'okta', Selector: '"eng" in list.groups', BindType: 'role', BindName: 'dev-${value.team}' });
     const id = (made.json as { ID: string }).ID;
     // A same-method rule with another bind name is not a match.
     await rig.raw('POST', '/v1/acl/binding-rule', { AuthMethod: 'okta', BindType: 'role', BindName: 'other' });
-    const desired = [asAny(method('okta')), asAny(rule('eng', { authMethod: 'okta', selector: '"eng" in list.groups', bindName: 'dev', description: 'engineers' }))];
+    const desired = [asAny(method('okta')), asAny(rule('eng', { authMethod: 'okta', selector: '"eng" in list.groups', bindName: 'dev-${value.team}', description: 'engineers' }))];
     // The description differs, so taking it over needs --adopt (decisions.md §17).
     expect((await rig.plan(desired)).planned.find((p) => p.change.name === 'eng')?.change.action).toBe('no-op');
     const { planned } = await rig.plan(desired, { adopt: ['NomadBindingRule/eng'] });
@@ -214,9 +215,9 @@ describe('Nomad provider against the simulator: binding rules', () => {
 
   it('a live method and rule matching the manifests exactly are no-op adoptions; adopt() records them without a request and the next plan reads by Hash alone', async () => {
     await rig.raw('POST', '/v1/acl/auth-method/gh', { Name: 'gh', Type: 'JWT', TokenLocality: 'local', MaxTokenTTL: '30m', Config: { JWKSURL: 'https://jwks.example' } });
-    const made = await rig.raw('POST', '/v1/acl/binding-rule', { AuthMethod: 'gh', Selector: '"eng" in list.groups', BindType: 'role', BindName: 'dev' });
+    const made = await rig.raw('POST', '/v1/acl/binding-rule', { AuthMethod: 'gh', Selector: '"eng" in list.groups', BindType: 'role', BindName: 'dev-${value.team}' });
     const id = (made.json as { ID: string }).ID;
-    const desired = [asAny(jwt('gh')), asAny(rule('eng', { authMethod: 'gh', selector: '"eng" in list.groups', bindName: 'dev' }))];
+    const desired = [asAny(jwt('gh')), asAny(rule('eng', { authMethod: 'gh', selector: '"eng" in list.groups', bindName: 'dev-${value.team}' }))];
     const { planned, views } = await rig.plan(desired);
     for (const p of planned) expect(p.change, p.change.name).toMatchObject({ action: 'no-op', adopt: true, fields: [] });
     // Issue 8: the rule's adoption is said in the plan even though nothing is sent.
@@ -236,7 +237,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
     const again = await rig.plan(desired);
     expect(again.planned.map((p) => [p.change.action, p.change.adopt ?? false, p.change.notes])).toEqual([
       ['no-op', false, []],
-      ['no-op', false, []],
+      ['no-op', false, [TEMPLATED_BIND_NOTE]],
     ]);
     // Owned and unchanged: the list calls only (each Hash matches the record's, reference §1.2).
     expect(rig.sim.log.entries().map((e) => `${e.method} ${e.path}`)).toEqual(['GET /v1/acl/auth-methods', 'GET /v1/acl/binding-rules']);

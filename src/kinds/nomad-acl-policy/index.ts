@@ -1,0 +1,12 @@
+import type { KindDefinition } from '../types.js';
+import { checkAclPolicy } from './rules.js';
+
+export type * from './spec.js';
+
+export const nomadAclPolicy: KindDefinition<'NomadAclPolicy'> = {
+  kind: 'NomadAclPolicy',
+  provider: 'nomad',
+  schemaFile: 'nomad-acl-policy.json',
+  exportFile: 'nomad-acl-policies.yaml',
+  check: checkAclPolicy,
+};

@@ -1,0 +1,47 @@
+import { ConvergeError } from '../../diagnostics/errors.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
+import { aclPolicyRequest } from './acl-mapping.js';
+import { applyEach } from './apply-each.js';
+import { newRecord, onlyProtectChanged, succeeded } from './outcome.js';
+import type { NomadSession } from './session.js';
+
+/**
+ * ACL policies, by name. A write answers 200 with an empty body (src/sandbox/nomad/SPEC.md "ACL
+ * policies"), so the policy is read back once for its Hash, which lets the next plan skip the read.
+ */
+export function applyAclPolicies(session: NomadSession, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
+  return applyEach(batch.changes, ctx, (p) => applyOne(session, p, ctx));
+}
+
+async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyContext): Promise<ApplyOutcome> {
+  const { change, view } = p;
+  const address = { kind: change.kind, name: change.name };
+  switch (change.action) {
+    case 'delete': {
+      // 200 whether or not it existed: Nomad cannot tell "deleted" from "already gone".
+      await session.client.deleteAclPolicy(change.name);
+      await ctx.forget(address);
+      return succeeded(p, 'deleted');
+    }
+    case 'create':
+    case 'update': {
+      const desired = view.desired;
+      if (!desired || desired.object.kind !== 'NomadAclPolicy') {
+        throw new ConvergeError('nomad.apply-internal', `${change.kind}/${change.name}: ${change.action} without a manifest`, { source: 'internal' });
+      }
+      if (change.action === 'update' && view.live && view.record && onlyProtectChanged(change)) {
+        const hash = typeof view.live.extra.hash === 'string' ? view.live.extra.hash : '';
+        await ctx.save(newRecord(p, change.name, desired.fields, {}, hash));
+        return succeeded(p, 'protect recorded in state');
+      }
+      await session.client.upsertAclPolicy(aclPolicyRequest(change.name, desired.object.spec), { range: desired.object.range });
+      // No Hash known (read failed or raced a delete): the next plan reads the policy instead of trusting the record.
+      const back = await session.client.readAclPolicy(change.name);
+      await ctx.save(newRecord(p, change.name, desired.fields, {}, back?.Hash ?? ''));
+      return succeeded(p, change.action === 'create' ? 'created' : 'updated');
+    }
+    case 'upgrade':
+    case 'no-op':
+      throw new ConvergeError('nomad.apply-internal', `${change.kind}/${change.name}: unexpected action ${change.action}`, { source: 'internal' });
+  }
+}

@@ -1,0 +1,54 @@
+import { ConvergeError } from '../../diagnostics/errors.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
+import { aclRoleRequest } from './acl-mapping.js';
+import { applyEach } from './apply-each.js';
+import { newRecord, onlyProtectChanged, succeeded } from './outcome.js';
+import type { NomadSession } from './session.js';
+
+/**
+ * ACL roles, by the UUID in the state record. A create is not idempotent; the client recovers a lost
+ * reply by reading the role by name (client.ts createAclRole), never by sending a second create.
+ */
+export function applyAclRoles(session: NomadSession, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
+  return applyEach(batch.changes, ctx, (p) => applyOne(session, p, ctx));
+}
+
+async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyContext): Promise<ApplyOutcome> {
+  const { change, view } = p;
+  const subject = `NomadAclRole/${change.name}`;
+  const address = { kind: change.kind, name: change.name };
+  if (change.action === 'delete') {
+    const id = change.id ?? view.live?.id ?? view.record?.id;
+    if (id === undefined) {
+      await ctx.forget(address);
+      return succeeded(p, 'no role id known: dropped from state');
+    }
+    const result = await session.client.deleteAclRole(id, subject);
+    await ctx.forget(address);
+    return succeeded(p, result === 'deleted' ? `deleted role ${id}` : `role ${id} already gone`);
+  }
+  if (change.action !== 'create' && change.action !== 'update') {
+    throw new ConvergeError('nomad.apply-internal', `${subject}: unexpected action ${change.action}`, { source: 'internal' });
+  }
+  const desired = view.desired;
+  if (!desired || desired.object.kind !== 'NomadAclRole') {
+    throw new ConvergeError('nomad.apply-internal', `${subject}: ${change.action} without a manifest`, { source: 'internal' });
+  }
+  const body = aclRoleRequest(change.name, desired.object.spec);
+  const call = { range: desired.object.range };
+  if (change.action === 'create') {
+    const role = await session.client.createAclRole(body, call);
+    await ctx.save(newRecord(p, role.ID, desired.fields, {}, role.Hash));
+    return succeeded(p, `created role ${role.ID}`);
+  }
+  const id = view.live?.id ?? change.id;
+  if (id === undefined) throw new ConvergeError('nomad.apply-internal', `${subject}: update without a role id`, { source: 'internal' });
+  if (view.record && onlyProtectChanged(change)) {
+    const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
+    await ctx.save(newRecord(p, id, desired.fields, {}, hash));
+    return succeeded(p, 'protect recorded in state');
+  }
+  const role = await session.client.updateAclRole(id, body, call);
+  await ctx.save(newRecord(p, role.ID || id, desired.fields, {}, role.Hash));
+  return succeeded(p, `updated role ${id}`);
+}

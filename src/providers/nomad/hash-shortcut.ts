@@ -1,0 +1,13 @@
+import type { StateRecord } from '../../state/types.js';
+import type { LiveView } from '../provider.js';
+
+/**
+ * For objects keyed by name whose list stub carries a Hash of every user-set field (auth methods,
+ * ACL policies): when the Hash converge recorded at its last write is the live one, nothing changed
+ * since, so the fields it applied are the live fields and no GET is needed. Undefined: read the object.
+ */
+export function liveFromRecord(name: string, record: StateRecord | undefined, stubHash: string): LiveView | undefined {
+  const recorded = record?.extra.hash;
+  if (!record || typeof recorded !== 'string' || recorded === '' || recorded !== stubHash) return undefined;
+  return { id: name, fields: { ...record.applied }, extra: { hash: stubHash } };
+}

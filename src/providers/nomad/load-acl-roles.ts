@@ -1,0 +1,64 @@
+import type { DesiredObject } from '../../model/desired.js';
+import type { StateRecord } from '../../state/types.js';
+import type { ObjectView } from '../provider.js';
+import { aclRoleFields, liveAclRoleFields } from './acl-mapping.js';
+import type { CallOptions } from './client.js';
+import type { NomadSession } from './session.js';
+import type { WireAclRole } from './wire.js';
+
+export interface AclRoleLoad {
+  views: ObjectView[];
+  /** Every live role name, for binding-rule checks. */
+  liveNames: Set<string>;
+  /** Every live role (the list has every field). */
+  live: WireAclRole[];
+}
+
+export function adoptedRoleNote(id: string): string {
+  return `adopted existing role ${id}: matched by name`;
+}
+
+/**
+ * ACL roles. Nomad keys a role by a server-made UUID and keeps names unique (nomad/acl_endpoint.go
+ * UpsertRoles), so the state maps the document name to the UUID, and a role without a record (state
+ * lost, or made outside converge) is found by its name: converge never creates a second role of that
+ * name. ONE list call: the list carries every field (ACLRoleListStub has Policies and Hash), so no
+ * role is read one by one; the Hash is kept in the record all the same, like the other Nomad kinds.
+ */
+export async function loadAclRoles(
+  session: NomadSession,
+  desired: DesiredObject<'NomadAclRole'>[],
+  records: StateRecord[],
+  call: CallOptions,
+): Promise<AclRoleLoad> {
+  const roles = await session.client.listAclRoles(call);
+  const byId = new Map(roles.map((r) => [r.ID, r]));
+  const byName = new Map(roles.map((r) => [r.Name, r]));
+  const desiredByName = new Map(desired.map((d) => [d.name, d]));
+  const recordByName = new Map(records.map((r) => [r.name, r]));
+  const claimed = new Set(records.map((r) => r.id).filter((id) => byId.has(id)));
+  const names = [...new Set([...desiredByName.keys(), ...recordByName.keys()])].sort();
+
+  const views: ObjectView[] = [];
+  for (const name of names) {
+    const view: ObjectView = { kind: 'NomadAclRole', name };
+    const record = recordByName.get(name);
+    const object = desiredByName.get(name);
+    if (record) view.record = record;
+    if (object) view.desired = { object, fields: aclRoleFields(object.spec), secrets: {} };
+    let role: WireAclRole | undefined = record ? byId.get(record.id) : undefined;
+    if (!role && object) {
+      // No record, or its role is gone: a live role of this name that no other record owns is this one
+      // (a create would fail `role with name <n> already exists`).
+      const same = byName.get(name);
+      if (same && !claimed.has(same.ID)) {
+        role = same;
+        claimed.add(same.ID);
+        view.notes = [adoptedRoleNote(same.ID)];
+      }
+    }
+    if (role) view.live = { id: role.ID, fields: liveAclRoleFields(role), extra: { hash: role.Hash } };
+    views.push(view);
+  }
+  return { views, liveNames: new Set(roles.map((r) => r.Name)), live: roles };
+}
