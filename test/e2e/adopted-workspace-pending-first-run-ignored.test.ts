@@ -88,7 +88,12 @@ describe('an adopted workspace whose first run still waits', () => {
     ws = await openWorkspace();
     await killedAfterCreate(ws);
     await ws.write('tfe/vpc.yaml', manifests('1.5.0'));
-    const a = await ws.cli(ARGS);
+    // Unowned and differing from its manifest (the version moved meanwhile): taking it over is asked for
+    // explicitly (decisions.md §17); without --adopt the plan refuses it and sends nothing.
+    const refused = await ws.cli(ARGS);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--adopt NoCodeWorkspace/vpc-dev');
+    const a = await ws.cli([...ARGS, '--adopt', 'NoCodeWorkspace/vpc-dev']);
     expect(a.code, a.stdout + a.stderr).toBe(0);
     expect(a.stdout).not.toMatch(/now at/);
     expect(await live(ws)).toEqual({ version: '1.5.0', runs: ['applied', 'applied'] });
