@@ -21,7 +21,8 @@ spec:
   authMethod: ${authMethod}
   selector: 'value.repository == "acme/${name}"'
   bindType: policy
-  bindName: ${name}
+  # A template: the policy is picked at login, so no policy document is needed (a plain name must exist).
+  bindName: ${name}-\${value.repository}
 `;
 }
 
