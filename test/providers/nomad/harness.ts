@@ -1,18 +1,22 @@
 import { createHttpClient } from '../../../src/http/client.js';
 import type { HttpClient, HttpRequest } from '../../../src/http/types.js';
-import { genericChange } from '../../../src/engine/generic-change.js';
+import { applyPlan, createPlan, type PlanRun } from '../../../src/engine/index.js';
+import { openStateStore } from '../../../src/state/state-store.js';
+import { MemoryBackend } from '../../engine/memory-backend.js';
 import { addressKey, type Address } from '../../../src/model/kinds.js';
-import { KINDS } from '../../../src/kinds/registry.js';
+import { parseAddress } from '../../../src/kinds/registry.js';
 import type { AnyDesired } from '../../../src/model/desired.js';
 import { MemoryReporter } from '../../../src/model/events.js';
 import { createNomadProvider } from '../../../src/providers/nomad/provider.js';
-import type { ApplyContext, ApplyOutcome, LoadResult, ObjectView, PlannedChange, Provider, ProviderContext } from '../../../src/providers/provider.js';
+import type { ApplyOptions, ApplyOutcome, LoadResult, ObjectView, PlannedChange, Provider, ProviderContext } from '../../../src/providers/provider.js';
 import { Redactor } from '../../../src/secrets/redactor.js';
 import { createSecretResolver } from '../../../src/secrets/resolver.js';
 import type { StateRecord } from '../../../src/state/types.js';
 import { startNomadSimulator, type NomadSimHandle } from '../../../src/sandbox/nomad/index.js';
 
 export const SECRET = 'oidc-secret-Zx81-never-print';
+
+const APPLY_OPTIONS: ApplyOptions = { runTimeoutMs: 5000, pollIntervalMs: 10, concurrency: 2 };
 
 /** The real HTTP client, with every request it was asked to send kept for assertions (bodies included). */
 export function recordingClient(inner: HttpClient): HttpClient & { sent: HttpRequest[] } {
@@ -37,9 +41,9 @@ export interface Rig {
   ctx: ProviderContext;
   records: Map<string, StateRecord>;
   env: Record<string, string>;
-  /** load + generic change + refine, like the engine's plan. */
+  /** The engine's plan (createPlan) against the records. */
   plan(desired: AnyDesired[], opts?: { adopt?: string[] }): Promise<{ load: LoadResult; planned: PlannedChange[]; views: Map<string, ObjectView> }>;
-  /** Batches per phase and kind like the engine's apply; outcomes of all of them. */
+  /** The engine's apply (applyPlan) of a plan this rig made; records follow the state. */
   apply(planned: PlannedChange[], views: Map<string, ObjectView>): Promise<ApplyOutcome[]>;
   /** plan then apply; returns outcomes and the plan. */
   converge(desired: AnyDesired[], opts?: { adopt?: string[] }): Promise<{ outcomes: ApplyOutcome[]; planned: PlannedChange[] }>;
@@ -56,18 +60,17 @@ export async function openRig(opts: { token?: string; simOptions?: Parameters<ty
   const ctx: ProviderContext = { reporter, secrets: createSecretResolver({ env, redactor: new Redactor(), salt: 'test-salt' }) };
   const records = new Map<string, StateRecord>();
 
-  const applyCtx = (): ApplyContext => ({
-    ...ctx,
-    options: { runTimeoutMs: 5000, pollIntervalMs: 10, concurrency: 2 },
-    record: (a: Address) => records.get(addressKey(a)),
-    save: async (r) => {
-      records.set(addressKey(r), r);
-    },
-    forget: async (a) => {
-      records.delete(addressKey(a));
-    },
-    setInFlight: async () => undefined,
-  });
+  // The real engine plans and applies (createPlan / applyPlan) against an in-memory state that
+  // mirrors `records`, which tests read and edit (a lost state is `records.clear()`).
+  const backend = new MemoryBackend();
+  const syncIn = () => {
+    backend.doc = { ...backend.doc, salt: 'test-salt', records: [...records.values()] };
+  };
+  const syncOut = () => {
+    records.clear();
+    for (const r of backend.doc.records) records.set(addressKey(r), r);
+  };
+  const runs = new WeakMap<PlannedChange[], PlanRun>();
 
   const rig: Rig = {
     sim,
@@ -78,30 +81,25 @@ export async function openRig(opts: { token?: string; simOptions?: Parameters<ty
     records,
     env,
     async plan(desired, opts) {
-      const load = await provider.load({ desired, records: [...records.values()] }, ctx);
-      const views = new Map(load.views.map((v) => [addressKey(v), v]));
-      const planned: PlannedChange[] = [];
-      for (const view of load.views) {
-        // `adopt`: the addresses given `--adopt` (an unowned live object that differs from its manifest).
-        const change = genericChange(view, { adopt: opts?.adopt?.includes(addressKey(view)) === true }).change;
-        for (const c of provider.refine ? provider.refine(view, change, views, { rewrite: false }) : [change]) planned.push({ change: c, view });
-      }
-      return { load, planned, views };
+      syncIn();
+      // `adopt`: the addresses given `--adopt` (an unowned live object that differs from its manifest).
+      const adopt = (opts?.adopt ?? []).map((a) => parseAddress(a)).filter((a): a is Address => a !== undefined);
+      const run = await createPlan({ desired: { objects: desired, settings: { spec: {} } }, providers: [provider], state: backend.doc, ctx, options: { adopt } });
+      runs.set(run.planned, run);
+      return { load: { views: [...run.views.values()], diagnostics: run.plan.diagnostics }, planned: run.planned, views: run.views };
     },
     async apply(planned, views) {
-      const outcomes: ApplyOutcome[] = [];
-      const batches = [
-        ...[...KINDS].reverse().map((kind) => ({ phase: 'delete' as const, kind })),
-        ...KINDS.map((kind) => ({ phase: 'write' as const, kind })),
-      ];
-      for (const { phase, kind } of batches) {
-        const changes = planned.filter(
-          (p) => p.change.kind === kind && (phase === 'delete' ? p.change.action === 'delete' : p.change.action === 'create' || p.change.action === 'update'),
-        );
-        if (changes.length === 0 || !provider.kinds.includes(kind)) continue;
-        outcomes.push(...(await provider.apply({ phase, kind, changes, all: views }, applyCtx())));
+      const made = runs.get(planned);
+      if (!made) throw new Error('rig.apply takes the planned list rig.plan returned');
+      syncIn();
+      const store = await openStateStore(backend, { lock: true, operation: 'apply', lockTimeoutMs: 0 });
+      try {
+        const result = await applyPlan({ ...made, planned, views }, { providers: [provider], store, ctx, options: APPLY_OPTIONS });
+        return result.outcomes;
+      } finally {
+        await store.close();
+        syncOut();
       }
-      return outcomes;
     },
     async converge(desired, opts) {
       const { planned, views, load } = await rig.plan(desired, opts);
