@@ -1,55 +1,133 @@
 /**
- * Go `time.Duration` text, both ways (reference nomad-api.md §1.3). Values are nanoseconds held in a JS number:
+ * Go `time.Duration` text, both ways (reference nomad-api.md §1.3), ported from Go's own time package
+ * (ParseDuration and Duration.String in time/format.go and time/time.go), not from converge's client
+ * parser, so the two can catch each other's mistakes. Values are nanoseconds held in a JS number:
  * exact up to ~104 days, far beyond the 24h ceiling of anything Nomad stores here.
  */
 
-const UNITS: Record<string, number> = {
-  ns: 1,
-  us: 1e3,
-  'µs': 1e3, // U+00B5 micro sign
-  'μs': 1e3, // U+03BC Greek mu
-  ms: 1e6,
-  s: 1e9,
-  m: 60e9,
-  h: 3600e9,
+/** Go's unitMap (time/format.go). */
+const UNITS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  'µs': 1_000n, // U+00B5 = micro symbol
+  'μs': 1_000n, // U+03BC = Greek letter mu
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
 };
+
+const TWO_63 = 1n << 63n;
 
 export class DurationError extends Error {}
 
-/** Go's strconv.Quote is close enough to JSON string quoting for the texts Go prints here. */
-const quote = (s: string): string => JSON.stringify(s);
+/**
+ * Go's time.quote: printable ASCII as is (`"` and `\` escaped), every other byte of the UTF-8 text
+ * as `\xNN`, so `µ` prints as `\xc2\xb5` in Nomad's error texts.
+ */
+function quote(text: string): string {
+  let out = '"';
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code >= 0x80 || code < 0x20) {
+      for (const byte of Buffer.from(ch, 'utf8')) out += `\\x${byte.toString(16).padStart(2, '0')}`;
+    } else {
+      out += ch === '"' || ch === '\\' ? `\\${ch}` : ch;
+    }
+  }
+  return `${out}"`;
+}
 
-/** time.ParseDuration, with its exact error texts (`time: invalid duration ""`, missing/unknown unit). */
-export function parseGoDuration(input: string): number {
-  const invalid = () => new DurationError(`time: invalid duration ${quote(input)}`);
-  let s = input;
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+
+/** leadingInt: the leading [0-9]*; undefined on overflow past 1<<63. */
+function leadingInt(s: string): { x: bigint; rem: string } | undefined {
+  let x = 0n;
+  let i = 0;
+  for (; i < s.length && isDigit(s[i]); i++) {
+    if (x > TWO_63 / 10n) return undefined;
+    x = x * 10n + BigInt(s.charCodeAt(i) - 48);
+    if (x > TWO_63) return undefined;
+  }
+  return { x, rem: s.slice(i) };
+}
+
+/** leadingFraction: the leading [0-9]* after a dot; stops gaining precision on overflow instead of failing. */
+function leadingFraction(s: string): { x: bigint; scale: number; rem: string } {
+  let x = 0n;
+  let scale = 1;
+  let overflow = false;
+  let i = 0;
+  for (; i < s.length && isDigit(s[i]); i++) {
+    if (overflow) continue;
+    if (x > (TWO_63 - 1n) / 10n) {
+      overflow = true;
+      continue;
+    }
+    const y = x * 10n + BigInt(s.charCodeAt(i) - 48);
+    if (y > TWO_63) {
+      overflow = true;
+      continue;
+    }
+    x = y;
+    scale *= 10;
+  }
+  return { x, scale, rem: s.slice(i) };
+}
+
+/**
+ * time.ParseDuration (Go's time/format.go), step for step: uint64 arithmetic as BigInt, the fraction
+ * through float64 as Go does, the same overflow checks and error texts. Nanoseconds as a JS number.
+ */
+export function parseGoDuration(orig: string): number {
+  const error = (message: string) => new DurationError(`time: ${message} ${quote(orig)}`);
+  let s = orig;
+  let d = 0n;
   let neg = false;
-  if (s.startsWith('-') || s.startsWith('+')) {
+  if (s !== '' && (s[0] === '-' || s[0] === '+')) {
     neg = s[0] === '-';
     s = s.slice(1);
   }
   if (s === '0') return 0;
-  if (s === '') throw invalid();
-  let total = 0;
+  if (s === '') throw error('invalid duration');
   while (s !== '') {
-    const m = /^(\d*)(?:\.(\d*))?/.exec(s);
-    const intPart = m?.[1] ?? '';
-    const fracPart = m?.[2];
-    const hadDot = fracPart !== undefined;
-    if (intPart === '' && (fracPart === undefined || fracPart === '')) throw invalid();
-    s = s.slice((m?.[0] ?? '').length);
-    const um = /^[^0-9.]*/.exec(s);
-    const unitText = um?.[0] ?? '';
-    if (unitText === '') throw new DurationError(`time: missing unit in duration ${quote(input)}`);
-    const unit = UNITS[unitText];
-    if (unit === undefined) throw new DurationError(`time: unknown unit ${quote(unitText)} in duration ${quote(input)}`);
-    s = s.slice(unitText.length);
-    let v = Number(intPart === '' ? '0' : intPart) * unit;
-    if (hadDot && fracPart) v += Math.trunc((Number(fracPart) / 10 ** fracPart.length) * unit);
-    total += v;
-    if (!Number.isFinite(total) || total > 9.223372036854776e18) throw invalid();
+    let f = 0n;
+    let scale = 1;
+    if (!(s[0] === '.' || isDigit(s[0]))) throw error('invalid duration');
+    const before = s.length;
+    const int = leadingInt(s);
+    if (!int) throw error('invalid duration');
+    let v = int.x;
+    s = int.rem;
+    const pre = before !== s.length;
+    let post = false;
+    if (s !== '' && s[0] === '.') {
+      s = s.slice(1);
+      const length = s.length;
+      ({ x: f, scale, rem: s } = leadingFraction(s));
+      post = length !== s.length;
+    }
+    if (!pre && !post) throw error('invalid duration');
+    let i = 0;
+    while (i < s.length && !(s[i] === '.' || isDigit(s[i]))) i++;
+    if (i === 0) throw error('missing unit in duration');
+    const u = s.slice(0, i);
+    s = s.slice(i);
+    const unit = UNITS[u];
+    if (unit === undefined) throw error(`unknown unit ${quote(u)} in duration`);
+    if (v > TWO_63 / unit) throw error('invalid duration');
+    v *= unit;
+    if (f > 0n) {
+      // float64 is needed to be nanosecond accurate for fractions of hours (Go's comment).
+      v += BigInt(Math.trunc(Number(f) * (Number(unit) / scale)));
+      if (v > TWO_63) throw error('invalid duration');
+    }
+    d += v;
+    if (d > TWO_63) throw error('invalid duration');
   }
-  return neg ? -total : total;
+  if (neg) return -Number(d);
+  if (d > TWO_63 - 1n) throw error('invalid duration');
+  return Number(d);
 }
 
 function frac(v: bigint, prec: number): [string, bigint] {

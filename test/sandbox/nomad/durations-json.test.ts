@@ -26,6 +26,24 @@ describe('Go durations (reference §1.3)', () => {
     expect(() => parseGoDuration('h')).toThrow('time: invalid duration "h"');
     expect(() => parseGoDuration('1h-2m')).toThrow('time: unknown unit "h-" in duration "1h-2m"');
   });
+
+  // Cases from Go's time/time_test.go (parseDurationTests / parseDurationErrorTests).
+  it('matches Go on its own test table: fractions, µ spellings, overflow, quoting', () => {
+    expect(parseGoDuration('1.004s')).toBe(1004e6);
+    expect(parseGoDuration('100.00100s')).toBe(100001e6);
+    expect(parseGoDuration('1h1m1.1s')).toBe(3661.1e9);
+    expect(parseGoDuration('5.µs')).toBe(5e3);
+    expect(parseGoDuration('3μs')).toBe(3e3);
+    expect(parseGoDuration('9223372036s854ms775us807ns')).toBe(9223372036854775807);
+    expect(parseGoDuration('0.100000000000000000000h')).toBe(360e9);
+    expect(() => parseGoDuration('.s')).toThrow('time: invalid duration ".s"');
+    expect(() => parseGoDuration('+.s')).toThrow('time: invalid duration "+.s"');
+    expect(() => parseGoDuration('9223372036854775808ns')).toThrow('time: invalid duration "9223372036854775808ns"');
+    expect(() => parseGoDuration('9223372036854775.808us')).toThrow('time: invalid duration "9223372036854775.808us"');
+    // Non-ASCII bytes are quoted as \xNN, as Go's time.quote does.
+    expect(() => parseGoDuration('3\u00b5')).toThrow('time: unknown unit "\\xc2\\xb5" in duration "3\\xc2\\xb5"');
+    expect(() => parseGoDuration('1 µs')).toThrow('time: unknown unit " \\xc2\\xb5s" in duration "1 \\xc2\\xb5s"');
+  });
 });
 
 describe('JSON writer', () => {
