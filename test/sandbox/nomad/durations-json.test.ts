@@ -34,7 +34,7 @@ describe('Go durations (reference §1.3)', () => {
     expect(parseGoDuration('1h1m1.1s')).toBe(3661.1e9);
     expect(parseGoDuration('5.µs')).toBe(5e3);
     expect(parseGoDuration('3μs')).toBe(3e3);
-    expect(parseGoDuration('9223372036s854ms775us807ns')).toBe(9223372036854775807);
+    expect(parseGoDuration('9223372036s854ms775us807ns')).toBe(Number(2n ** 63n - 1n));
     expect(parseGoDuration('0.100000000000000000000h')).toBe(360e9);
     expect(() => parseGoDuration('.s')).toThrow('time: invalid duration ".s"');
     expect(() => parseGoDuration('+.s')).toThrow('time: invalid duration "+.s"');
