@@ -4,6 +4,7 @@ import type { RequestLog } from '../common/request-log.js';
 import type { RunOutcome, Store } from './model.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RunEngine } from './run-engine.js';
+import { addFleet, type Fleet } from './fleet-seed.js';
 
 /**
  * The sandbox's own switches for tests and the demo: things that happen outside the API in real life (a module
@@ -27,12 +28,18 @@ export interface TfeControl {
   setRateLimit(perSecond: number): void;
   /** A person's decision on the workspace's run held at `post_plan_awaiting_decision` (see RunEngine.decide). */
   decideRun(workspaceName: string, decision: 'override' | 'cancel'): void;
+  /**
+   * No-code modules and workspaces (with variables) put straight into the model, as if created through the API
+   * and provisioned: benchmarks seed a large fleet this way when the apply is not what they measure.
+   */
+  addFleet(fleet: Fleet): { noCodeModules: number; workspaces: number };
 }
 
 export const OUTCOMES: readonly RunOutcome[] = ['errored', 'canceled', 'discarded', 'no-changes', 'success', 'awaiting-decision'];
 
-export function createControl(store: Store, engine: RunEngine, limiter: RateLimiter | null = null): TfeControl {
+export function createControl(store: Store, engine: RunEngine, limiter: RateLimiter | null, terraformVersion: string): TfeControl {
   return {
+    addFleet: (fleet) => addFleet(store, fleet, terraformVersion),
     publishModuleVersion(org, name, provider, version) {
       if (org !== store.organization) throw new Error(`unknown organization ${org}; the sandbox holds ${store.organization}`);
       const now = new Date().toISOString();
@@ -93,6 +100,7 @@ const ENDPOINTS = {
   'PUT /__sandbox/managed-resources': '{ "workspace", "count" }',
   'PUT /__sandbox/step-delay': '{ "ms" }',
   'PUT /__sandbox/rate-limit': '{ "perSecond" } (the per-token limit; 30 like HCP Terraform)',
+  'POST /__sandbox/fleet': '{ "noCodeModules": [...], "workspaces": [...] } (see fleet-seed.ts; benchmarks)',
 };
 
 interface Deps {
@@ -160,6 +168,8 @@ export function handleControl(path: string, req: IncomingMessage, body: Buffer, 
       case 'POST /__sandbox/run-decisions':
         deps.control.decideRun(String(json.workspace ?? ''), json.decision as 'override' | 'cancel');
         return send(200, { workspace: json.workspace, decision: json.decision });
+      case 'POST /__sandbox/fleet':
+        return send(200, deps.control.addFleet(json as Fleet));
       case 'PUT /__sandbox/rate-limit':
         deps.control.setRateLimit(Number(json.perSecond));
         return send(200, { perSecond: json.perSecond });

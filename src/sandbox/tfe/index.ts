@@ -77,7 +77,7 @@ export async function startTfeSimulator(opts: TfeSimOptions = {}): Promise<TfeSi
   const store = new Store(seed);
   const engine = new RunEngine(store, opts.stepDelayMs ?? 50, opts.stateProcessingMs ?? 1000);
   const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit?.perSecond ?? RATE_LIMIT_PER_SECOND);
-  const control = createControl(store, engine, limiter);
+  const control = createControl(store, engine, limiter, TERRAFORM_VERSION);
   const faults = new Faults(opts.faults ?? {});
   const log = opts.log ?? new RequestLog();
   const settings: Settings = {
