@@ -102,7 +102,7 @@ export function fleetForControl({ modules, workspaces }) {
 }
 
 /** A sandbox holding the applied fleet, with `latencyMs` on both services and the TFE rate limit on. */
-export async function seedFleet(shape, { latencyMs, via = 'control' }) {
+export async function seedFleet(shape, { latencyMs, via = 'control', limit = 30 }) {
   const { writeFile } = await import('node:fs/promises');
   const ws = await tempDir(fleetManifests(shape));
   const seedFile = `${ws.dir}/tfe-seed.json`;
@@ -117,7 +117,7 @@ export async function seedFleet(shape, { latencyMs, via = 'control' }) {
   const check = await runCli(['plan', '--detailed-exitcode', '--quiet'], { cwd: ws.dir, env });
   if (check.code !== 0) throw new Error(`the seeded fleet is not converged (plan exit ${check.code}): ${check.stdout.slice(0, 2000)}${check.stderr.slice(0, 2000)}`);
   const seedSeconds = (performance.now() - t0) / 1000;
-  sandbox.tfe.control.setRateLimit(30);
+  sandbox.tfe.control.setRateLimit(limit);
   sandbox.tfe.faults.set({ latencyMs });
   sandbox.nomad.faults.set({ latencyMs });
   // Let the one-second window of the seeding requests pass: the measurement starts with a fresh window.
