@@ -46,23 +46,34 @@ export function escapePointer(key: string): string {
 const SPAN = 2 ** 24;
 const pack = (start: number, end: number): number => start * SPAN + end;
 
+/** What a lazy range view reads from: the spans and how to turn one into a range. */
+interface SpanSource {
+  spans: Map<string, number>;
+  ranges: RangeMaker;
+}
+
+const rangeIn = (src: SpanSource, p: string | symbol): SourceRange | undefined => {
+  const span = typeof p === 'string' ? src.spans.get(p) : undefined;
+  return span === undefined ? undefined : src.ranges.ofSpan(span);
+};
+
+/** One handler for every view (closures per view would cost more than the spans they save). */
+const LAZY_RANGES: ProxyHandler<SpanSource> = {
+  get: (src, p) => rangeIn(src, p),
+  has: (src, p) => typeof p === 'string' && src.spans.has(p),
+  ownKeys: (src) => [...src.spans.keys()],
+  getOwnPropertyDescriptor: (src, p) => {
+    const value = rangeIn(src, p);
+    return value === undefined ? undefined : { value, enumerable: true, configurable: true, writable: false };
+  },
+  set: () => false,
+  deleteProperty: () => false,
+  defineProperty: () => false,
+};
+
 /** A read-only `pointer → SourceRange` view of spans, each range made when it is read. */
-function lazyRanges(spans: Map<string, number>, toRange: (span: number) => SourceRange): Record<string, SourceRange> {
-  const at = (p: string | symbol): SourceRange | undefined => {
-    const span = typeof p === 'string' ? spans.get(p) : undefined;
-    return span === undefined ? undefined : toRange(span);
-  };
-  return new Proxy({} as Record<string, SourceRange>, {
-    get: (_target, p) => at(p),
-    has: (_target, p) => typeof p === 'string' && spans.has(p),
-    ownKeys: () => [...spans.keys()],
-    getOwnPropertyDescriptor: (_target, p) => {
-      const value = at(p);
-      return value === undefined ? undefined : { value, enumerable: true, configurable: true, writable: false };
-    },
-    set: () => false,
-    deleteProperty: () => false,
-  });
+function lazyRanges(spans: Map<string, number>, ranges: RangeMaker): Record<string, SourceRange> {
+  return new Proxy({ spans, ranges }, LAZY_RANGES) as unknown as Record<string, SourceRange>;
 }
 
 class RangeMaker {
@@ -80,7 +91,9 @@ class RangeMaker {
     return { file: this.file, start: { line: s.line, col: s.col }, end: { line: e.line, col: e.col } };
   }
 
-  readonly ofSpan = (span: number): SourceRange => this.of(Math.floor(span / SPAN), span % SPAN);
+  ofSpan(span: number): SourceRange {
+    return this.of(Math.floor(span / SPAN), span % SPAN);
+  }
 }
 
 class Converter {
@@ -100,11 +113,10 @@ class Converter {
 
   constructor(
     private readonly doc: Document,
-    file: string,
-    lc: LineCounter,
+    ranges: RangeMaker,
     private readonly text: string,
   ) {
-    this.ranges = new RangeMaker(file, lc, text);
+    this.ranges = ranges;
   }
   rangeOf = (start: number, end: number): SourceRange => this.ranges.of(start, end);
 
@@ -229,8 +241,9 @@ export function parseYamlFile(text: string, file: string): ParsedFile {
     return { docs, diagnostics };
   }
   if (!Array.isArray(parsed)) parsed = [parsed];
+  const ranges = new RangeMaker(file, lc, text);
   for (const doc of parsed) {
-    const conv = new Converter(doc, file, lc, text);
+    const conv = new Converter(doc, ranges, text);
     let hadError = false;
     for (const err of doc.errors) {
       hadError = true;
@@ -272,8 +285,9 @@ export function parseYamlFile(text: string, file: string): ParsedFile {
     if (conv.isStopped) continue;
     docs.push({
       value,
-      positions: lazyRanges(conv.positions, conv.ranges.ofSpan),
-      keyRanges: lazyRanges(conv.keyRanges, conv.ranges.ofSpan),       scalarStyle: conv.scalarStyle,
+      positions: lazyRanges(conv.positions, ranges),
+      keyRanges: lazyRanges(conv.keyRanges, ranges),
+      scalarStyle: conv.scalarStyle,
       rawQuoted: conv.rawQuoted,
       numberSource: conv.numberSource,
       range: docRange,
