@@ -46,34 +46,47 @@ export function escapePointer(key: string): string {
 const SPAN = 2 ** 24;
 const pack = (start: number, end: number): number => start * SPAN + end;
 
-/** What a lazy range view reads from: the spans and how to turn one into a range. */
-interface SpanSource {
-  spans: Map<string, number>;
+/*
+ * A position entry also carries the scalar's source style in its low bits (entry = span × STYLE_SLOTS +
+ * style code, 0 when the node is not a scalar), so the per-node style costs no map of its own.
+ */
+const STYLES = ['PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE', 'BLOCK_LITERAL', 'BLOCK_FOLDED'] as const;
+const STYLE_SLOTS = 8;
+const entryOf = (span: number, style?: string): number => span * STYLE_SLOTS + (STYLES as readonly string[]).indexOf(style ?? '') + 1;
+const spanOf = (entry: number): number => Math.floor(entry / STYLE_SLOTS);
+
+/** What a lazy view reads from: the entries of one document and how to turn a span into a range. */
+interface EntrySource {
+  entries: Map<string, number>;
   ranges: RangeMaker;
 }
 
-const rangeIn = (src: SpanSource, p: string | symbol): SourceRange | undefined => {
-  const span = typeof p === 'string' ? src.spans.get(p) : undefined;
-  return span === undefined ? undefined : src.ranges.ofSpan(span);
-};
+/** One read-only handler per kind of view, shared by every document (closures per view would cost more than the entries). */
+function readOnlyView<T>(read: (src: EntrySource, entry: number) => T | undefined): ProxyHandler<EntrySource> {
+  const at = (src: EntrySource, p: string | symbol): T | undefined => {
+    const entry = typeof p === 'string' ? src.entries.get(p) : undefined;
+    return entry === undefined ? undefined : read(src, entry);
+  };
+  return {
+    get: at,
+    has: (src, p) => at(src, p) !== undefined,
+    ownKeys: (src) => [...src.entries.keys()].filter((k) => at(src, k) !== undefined),
+    getOwnPropertyDescriptor: (src, p) => {
+      const value = at(src, p);
+      return value === undefined ? undefined : { value, enumerable: true, configurable: true, writable: false };
+    },
+    set: () => false,
+    deleteProperty: () => false,
+    defineProperty: () => false,
+  };
+}
 
-/** One handler for every view (closures per view would cost more than the spans they save). */
-const LAZY_RANGES: ProxyHandler<SpanSource> = {
-  get: (src, p) => rangeIn(src, p),
-  has: (src, p) => typeof p === 'string' && src.spans.has(p),
-  ownKeys: (src) => [...src.spans.keys()],
-  getOwnPropertyDescriptor: (src, p) => {
-    const value = rangeIn(src, p);
-    return value === undefined ? undefined : { value, enumerable: true, configurable: true, writable: false };
-  },
-  set: () => false,
-  deleteProperty: () => false,
-  defineProperty: () => false,
-};
+const RANGE_VIEW = readOnlyView((src, entry) => src.ranges.ofSpan(spanOf(entry)));
+const STYLE_VIEW = readOnlyView((_src, entry) => STYLES[(entry % STYLE_SLOTS) - 1]);
 
-/** A read-only `pointer → SourceRange` view of spans, each range made when it is read. */
-function lazyRanges(spans: Map<string, number>, ranges: RangeMaker): Record<string, SourceRange> {
-  return new Proxy({ spans, ranges }, LAZY_RANGES) as unknown as Record<string, SourceRange>;
+/** A read-only `pointer → T` view of a document's entries, each value made when it is read. */
+function lazyView<T>(handler: ProxyHandler<EntrySource>, entries: Map<string, number>, ranges: RangeMaker): Record<string, T> {
+  return new Proxy({ entries, ranges }, handler) as unknown as Record<string, T>;
 }
 
 class RangeMaker {
@@ -98,11 +111,10 @@ class RangeMaker {
 
 class Converter {
   aliases = 0;
-  /** JSON pointer → span of the value node (see `positions` of YamlTree). */
+  /** JSON pointer → entry (span and scalar style) of the value node (see `positions` of YamlTree). */
   readonly positions = new Map<string, number>();
-  /** JSON pointer of a mapping entry → span of its key. */
+  /** JSON pointer of a mapping entry → entry of its key. */
   readonly keyRanges = new Map<string, number>();
-  readonly scalarStyle: Record<string, string> = {};
   readonly rawQuoted: Record<string, string> = {};
   readonly numberSource: Record<string, string> = {};
   readonly diagnostics: Diagnostic[] = [];
@@ -140,7 +152,7 @@ class Converter {
   convert(node: unknown, pointer: string, depth: number, at: number, underAlias: number | undefined): unknown {
     if (this.stopped) return undefined;
     const here = underAlias ?? this.nodeSpan(node as YamlNode, at);
-    this.positions.set(pointer, here);
+    this.positions.set(pointer, entryOf(here));
     if (depth > MAX_DEPTH) {
       this.fail(
         'yaml.too-deep',
@@ -169,7 +181,7 @@ class Converter {
       return this.convert(target, pointer, depth + 1, here, here);
     }
     if (isScalar(node)) {
-      if (typeof node.type === 'string') this.scalarStyle[pointer] = node.type;
+      if (typeof node.type === 'string') this.positions.set(pointer, entryOf(here, node.type));
       if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && node.range && !underAlias) this.rawQuoted[pointer] = this.text.slice(node.range[0], node.range[1]);
       const v = node.value;
       if ((typeof v === 'number' || typeof v === 'bigint') && node.type === 'PLAIN' && typeof node.source === 'string' && node.source !== String(v)) {
@@ -197,11 +209,11 @@ class Converter {
           return undefined;
         }
         seen.add(key);
-        this.keyRanges.set(child, keyRange);
+        this.keyRanges.set(child, entryOf(keyRange));
         const valueNode = pair.value as YamlNode | null;
         // An empty value (`spec:` and nothing) has no width: point at the key instead.
         out[key] = valueNode === null ? null : this.convert(valueNode, child, depth + 1, keyRange, underAlias);
-        if (valueNode === null || !this.positions.has(child)) this.positions.set(child, keyRange);
+        if (valueNode === null || !this.positions.has(child)) this.positions.set(child, entryOf(keyRange));
         if (this.stopped) return undefined;
       }
       return out;
@@ -285,9 +297,9 @@ export function parseYamlFile(text: string, file: string): ParsedFile {
     if (conv.isStopped) continue;
     docs.push({
       value,
-      positions: lazyRanges(conv.positions, ranges),
-      keyRanges: lazyRanges(conv.keyRanges, ranges),
-      scalarStyle: conv.scalarStyle,
+      positions: lazyView(RANGE_VIEW, conv.positions, ranges),
+      keyRanges: lazyView(RANGE_VIEW, conv.keyRanges, ranges),
+      scalarStyle: lazyView(STYLE_VIEW, conv.positions, ranges),
       rawQuoted: conv.rawQuoted,
       numberSource: conv.numberSource,
       range: docRange,
