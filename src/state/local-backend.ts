@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { mkdir, open, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConvergeError } from '../diagnostics/errors.js';
 import { acquireLocalLock, forceUnlockLocal, type LocalLockOptions } from './local-lock.js';
@@ -30,6 +30,16 @@ async function statOrUndefined(path: string): Promise<Stats | undefined> {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ConvergeError('state.read-failed', `cannot read ${path}: ${(e as Error).message}`, { source: 'user', cause: e });
+  }
+}
+
+/** write(2) may write less than asked (a file size limit, a full disk): write the rest, which then fails with the cause. */
+async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < buf.length) {
+    const { bytesWritten } = await fh.write(buf, offset);
+    if (bytesWritten <= 0) throw new Error('the write made no progress');
+    offset += bytesWritten;
   }
 }
 
@@ -116,6 +126,10 @@ export function createLocalBackend(path: string, opts: LocalBackendOptions = {})
     seen = { serial: doc.serial, salt: doc.salt, snapshot, snapshotSerial: doc.serial, journalBytes: 0, journalGoodBytes: 0 };
   }
 
+  function journalWriteFailed(e: unknown): ConvergeError {
+    return new ConvergeError('state.write-failed', `cannot write the state file ${path} (its journal ${journalPath}): ${(e as Error).message}`, { source: 'user', cause: e });
+  }
+
   return {
     description,
     async read() {
@@ -143,24 +157,29 @@ export function createLocalBackend(path: string, opts: LocalBackendOptions = {})
       if (s.snapshot === undefined) return writeSnapshot(currentDoc());
       const fresh = s.journalGoodBytes === 0;
       const text = (fresh ? journalHeaderLine(s.salt, s.snapshotSerial) : '') + journalLine(serial, change);
+      const fh = await open(journalPath, 'a', 0o600).catch((e: unknown) => {
+        throw journalWriteFailed(e);
+      });
       try {
-        const fh = await open(journalPath, 'a', 0o600);
-        try {
-          // A torn last line left by a crash is cut off before anything follows it.
-          if (s.journalBytes !== s.journalGoodBytes) await fh.truncate(s.journalGoodBytes);
-          await fh.write(text);
-          await fh.datasync();
-        } finally {
-          await fh.close();
-        }
+        // A torn last line left by a crash is cut off before anything follows it.
+        if (s.journalBytes !== s.journalGoodBytes) await fh.truncate(s.journalGoodBytes);
+        await writeAll(fh, Buffer.from(text));
+        await fh.datasync();
       } catch (e) {
-        throw new ConvergeError('state.write-failed', `cannot write the state journal ${journalPath}: ${(e as Error).message}`, { source: 'user', cause: e });
+        // A full disk or a file size limit can leave part of the line: take it back, so the journal still
+        // ends with a whole line and the next save (after the cause is fixed) appends cleanly.
+        await fh.truncate(s.journalGoodBytes).catch(() => undefined);
+        seen = { ...s, journalBytes: s.journalGoodBytes };
+        throw journalWriteFailed(e);
+      } finally {
+        await fh.close();
       }
       if (s.journalBytes === 0) await syncDirectory(dirname(path));
       const bytes = s.journalGoodBytes + Buffer.byteLength(text);
       seen = { ...s, serial, journalBytes: bytes, journalGoodBytes: bytes };
       // Folding when the journal outgrows the file keeps both the replay and the bytes written per change O(1).
-      if (bytes > (opts.compactAtBytes ?? Math.max(MIN_COMPACT_BYTES, s.snapshot.size))) await writeSnapshot(currentDoc());
+      // The change is already durable: a fold that fails is tried again at the next save and at close.
+      if (bytes > (opts.compactAtBytes ?? Math.max(MIN_COMPACT_BYTES, s.snapshot.size))) await writeSnapshot(currentDoc()).catch(() => undefined);
     },
     async compact(doc) {
       if (seen === undefined || seen.journalBytes === 0) return;
