@@ -1,9 +1,12 @@
 // The fleet the TFE and fleet benchmarks plan over: N no-code modules (one private registry module each, with
 // variable options), W workspaces spread over them (two plain variables and one sensitive one each), and
-// optionally M Nomad auth methods. `seedFleet` applies it once through the CLI with no latency and the
-// sandbox's limit raised to 10 000 req/s (advertised in X-RateLimit-Limit, which converge follows), so the
-// world and the state records are exactly what converge makes; then it sets the real 30 req/s limit and
-// the latency the measurement runs with, and checks with a plan that nothing is left to change.
+// optionally M Nomad auth methods. `seedFleet` puts the no-code modules and workspaces straight into the
+// simulator through its control API (`control.addFleet`, milliseconds), then one apply through the CLI with
+// no latency and the limit raised to 10 000 req/s (advertised in X-RateLimit-Limit, which converge follows)
+// adopts them by name and creates the auth methods, so the state records are exactly what converge makes;
+// `{ via: 'apply' }` builds everything with that apply instead (minutes: what the earlier figures used).
+// Then it sets the real 30 req/s limit and the latency the measurement runs with, and checks with a plan
+// that nothing is left to change.
 import { startSandbox } from '../dist/sandbox/index.js';
 import { DEFAULT_TFE_SEED } from '../dist/sandbox/tfe/index.js';
 import { authMethodDoc, runCli, tempDir } from './lib.mjs';
@@ -67,8 +70,39 @@ spec:
   return files;
 }
 
+/** The TFE part of the fleet as `control.addFleet` takes it: the same objects `fleetManifests` describes. */
+export function fleetForControl({ modules, workspaces }) {
+  const noCodeModules = [];
+  for (let m = 0; m < modules; m++) {
+    noCodeModules.push({
+      registryModule: `svc${String(m).padStart(2, '0')}`,
+      provider: 'aws',
+      versionPin: '1.1.0',
+      enabled: true,
+      variableOptions: [
+        { variableName: 'region', variableType: 'string', options: ['eu-west-1', 'us-east-1'] },
+        { variableName: 'size', variableType: 'string', options: ['small', 'large'] },
+      ],
+    });
+  }
+  const list = [];
+  for (let w = 0; w < workspaces; w++) {
+    list.push({
+      name: `ws-${String(w).padStart(4, '0')}`,
+      module: `svc${String(w % modules).padStart(2, '0')}`,
+      description: `bench workspace ${w}`,
+      variables: [
+        { key: 'region', value: w % 2 ? 'eu-west-1' : 'us-east-1' },
+        { key: 'size', value: w % 3 ? 'small' : 'large' },
+        { key: 'db_password', value: SECRET_ENV.FLEET_DB_PASSWORD, sensitive: true },
+      ],
+    });
+  }
+  return { noCodeModules, workspaces: list };
+}
+
 /** A sandbox holding the applied fleet, with `latencyMs` on both services and the TFE rate limit on. */
-export async function seedFleet(shape, { latencyMs }) {
+export async function seedFleet(shape, { latencyMs, via = 'control', limit = 30 }) {
   const { writeFile } = await import('node:fs/promises');
   const ws = await tempDir(fleetManifests(shape));
   const seedFile = `${ws.dir}/tfe-seed.json`;
@@ -77,12 +111,13 @@ export async function seedFleet(shape, { latencyMs }) {
   const env = { ...sandbox.env, ...SECRET_ENV };
   const t0 = performance.now();
   sandbox.tfe.control.setRateLimit(10_000);
+  if (via === 'control') sandbox.tfe.control.addFleet(fleetForControl(shape));
   const apply = await runCli(['apply', '--auto-approve', '--quiet', '--parallelism', '16', '--poll-interval', '20ms'], { cwd: ws.dir, env });
   if (apply.code !== 0) throw new Error(`seeding apply exited ${apply.code}: ${apply.stderr.slice(0, 2000)}`);
   const check = await runCli(['plan', '--detailed-exitcode', '--quiet'], { cwd: ws.dir, env });
   if (check.code !== 0) throw new Error(`the seeded fleet is not converged (plan exit ${check.code}): ${check.stdout.slice(0, 2000)}${check.stderr.slice(0, 2000)}`);
   const seedSeconds = (performance.now() - t0) / 1000;
-  sandbox.tfe.control.setRateLimit(30);
+  sandbox.tfe.control.setRateLimit(limit);
   sandbox.tfe.faults.set({ latencyMs });
   sandbox.nomad.faults.set({ latencyMs });
   // Let the one-second window of the seeding requests pass: the measurement starts with a fresh window.
@@ -93,6 +128,7 @@ export async function seedFleet(shape, { latencyMs }) {
     dir: ws.dir,
     env,
     seedSeconds,
+    seedVia: via,
     async close() {
       await sandbox.stop();
       await ws.cleanup();

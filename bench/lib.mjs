@@ -16,11 +16,11 @@ export async function tempDir(files) {
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** Runs the built CLI; resolves with exit code, output, wall ms and the child's peak RSS (from /proc when available). */
-export function runCli(args, { cwd, env, nodeArgs = [] }) {
+/** Runs the built CLI (or another build's `cli`, to compare); resolves with exit code, output, wall ms and the child's peak RSS (from /proc when available). */
+export function runCli(args, { cwd, env, nodeArgs = [], cli = CLI }) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd, env: { PATH: process.env.PATH, HOME: cwd, ...env } });
+    const child = spawn(process.execPath, [...nodeArgs, cli, ...args], { cwd, env: { PATH: process.env.PATH, HOME: cwd, ...env } });
     let stdout = '';
     let stderr = '';
     let peakKb = 0;

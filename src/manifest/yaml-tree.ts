@@ -36,24 +36,67 @@ export function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-class Converter {
-  aliases = 0;
-  readonly positions: Record<string, SourceRange> = {};
-  readonly keyRanges: Record<string, SourceRange> = {};
-  readonly scalarStyle: Record<string, string> = {};
-  readonly rawQuoted: Record<string, string> = {};
-  readonly numberSource: Record<string, string> = {};
-  readonly diagnostics: Diagnostic[] = [];
-  private stopped = false;
+/*
+ * Where a node is, kept as a span: its start and end offsets in the file packed into one number
+ * (start × SPAN + end; files are at most 5 MB, well under SPAN). A SourceRange (line and column of both
+ * ends, five objects) is made only when someone asks for one, which is rare: a diagnostic, a rule's
+ * lookup. Making one per node up front was a tenth of the time of validating 50 000 documents, and the
+ * maps, kept with every desired object, most of the memory a large plan held beyond the objects.
+ */
+const SPAN = 2 ** 24;
+const pack = (start: number, end: number): number => start * SPAN + end;
 
+/*
+ * A position entry also carries the scalar's source style in its low bits (entry = span × STYLE_SLOTS +
+ * style code, 0 when the node is not a scalar), so the per-node style costs no map of its own.
+ */
+const STYLES = ['PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE', 'BLOCK_LITERAL', 'BLOCK_FOLDED'] as const;
+const STYLE_SLOTS = 8;
+const entryOf = (span: number, style?: string): number => span * STYLE_SLOTS + (STYLES as readonly string[]).indexOf(style ?? '') + 1;
+const spanOf = (entry: number): number => Math.floor(entry / STYLE_SLOTS);
+
+/** What a lazy view reads from: the entries of one document and how to turn a span into a range. */
+interface EntrySource {
+  entries: Map<string, number>;
+  ranges: RangeMaker;
+}
+
+/** One read-only handler per kind of view, shared by every document (closures per view would cost more than the entries). */
+function readOnlyView<T>(read: (src: EntrySource, entry: number) => T | undefined): ProxyHandler<EntrySource> {
+  const at = (src: EntrySource, p: string | symbol): T | undefined => {
+    const entry = typeof p === 'string' ? src.entries.get(p) : undefined;
+    return entry === undefined ? undefined : read(src, entry);
+  };
+  return {
+    get: at,
+    has: (src, p) => at(src, p) !== undefined,
+    ownKeys: (src) => [...src.entries.keys()].filter((k) => at(src, k) !== undefined),
+    getOwnPropertyDescriptor: (src, p) => {
+      const value = at(src, p);
+      return value === undefined ? undefined : { value, enumerable: true, configurable: true, writable: false };
+    },
+    set: () => false,
+    deleteProperty: () => false,
+    defineProperty: () => false,
+  };
+}
+
+const RANGE_VIEW = readOnlyView((src, entry) => src.ranges.ofSpan(spanOf(entry)));
+const STYLE_VIEW = readOnlyView((_src, entry) => STYLES[(entry % STYLE_SLOTS) - 1]);
+
+/** A read-only `pointer → T` view of a document's entries, each value made when it is read. */
+function lazyView<T>(handler: ProxyHandler<EntrySource>, entries: Map<string, number>, ranges: RangeMaker): Record<string, T> {
+  return new Proxy({ entries, ranges }, handler) as unknown as Record<string, T>;
+}
+
+class RangeMaker {
   constructor(
-    private readonly doc: Document,
     private readonly file: string,
     private readonly lc: LineCounter,
     private readonly text: string,
   ) {}
 
-  rangeOf(start: number, end: number): SourceRange {
+  of(start: number, end: number): SourceRange {
     // Block collections end after their last newline; stop the range at the last character instead.
     while (end > start + 1 && /\s/.test(this.text[end - 1] ?? '')) end--;
     const s = this.lc.linePos(start);
@@ -61,27 +104,55 @@ class Converter {
     return { file: this.file, start: { line: s.line, col: s.col }, end: { line: e.line, col: e.col } };
   }
 
-  nodeRange(node: YamlNode | null | undefined, fallback: SourceRange): SourceRange {
+  ofSpan(span: number): SourceRange {
+    return this.of(Math.floor(span / SPAN), span % SPAN);
+  }
+}
+
+class Converter {
+  aliases = 0;
+  /** JSON pointer → entry (span and scalar style) of the value node (see `positions` of YamlTree). */
+  readonly positions = new Map<string, number>();
+  /** JSON pointer of a mapping entry → entry of its key. */
+  readonly keyRanges = new Map<string, number>();
+  readonly rawQuoted: Record<string, string> = {};
+  readonly numberSource: Record<string, string> = {};
+  readonly diagnostics: Diagnostic[] = [];
+  private stopped = false;
+
+  /** Ranges need only the file's text and line starts: what a desired object keeps (not the parsed document). */
+  readonly ranges: RangeMaker;
+
+  constructor(
+    private readonly doc: Document,
+    ranges: RangeMaker,
+    private readonly text: string,
+  ) {
+    this.ranges = ranges;
+  }
+  rangeOf = (start: number, end: number): SourceRange => this.ranges.of(start, end);
+
+  nodeSpan(node: YamlNode | null | undefined, fallback: number): number {
     const r = node?.range;
     if (!r) return fallback;
     if (r[1] <= r[0]) return fallback;
-    return this.rangeOf(r[0], r[1]);
+    return pack(r[0], r[1]);
   }
 
-  private fail(code: string, summary: string, detail: string, range: SourceRange): void {
+  private fail(code: string, summary: string, detail: string, span: number): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.diagnostics.push({ severity: 'error', code, summary, detail, range });
+    this.diagnostics.push({ severity: 'error', code, summary, detail, range: this.ranges.ofSpan(span) });
   }
 
   /**
    * Converts a node, recording positions. Under an alias, every position is the alias's own range:
    * that is where the user wrote the value in this place.
    */
-  convert(node: unknown, pointer: string, depth: number, at: SourceRange, underAlias: SourceRange | undefined): unknown {
+  convert(node: unknown, pointer: string, depth: number, at: number, underAlias: number | undefined): unknown {
     if (this.stopped) return undefined;
-    const here = underAlias ?? this.nodeRange(node as YamlNode, at);
-    this.positions[pointer] = here;
+    const here = underAlias ?? this.nodeSpan(node as YamlNode, at);
+    this.positions.set(pointer, entryOf(here));
     if (depth > MAX_DEPTH) {
       this.fail(
         'yaml.too-deep',
@@ -110,7 +181,7 @@ class Converter {
       return this.convert(target, pointer, depth + 1, here, here);
     }
     if (isScalar(node)) {
-      if (typeof node.type === 'string') this.scalarStyle[pointer] = node.type;
+      if (typeof node.type === 'string') this.positions.set(pointer, entryOf(here, node.type));
       if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && node.range && !underAlias) this.rawQuoted[pointer] = this.text.slice(node.range[0], node.range[1]);
       const v = node.value;
       if ((typeof v === 'number' || typeof v === 'bigint') && node.type === 'PLAIN' && typeof node.source === 'string' && node.source !== String(v)) {
@@ -125,12 +196,12 @@ class Converter {
       for (const pair of node.items) {
         const keyNode = pair.key as YamlNode | null;
         if (keyNode !== null && !isScalar(keyNode)) {
-          this.fail('yaml.complex-key', 'a mapping key must be a plain string', 'Write keys as plain words, like `name:`.', this.nodeRange(keyNode, here));
+          this.fail('yaml.complex-key', 'a mapping key must be a plain string', 'Write keys as plain words, like `name:`.', this.nodeSpan(keyNode, here));
           return undefined;
         }
         const key = keyNode === null ? '' : String(keyNode.value);
         const child = `${pointer}/${escapePointer(key)}`;
-        const keyRange = underAlias ?? this.nodeRange(keyNode, here);
+        const keyRange = underAlias ?? this.nodeSpan(keyNode, here);
         // Checked here with a Set: the parser's own uniqueKeys check compares every key with every
         // earlier one, and a 100 000-key mapping took 300 s. Same message as the parser's.
         if (seen.has(key)) {
@@ -138,11 +209,11 @@ class Converter {
           return undefined;
         }
         seen.add(key);
-        this.keyRanges[child] = keyRange;
+        this.keyRanges.set(child, entryOf(keyRange));
         const valueNode = pair.value as YamlNode | null;
         // An empty value (`spec:` and nothing) has no width: point at the key instead.
         out[key] = valueNode === null ? null : this.convert(valueNode, child, depth + 1, keyRange, underAlias);
-        if (valueNode === null || this.positions[child] === undefined) this.positions[child] = keyRange;
+        if (valueNode === null || !this.positions.has(child)) this.positions.set(child, entryOf(keyRange));
         if (this.stopped) return undefined;
       }
       return out;
@@ -182,8 +253,9 @@ export function parseYamlFile(text: string, file: string): ParsedFile {
     return { docs, diagnostics };
   }
   if (!Array.isArray(parsed)) parsed = [parsed];
+  const ranges = new RangeMaker(file, lc, text);
   for (const doc of parsed) {
-    const conv = new Converter(doc, file, lc, text);
+    const conv = new Converter(doc, ranges, text);
     let hadError = false;
     for (const err of doc.errors) {
       hadError = true;
@@ -220,10 +292,18 @@ export function parseYamlFile(text: string, file: string): ParsedFile {
     if (contents === null || (isScalar(contents) && contents.value === null)) continue;
     const r = contents.range ?? [0, 0, 0];
     const docRange = conv.rangeOf(r[0], r[1]);
-    const value = conv.convert(contents, '', 0, docRange, undefined);
+    const value = conv.convert(contents, '', 0, pack(r[0], r[1]), undefined);
     diagnostics.push(...conv.diagnostics);
     if (conv.isStopped) continue;
-    docs.push({ value, positions: conv.positions, keyRanges: conv.keyRanges, scalarStyle: conv.scalarStyle, rawQuoted: conv.rawQuoted, numberSource: conv.numberSource, range: docRange });
+    docs.push({
+      value,
+      positions: lazyView(RANGE_VIEW, conv.positions, ranges),
+      keyRanges: lazyView(RANGE_VIEW, conv.keyRanges, ranges),
+      scalarStyle: lazyView(STYLE_VIEW, conv.positions, ranges),
+      rawQuoted: conv.rawQuoted,
+      numberSource: conv.numberSource,
+      range: docRange,
+    });
   }
   return { docs, diagnostics };
 }

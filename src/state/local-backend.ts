@@ -1,176 +1,191 @@
-import { randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import type { Stats } from 'node:fs';
+import { mkdir, open, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { ConvergeError } from '../diagnostics/errors.js';
-import { isKind } from '../kinds/registry.js';
 import { acquireLocalLock, forceUnlockLocal, type LocalLockOptions } from './local-lock.js';
+import { readStateFile, replaceFileAtomically, sameFile, syncDirectory } from './local-file.js';
+import { journalHeaderLine, journalLine, replayJournal } from './local-journal.js';
+import { parseStateDocument } from './state-document.js';
 import { emptyState } from './state-store.js';
-import { STATE_FORMAT_VERSION, type StateBackend, type StateDocument } from './types.js';
+import type { StateBackend, StateDocument } from './types.js';
+
+export { parseStateDocument } from './state-document.js';
+export { MAX_STATE_FILE_BYTES } from './local-file.js';
 
 export interface LocalBackendOptions {
   /** Interval between lock attempts while waiting. Default 250 ms. */
   lockPollMs?: number;
   /** Who to record as the lock holder (tests). Default: this user, host and pid. */
   holder?: LocalLockOptions['holder'];
+  /** Journal size past which an append folds it into the state file. Default: 1 MiB or the state file's size, whichever is larger. */
+  compactAtBytes?: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Journals smaller than this are never folded early: folding a small state often would cost more than it saves. */
+const MIN_COMPACT_BYTES = 1024 * 1024;
 
-function corrupt(path: string, what: string, cause?: unknown): ConvergeError {
-  return new ConvergeError('state.corrupt', `The state file ${path} is corrupt: ${what}`, {
-    source: 'user',
-    hint: 'restore it from version control or a backup; converge never discards a state it cannot read, since that would lose track of what it owns',
-    ...(cause !== undefined ? { cause } : {}),
-  });
-}
-
-/** Checks the document shape; a state that does not parse is never silently replaced. */
-export function parseStateDocument(text: string, path: string): StateDocument {
-  let data: unknown;
+async function statOrUndefined(path: string): Promise<Stats | undefined> {
   try {
-    data = JSON.parse(text);
-  } catch (e) {
-    throw corrupt(path, `not valid JSON (${(e as Error).message})`, e);
-  }
-  if (!isObject(data)) throw corrupt(path, 'the top level is not an object');
-  if (data.version !== STATE_FORMAT_VERSION) {
-    throw new ConvergeError('state.version', `The state file ${path} has version ${JSON.stringify(data.version ?? null)}; this converge reads version ${STATE_FORMAT_VERSION}`, {
-      source: 'user',
-      hint: 'use the converge version that wrote it',
-    });
-  }
-  if (typeof data.salt !== 'string' || data.salt === '') throw corrupt(path, '`salt` is missing');
-  if (typeof data.serial !== 'number' || !Number.isInteger(data.serial) || data.serial < 0) throw corrupt(path, '`serial` is not a whole number');
-  if (!Array.isArray(data.records)) throw corrupt(path, '`records` is not a list');
-  data.records.forEach((r: unknown, i) => {
-    if (!isObject(r) || typeof r.kind !== 'string' || !isKind(r.kind) || typeof r.name !== 'string' || typeof r.id !== 'string') {
-      throw corrupt(path, `records[${i}] is not a record (kind, name, id)`);
-    }
-    if (!isObject(r.applied) || !isObject(r.secretDigests) || !isObject(r.extra) || typeof r.protect !== 'boolean') {
-      throw corrupt(path, `records[${i}] (${String(r.kind)}/${String(r.name)}) lacks applied/secretDigests/extra/protect`);
-    }
-  });
-  return data as unknown as StateDocument;
-}
-
-/** Far above any real state (10 000 workspaces take a few MB); past it the path is not a state file. */
-export const MAX_STATE_FILE_BYTES = 256 * 1024 * 1024;
-
-/**
- * The state file's text, or undefined when there is none. Only a regular file is read: a FIFO would
- * block the read forever (with the lock held) and a device such as /dev/zero would be read until
- * memory runs out. The file is opened non-blocking and checked on the open handle, so nothing can be
- * swapped in between the check and the read.
- */
-async function readStateText(path: string): Promise<string | undefined> {
-  let fh;
-  try {
-    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    return await stat(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConvergeError('state.read-failed', `cannot read the state file ${path}: ${(e as Error).message}`, { source: 'user', cause: e });
-  }
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) {
-      throw new ConvergeError('state.not-a-file', `The state path ${path} is not a regular file (it is ${fileType(st)})`, {
-        source: 'user',
-        hint: 'point spec.state.path in the Settings document at a regular file (it is created on the first apply)',
-      });
-    }
-    if (st.size > MAX_STATE_FILE_BYTES) {
-      throw new ConvergeError('state.too-large', `The state file ${path} is ${st.size} bytes, more than any converge state (${MAX_STATE_FILE_BYTES} bytes)`, {
-        source: 'user',
-        hint: 'check that spec.state.path names converge\'s state file',
-      });
-    }
-    return await fh.readFile('utf8');
-  } catch (e) {
-    if (e instanceof ConvergeError) throw e;
-    throw new ConvergeError('state.read-failed', `cannot read the state file ${path}: ${(e as Error).message}`, { source: 'user', cause: e });
-  } finally {
-    await fh.close();
+    throw new ConvergeError('state.read-failed', `cannot read ${path}: ${(e as Error).message}`, { source: 'user', cause: e });
   }
 }
 
-function fileType(st: Stats): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a named pipe';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  if (st.isSocket()) return 'a socket';
-  return 'not a file';
+/** write(2) may write less than asked (a file size limit, a full disk): write the rest, which then fails with the cause. */
+async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < buf.length) {
+    const { bytesWritten } = await fh.write(buf, offset);
+    if (bytesWritten <= 0) throw new Error('the write made no progress');
+    offset += bytesWritten;
+  }
+}
+
+/** What this backend last saw on disk; every write checks the disk still shows it. */
+interface Seen {
+  /** Serial of the state (snapshot and journal) at our last read or write. */
+  serial: number;
+  salt: string;
+  /** The state file's identity, undefined when there is none yet. */
+  snapshot: Stats | undefined;
+  snapshotSerial: number;
+  /** The journal's size on disk (0: none), and how much of it is whole lines. */
+  journalBytes: number;
+  journalGoodBytes: number;
 }
 
 /**
- * State in a local JSON file. Writes are atomic (temp file in the same directory, fsync, rename,
- * fsync of the directory) so a crash leaves the old or the new state, never half of one. A write
- * checks the file's serial is still the one this backend last read (`state.conflict` otherwise);
- * the lock is what keeps two writers apart, the serial check catches anyone who skipped it.
+ * State in a local JSON file plus a journal beside it (`<state>.journal`, see local-journal.ts). A change is
+ * one fdatasync'd journal line, so a save costs O(1) in the size of the state and a kill loses nothing
+ * acknowledged; the journal is folded into the file when it outgrows it and when a run closes the store. The
+ * file itself is only ever replaced atomically (temp file, fsync, rename, fsync of the directory), so a crash
+ * leaves the old or the new file, never half of one. Each write first checks the files are still the ones
+ * this backend last saw (`state.conflict` otherwise): the lock keeps two writers apart, the check catches
+ * anyone who skipped it.
  */
 export function createLocalBackend(path: string, opts: LocalBackendOptions = {}): StateBackend {
   const description = `local state file ${path}`;
+  const journalPath = `${path}.journal`;
   const lockOpts: LocalLockOptions = {
     lockPath: `${path}.lock`,
     description,
     pollMs: opts.lockPollMs ?? 250,
     ...(opts.holder ? { holder: opts.holder } : {}),
   };
-  /** Serial of the file at our last read or write; undefined before the first read. */
-  let known: number | undefined;
+  let seen: Seen | undefined;
 
-  async function readCurrent(): Promise<StateDocument | undefined> {
-    const text = await readStateText(path);
-    return text === undefined ? undefined : parseStateDocument(text, path);
+  async function readCurrent(): Promise<{ doc: StateDocument | undefined; seen: Omit<Seen, 'serial' | 'salt'> }> {
+    const snap = await readStateFile(path, 'state file');
+    const journal = await readStateFile(journalPath, 'state journal');
+    const snapshot = snap === undefined ? undefined : parseStateDocument(snap.text, path);
+    let doc = snapshot;
+    let journalGoodBytes = 0;
+    if (journal !== undefined && journal.text.replace(/[\0\n]/g, '') !== '') {
+      if (doc === undefined) {
+        throw new ConvergeError('state.corrupt', `The state journal ${journalPath} has no state file ${path} beside it`, {
+          source: 'user',
+          hint: `restore ${path} from version control or a backup; delete the journal only if you mean to start from an empty state`,
+        });
+      }
+      const replayed = replayJournal(doc, journal.text, journalPath);
+      doc = replayed.doc;
+      journalGoodBytes = replayed.goodBytes;
+    }
+    return {
+      doc,
+      seen: { snapshot: snap?.stats, snapshotSerial: snapshot?.serial ?? 0, journalBytes: journal?.stats.size ?? 0, journalGoodBytes },
+    };
+  }
+
+  function conflict(what: string): ConvergeError {
+    return new ConvergeError('state.conflict', `The ${description} changed since it was read (${what})`, {
+      source: 'user',
+      hint: 'another converge wrote the state meanwhile: run the command again (and use the state lock)',
+    });
+  }
+
+  /** Cheap check (two stats) that nobody replaced the file or appended to the journal since we last did. */
+  async function checkUnchanged(s: Seen): Promise<void> {
+    const [snapshot, journal] = await Promise.all([statOrUndefined(path), statOrUndefined(journalPath)]);
+    if (!sameFile(snapshot, s.snapshot)) throw conflict('the state file was replaced');
+    if ((journal?.size ?? 0) !== s.journalBytes) throw conflict('its journal grew');
+  }
+
+  /** Replaces the state file with `doc` and drops the journal (its changes are all in `doc`). */
+  async function writeSnapshot(doc: StateDocument): Promise<void> {
+    const snapshot = await replaceFileAtomically(path, JSON.stringify(doc, null, 2) + '\n');
+    if (seen !== undefined && seen.journalBytes > 0) {
+      // A crash right here is harmless: every journal line now has a serial the file already holds.
+      await unlink(journalPath).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e;
+      });
+      await syncDirectory(dirname(path));
+    }
+    seen = { serial: doc.serial, salt: doc.salt, snapshot, snapshotSerial: doc.serial, journalBytes: 0, journalGoodBytes: 0 };
+  }
+
+  function journalWriteFailed(e: unknown): ConvergeError {
+    return new ConvergeError('state.write-failed', `cannot write the state file ${path} (its journal ${journalPath}): ${(e as Error).message}`, { source: 'user', cause: e });
   }
 
   return {
     description,
     async read() {
-      const doc = await readCurrent();
-      known = doc?.serial ?? 0;
-      return doc ?? emptyState();
+      const current = await readCurrent();
+      const doc = current.doc ?? emptyState();
+      seen = { ...current.seen, serial: doc.serial, salt: doc.salt };
+      return doc;
     },
     async write(doc) {
       const current = await readCurrent();
-      const currentSerial = current?.serial ?? 0;
-      const expected = known ?? currentSerial;
+      const currentSerial = current.doc?.serial ?? 0;
+      const expected = seen?.serial ?? currentSerial;
       if (currentSerial !== expected || doc.serial <= currentSerial) {
-        throw new ConvergeError(
-          'state.conflict',
-          `The ${description} changed since it was read (serial ${currentSerial}, expected ${expected}; writing ${doc.serial})`,
-          { source: 'user', hint: 'another converge wrote the state meanwhile: run the command again (and use the state lock)' },
-        );
+        throw conflict(`serial ${currentSerial}, expected ${expected}; writing ${doc.serial}`);
       }
-      const dir = dirname(path);
-      await mkdir(dir, { recursive: true });
-      const temp = `${dir}/.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`;
+      seen = { ...current.seen, serial: currentSerial, salt: doc.salt };
+      await writeSnapshot(doc);
+    },
+    async append(serial, change, currentDoc) {
+      if (seen === undefined) throw new ConvergeError('state.not-read', 'the state was appended to before it was read', { source: 'internal' });
+      const s = seen;
+      if (serial !== s.serial + 1) throw conflict(`serial ${s.serial}; appending ${serial}`);
+      await checkUnchanged(s);
+      // The journal needs a file to belong to: the first change of a new state writes the file itself.
+      if (s.snapshot === undefined) return writeSnapshot(currentDoc());
+      const fresh = s.journalGoodBytes === 0;
+      const text = (fresh ? journalHeaderLine(s.salt, s.snapshotSerial) : '') + journalLine(serial, change);
+      const fh = await open(journalPath, 'a', 0o600).catch((e: unknown) => {
+        throw journalWriteFailed(e);
+      });
       try {
-        const fh = await open(temp, 'wx', 0o600);
-        try {
-          await fh.writeFile(JSON.stringify(doc, null, 2) + '\n');
-          await fh.sync();
-        } finally {
-          await fh.close();
-        }
-        await rename(temp, path);
+        // A torn last line left by a crash is cut off before anything follows it.
+        if (s.journalBytes !== s.journalGoodBytes) await fh.truncate(s.journalGoodBytes);
+        await writeAll(fh, Buffer.from(text));
+        await fh.datasync();
       } catch (e) {
-        // A full disk fails the write or the sync: leave no half-written temp file behind.
-        await unlink(temp).catch(() => undefined);
-        throw new ConvergeError('state.write-failed', `cannot write the state file ${path}: ${(e as Error).message}`, { source: 'user', cause: e });
+        // A full disk or a file size limit can leave part of the line: take it back, so the journal still
+        // ends with a whole line and the next save (after the cause is fixed) appends cleanly.
+        await fh.truncate(s.journalGoodBytes).catch(() => undefined);
+        seen = { ...s, journalBytes: s.journalGoodBytes };
+        throw journalWriteFailed(e);
+      } finally {
+        await fh.close();
       }
-      // Make the rename itself durable. Some filesystems refuse fsync on a directory: then best effort.
-      try {
-        const d = await open(dir, 'r');
-        try {
-          await d.sync();
-        } finally {
-          await d.close();
-        }
-      } catch {
-        // ignored on purpose (see above)
-      }
-      known = doc.serial;
+      if (s.journalBytes === 0) await syncDirectory(dirname(path));
+      const bytes = s.journalGoodBytes + Buffer.byteLength(text);
+      seen = { ...s, serial, journalBytes: bytes, journalGoodBytes: bytes };
+      // Folding when the journal outgrows the file keeps both the replay and the bytes written per change O(1).
+      // The change is already durable: a fold that fails is tried again at the next save and at close.
+      if (bytes > (opts.compactAtBytes ?? Math.max(MIN_COMPACT_BYTES, s.snapshot.size))) await writeSnapshot(currentDoc()).catch(() => undefined);
+    },
+    async compact(doc) {
+      if (seen === undefined || seen.journalBytes === 0) return;
+      if (doc.serial !== seen.serial) throw conflict(`serial ${seen.serial}; folding ${doc.serial}`);
+      await checkUnchanged(seen);
+      await writeSnapshot(doc);
     },
     async lock(operation, { timeoutMs }) {
       await mkdir(dirname(path), { recursive: true });

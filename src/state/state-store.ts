@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { ConvergeError } from '../diagnostics/errors.js';
 import { addressKey, type Address } from '../model/kinds.js';
-import { kindOrder } from '../kinds/registry.js';
+import { byKindThenName } from './state-document.js';
 import type { Reporter } from '../model/events.js';
-import { STATE_FORMAT_VERSION, type InFlightRun, type StateBackend, type StateDocument, type StateLock, type StateRecord } from './types.js';
+import { STATE_FORMAT_VERSION, type InFlightRun, type StateBackend, type StateChange, type StateDocument, type StateLock, type StateRecord } from './types.js';
 
 /** A new, empty state with a fresh random salt (decisions.md §3). */
 export function emptyState(): StateDocument {
@@ -45,12 +45,6 @@ export interface OpenStateStoreOptions {
   upgradeDigests?: (digests: Record<string, string>) => Record<string, string>;
 }
 
-function sortRecords(records: StateRecord[]): StateRecord[] {
-  return records.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-const same = (r: Address, a: Address) => r.kind === a.kind && r.name === a.name;
-
 /** Takes the lock (when asked) before reading, so two applies never work from the same state. */
 export async function openStateStore(backend: StateBackend, opts: OpenStateStoreOptions): Promise<StateStore> {
   const lock: StateLock | undefined = opts.lock ? await backend.lock(opts.operation, { timeoutMs: opts.lockTimeoutMs }) : undefined;
@@ -65,25 +59,59 @@ export async function openStateStore(backend: StateBackend, opts: OpenStateStore
       data: { lockId: dead.id, pid: dead.pid, host: dead.host },
     });
   }
-  let doc: StateDocument;
+  let head: StateDocument;
   try {
-    doc = await backend.read();
+    head = await backend.read();
   } catch (e) {
     await lock?.release();
     throw e;
   }
+  // Records by address, so a save and a lookup cost the same at 10 000 records as at 10. The sorted
+  // document is built only when someone asks for it (and cached until the next change).
+  const byAddress = new Map(head.records.map((r) => [addressKey(r), r]));
+  let serial = head.serial;
+  let sorted: StateRecord[] | undefined = head.records;
+  const currentDoc = (): StateDocument => {
+    sorted ??= [...byAddress.values()].sort(byKindThenName);
+    return { version: head.version, salt: head.salt, serial, records: sorted };
+  };
+  const upgrade = opts.upgradeDigests;
+  const upgraded = (r: StateRecord): StateRecord => (upgrade ? { ...r, secretDigests: upgrade(r.secretDigests) } : r);
+  /** Every record's digests in the current form: before a whole-document write (and the journal's fold). */
+  const upgradeAll = (): void => {
+    if (!upgrade) return;
+    for (const [key, r] of byAddress) byAddress.set(key, upgraded(r));
+    sorted = undefined;
+  };
   let queue: Promise<void> = Promise.resolve();
   let closed = false;
 
-  const mutate = (change: (records: StateRecord[]) => StateRecord[]): Promise<void> => {
+  /** Applies the change in memory, persists it, and undoes it in memory if persisting failed. */
+  const mutate = (makeChange: () => StateChange): Promise<void> => {
     const next = queue.then(async () => {
       if (closed) throw new ConvergeError('state.closed', 'the state store is closed', { source: 'internal' });
-      const upgrade = opts.upgradeDigests;
-      const changed = change([...doc.records]);
-      const records = upgrade ? changed.map((r) => ({ ...r, secretDigests: upgrade(r.secretDigests) })) : changed;
-      const updated: StateDocument = { ...doc, serial: doc.serial + 1, records: sortRecords(records) };
-      await backend.write(updated);
-      doc = updated;
+      const made = makeChange();
+      // The changed record carries its digests in the current form (an old state migrates as it is written).
+      const change: StateChange = made.op === 'put' ? { ...made, record: upgraded(made.record) } : made;
+      const key = change.op === 'put' ? addressKey(change.record) : addressKey(change);
+      const before = byAddress.get(key);
+      if (change.op === 'put') byAddress.set(key, change.record);
+      else byAddress.delete(key);
+      serial += 1;
+      sorted = undefined;
+      try {
+        if (backend.append) await backend.append(serial, change, currentDoc);
+        else {
+          upgradeAll();
+          await backend.write(currentDoc());
+        }
+      } catch (e) {
+        if (before === undefined) byAddress.delete(key);
+        else byAddress.set(key, before);
+        serial -= 1;
+        sorted = undefined;
+        throw e;
+      }
     });
     // A failed write must not block the next one; the caller still sees its own failure.
     queue = next.catch(() => undefined);
@@ -93,29 +121,43 @@ export async function openStateStore(backend: StateBackend, opts: OpenStateStore
   return {
     backend,
     get doc() {
-      return doc;
+      return currentDoc();
     },
     lockLost: lock?.lostSignal,
-    records: () => [...doc.records],
-    get: (address) => doc.records.find((r) => same(r, address)),
-    put: (record) => mutate((records) => [...records.filter((r) => !same(r, record)), record]),
-    remove: (address) => mutate((records) => records.filter((r) => !same(r, address))),
+    records: () => [...currentDoc().records],
+    get: (address) => byAddress.get(addressKey(address)),
+    put: (record) => mutate(() => ({ op: 'put', record })),
+    remove: (address) => mutate(() => ({ op: 'remove', kind: address.kind, name: address.name })),
     setInFlight: (address, run) =>
-      mutate((records) => {
-        const i = records.findIndex((r) => same(r, address));
-        const current = records[i];
+      mutate(() => {
+        const current = byAddress.get(addressKey(address));
         if (current === undefined) {
           throw new ConvergeError('state.no-record', `cannot record a run for ${addressKey(address)}: it is not in state`, { source: 'internal' });
         }
         const { inFlight: _previous, ...rest } = current;
-        records[i] = run === undefined ? rest : { ...rest, inFlight: run };
-        return records;
+        return { op: 'put', record: run === undefined ? rest : { ...rest, inFlight: run } };
       }),
     async close() {
       if (closed) return;
       await queue;
       closed = true;
-      await lock?.release();
+      try {
+        // Only the lock holder may fold the journal: a plan reading beside an apply must not rewrite its state.
+        if (lock && backend.compact) {
+          upgradeAll();
+          await backend.compact(currentDoc());
+        }
+      } catch (e) {
+        // Nothing is lost: every change is already in the journal, and the next run folds it.
+        opts.reporter?.emit({
+          code: 'state.compact-failed',
+          level: 'warn',
+          message: `could not fold the ${backend.description} journal into the state file (${(e as Error).message}); every change is kept in the journal and the next run folds it`,
+          data: {},
+        });
+      } finally {
+        await lock?.release();
+      }
     },
   };
 }

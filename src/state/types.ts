@@ -68,12 +68,24 @@ export interface StateLock {
   release(): Promise<void>;
 }
 
+/** One change to the records: what a journal line holds (`put` replaces the record at its kind and name). */
+export type StateChange = { op: 'put'; record: StateRecord } | { op: 'remove'; kind: Kind; name: string };
+
 /** A place to keep state. Local file and Nomad Variables implement it; one conformance suite tests both. */
 export interface StateBackend {
   readonly description: string;
   read(): Promise<StateDocument>;
   /** Atomic replace; rejects with code `state.conflict` if someone else wrote since our read. */
   write(doc: StateDocument): Promise<void>;
+  /**
+   * Optional: persists one change durably without rewriting the whole document, so a save costs the size
+   * of the change, not of the state. `serial` is the document's serial after the change; `current` gives
+   * that whole document, for a backend that folds its journal into a snapshot when the journal grows.
+   * Rejects with `state.conflict` like `write`. Without it, every change is a `write` of the whole document.
+   */
+  append?(serial: number, change: StateChange, current: () => StateDocument): Promise<void>;
+  /** Optional: folds what `append` wrote into one document (the store calls it at close, under the lock). */
+  compact?(doc: StateDocument): Promise<void>;
   lock(operation: string, options: { timeoutMs: number }): Promise<StateLock>;
   /** Removes a lock left by a dead process; `id` must match the lock's id. */
   forceUnlock(id: string): Promise<void>;

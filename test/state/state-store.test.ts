@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,11 +38,12 @@ describe('StateStore over the local backend', () => {
     await store.put(rec('b', 'NoCodeModule'));
     await store.put(rec('z'));
     await store.put(rec('a'));
-    let onDisk = JSON.parse(await readFile(path, 'utf8')) as { serial: number; records: StateRecord[] };
+    // What another process (a rerun after a kill) reads: the state file plus its journal.
+    let onDisk = await createLocalBackend(path).read();
     expect(onDisk.serial).toBe(3);
     expect(onDisk.records.map((r) => r.name)).toEqual(['a', 'z', 'b']);
     await store.setInFlight({ kind: 'NomadAuthMethod', name: 'a' }, { purpose: 'upgrade', runId: 'run-1', phase: 'initiated', startedAt: 't' });
-    onDisk = JSON.parse(await readFile(path, 'utf8')) as typeof onDisk;
+    onDisk = await createLocalBackend(path).read();
     expect(onDisk.records[0]?.inFlight?.runId).toBe('run-1');
     await store.setInFlight({ kind: 'NomadAuthMethod', name: 'a' }, undefined);
     expect(store.get({ kind: 'NomadAuthMethod', name: 'a' })).not.toHaveProperty('inFlight');

@@ -5,6 +5,7 @@ import type { RunOutcome, Store } from './model.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RequestFailure, RequestFailures } from './request-failures.js';
 import type { RunEngine } from './run-engine.js';
+import { addFleet, type Fleet } from './fleet-seed.js';
 
 /**
  * The sandbox's own switches for tests and the demo: things that happen outside the API in real life (a module
@@ -36,14 +37,20 @@ export interface TfeControl {
   failRequest(failure: Partial<RequestFailure> & Pick<RequestFailure, 'method' | 'path'>): RequestFailure;
   /** Drop the pending chosen failures. */
   clearFailedRequests(): void;
+  /**
+   * No-code modules and workspaces (with variables) put straight into the model, as if created through the API
+   * and provisioned: benchmarks seed a large fleet this way when the apply is not what they measure.
+   */
+  addFleet(fleet: Fleet): { noCodeModules: number; workspaces: number };
 }
 
 export const OUTCOMES: readonly RunOutcome[] = ['errored', 'canceled', 'discarded', 'no-changes', 'success', 'awaiting-decision', 'late-cost-estimate'];
 
-export function createControl(store: Store, engine: RunEngine, limiter: RateLimiter | null, failures: RequestFailures): TfeControl {
+export function createControl(store: Store, engine: RunEngine, limiter: RateLimiter | null, failures: RequestFailures, terraformVersion: string): TfeControl {
   return {
     failRequest: (failure) => failures.add(failure),
     clearFailedRequests: () => failures.clear(),
+    addFleet: (fleet) => addFleet(store, fleet, terraformVersion),
     publishModuleVersion(org, name, provider, version) {
       if (org !== store.organization) throw new Error(`unknown organization ${org}; the sandbox holds ${store.organization}`);
       const now = new Date().toISOString();
@@ -107,6 +114,7 @@ const ENDPOINTS = {
   'PUT /__sandbox/managed-resources': '{ "workspace", "count" }',
   'PUT /__sandbox/step-delay': '{ "ms" }',
   'PUT /__sandbox/rate-limit': '{ "perSecond" } (the per-token limit; 30 like HCP Terraform)',
+  'POST /__sandbox/fleet': '{ "noCodeModules": [...], "workspaces": [...] } (see fleet-seed.ts; benchmarks)',
 };
 
 interface Deps {
@@ -192,6 +200,8 @@ export function handleControl(path: string, req: IncomingMessage, body: Buffer, 
       case 'DELETE /__sandbox/failed-requests':
         deps.control.clearFailedRequests();
         return send(200, { cleared: true });
+      case 'POST /__sandbox/fleet':
+        return send(200, deps.control.addFleet(json as Fleet));
       case 'PUT /__sandbox/rate-limit':
         deps.control.setRateLimit(Number(json.perSecond));
         return send(200, { perSecond: json.perSecond });

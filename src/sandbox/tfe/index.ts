@@ -79,7 +79,7 @@ export async function startTfeSimulator(opts: TfeSimOptions = {}): Promise<TfeSi
   const engine = new RunEngine(store, opts.stepDelayMs ?? 50, opts.stateProcessingMs ?? 1000);
   const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit?.perSecond ?? RATE_LIMIT_PER_SECOND);
   const failures = new RequestFailures();
-  const control = createControl(store, engine, limiter, failures);
+  const control = createControl(store, engine, limiter, failures, TERRAFORM_VERSION);
   const faults = new Faults(opts.faults ?? {});
   const log = opts.log ?? new RequestLog();
   const settings: Settings = {
