@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,8 +33,6 @@ beforeAll(async () => {
   sim = await startNomadSimulator({ host: '127.0.0.1', port: 0, log });
   http = createHttpClient({ baseUrl: sim.url });
   childDir = await mkdtemp(join(tmpdir(), 'converge-nomad-child-'));
-  // The transpiled tree imports undici and p-retry (through the HTTP layer): let it find them.
-  await symlink(join(REPO, 'node_modules'), join(childDir, 'node_modules'), 'dir');
   childBackend = await transpileTree(join(REPO, 'src/state/nomad/index.ts'), REPO, childDir);
 });
 
