@@ -5,21 +5,25 @@ import type { HttpClient, TlsOptions } from '../../http/types.js';
 import { silentReporter, type Reporter } from '../../model/events.js';
 import { parseStateDocument } from '../local-backend.js';
 import { emptyState } from '../state-store.js';
-import type { StateBackend, StateLock } from '../types.js';
-import { decodeState, encodeState, ENCODING } from './chunking.js';
+import type { StateBackend, StateDocument, StateLock } from '../types.js';
+import { decodeState, encodeState } from './chunking.js';
+import { deleteGeneration, deleteJournalEntry, sweepAfterCommit } from './cleanup.js';
+import { headItems, parseHead, type Head, type JournalRef, type SnapshotRef } from './head.js';
+import { chainLink, entryItems, entryText, MAX_ENTRY_CHARS, readJournalEntries, replayEntries } from './journal.js';
 import { acquireNomadLock, defaultHolder, forceUnlockNomad, lockLostError, validateLockTtl, type HeldNomadLock, type LockHolder, type NomadLockOptions } from './lock.js';
-import { chunkPath, chunkPrefix, defaultLockPath, parseChunkPath, validateStatePath } from './paths.js';
-import { createVariablesClient, type VariablesClient } from './variables-client.js';
+import { chunkPath, chunkPrefix, defaultLockPath, journalEntryPath, validateStatePath } from './paths.js';
+import { createVariablesClient } from './variables-client.js';
 
 /*
  * State in Nomad Variables. Commit protocol (README.md in this folder):
- *   1. write the new generation's chunks `<path>/chunk-<generation>-<n>` (new variables: nothing the
- *      committed head points to is touched);
- *   2. write the head `<path>` LAST with `?cas=<ModifyIndex seen at read>`: the single atomic step.
- *      A 409 means someone else committed since our read → `state.conflict`;
- *   3. delete chunks no head can ever point to again (best effort).
- * A reader reads the head, then its chunks, and checks the sha256: it never sees a torn state; a
- * chunk deleted under it (a newer commit) makes it read the head again.
+ *   1. a whole-state write puts up a new generation of chunks `<path>/chunk-<generation>-<n>`; a save of
+ *      one change puts up one journal entry `<path>/journal-<id>` (journal.ts). Both are new variables:
+ *      nothing the committed head points to is touched;
+ *   2. write the head `<path>` LAST with `?cas=<ModifyIndex seen at read>`: the single atomic step, for
+ *      every save. A 409 means someone else committed since our read → `state.conflict`;
+ *   3. after a whole-state write, delete chunks and entries no head can ever point to again (best effort).
+ * A reader reads the head, its chunks and its journal entries, and checks the hashes: it never sees a
+ * torn state; a variable deleted under it (a newer commit) makes it read the head again.
  */
 
 export interface NomadVariablesBackendOptions {
@@ -43,6 +47,8 @@ export interface NomadVariablesBackendOptions {
   lockPollMs?: number;
   /** Who to record as the lock holder. Default: this user, host and pid. */
   holder?: LockHolder;
+  /** Journal characters past which a save folds it into the chunks. Default: 64 KiB or the snapshot's size, whichever is larger. */
+  foldAtChars?: number;
 }
 
 export interface NomadVariablesBackend extends StateBackend {
@@ -50,18 +56,12 @@ export interface NomadVariablesBackend extends StateBackend {
   close(): Promise<void>;
 }
 
-/** Head variable keys. Items are string→string (§9). */
-const HEAD_FORMAT = 'converge-state-v1';
-
-interface Head {
-  index: number;
-  serial: number;
-  generation: string;
-  chunks: number;
-  sha256: string;
-}
-
 const READ_ATTEMPTS = 5;
+/**
+ * Journals smaller than this are never folded early: a fold rewrites every chunk, so folding a small state
+ * often would cost more than it saves, and a reader fetches at most this much journal beside the snapshot.
+ */
+const MIN_FOLD_CHARS = 64 * 1024;
 /** Tries at the fence write when other writers keep moving the head (only a lock-less writer can). */
 const FENCE_ATTEMPTS = 5;
 
@@ -108,12 +108,21 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
     description,
   };
 
-  /** ModifyIndex of the head at our last read or write (0 = no head yet): the CAS base for write. */
+
+  /** ModifyIndex of the head at our last read or write (0 = no head yet): the CAS base for every write. */
   let baseIndex: number | undefined;
   /** Serial at our last read or write: like the local backend, a write must move it forward. */
   let baseSerial = 0;
+  /** The snapshot the head pointed to at our last read or write (undefined: no head yet). */
+  let snapshot: SnapshotRef | undefined;
+  /** Its base64 characters: the journal is folded once its entries outgrow it. */
+  let snapshotChars = 0;
+  /** The journal after that snapshot (undefined: none). */
+  let journal: JournalRef | undefined;
+  /** Set when the head holds a write of ours that this process no longer mirrors: the next save rewrites the whole state. */
+  let mustFold = false;
   let heldLock: HeldNomadLock | undefined;
-  /** Generation of a head write that failed without an answer: it may have landed (see settlePending). */
+  /** writeId of a head write that failed without an answer: it may have landed (see settlePending). */
   let pending: string | undefined;
 
   async function readHead(): Promise<Head | undefined> {
@@ -122,14 +131,28 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
     return parseHead(v.Items ?? {}, v.ModifyIndex, description);
   }
 
+  /** What a read or commit saw becomes the base of the next write. */
+  function remember(head: { index: number; serial: number; snapshot: SnapshotRef | undefined; journal: JournalRef | undefined }, chars: number): void {
+    baseIndex = head.index;
+    baseSerial = head.serial;
+    snapshot = head.snapshot;
+    journal = head.journal;
+    snapshotChars = chars;
+    mustFold = false;
+  }
+
   /**
    * A head write that failed after every retry may still have landed. If the head is that write, it
-   * is ours: move our CAS base to it, or every later write of this run would conflict with itself.
+   * is ours: move our CAS base to it, or every later write of this run would conflict with itself. The
+   * store took that change back in memory, so the next save rewrites the whole state (`mustFold`).
    */
   async function settlePending(): Promise<void> {
     if (pending === undefined) return;
     const head = await readHead();
-    if (head?.generation === pending) baseIndex = head.index;
+    if (head !== undefined && head.writeId === pending) {
+      baseIndex = head.index;
+      mustFold = true;
+    }
     pending = undefined;
   }
 
@@ -139,6 +162,57 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
       const why: unknown = heldLock.lostSignal.reason;
       throw why instanceof ConvergeError ? why : lockLostError(description, 'the lease ended');
     }
+  }
+
+  /**
+   * The commit point of every save: the head, with CAS on the index we last saw. On a rejection,
+   * `discard` removes what this save put up before it (its chunks or its journal entry).
+   */
+  async function commitHead(items: Record<string, string>, writeId: string, discard: () => Promise<void>): Promise<number> {
+    // The lease may have run out while the chunks or the entry went up.
+    assertLockHeld();
+    const expected = baseIndex ?? 0;
+    let r;
+    try {
+      // Retried after a lost reply only when a read-back does not find this very write as the head.
+      r = await vars.put(opts.path, items, { cas: expected, isOurs: (v) => v.Items?.writeId === writeId });
+    } catch (e) {
+      pending = writeId;
+      throw e;
+    }
+    if (r.ok) return r.variable.ModifyIndex;
+    // A repeat that lands on our own committed write gets 409 showing it: done.
+    if (r.current.Items?.writeId === writeId) return r.current.ModifyIndex;
+    await discard();
+    const taker = r.current.Items?.lockId;
+    const lock = heldLock;
+    if (lock && taker !== undefined && taker !== lock.info.id) {
+      // Another run took the lock and fenced the head: our lease ended without us knowing.
+      throw lockLostError(description, `another run (lock ${taker}) holds it now and has written the state`);
+    }
+    throw new ConvergeError(
+      'state.conflict',
+      `The state in ${description} was changed by someone else since this run read it (expected version ${expected}, found ${r.current.ModifyIndex})`,
+      { source: 'user', status: 409, hint: 'another converge run wrote the state meanwhile; run plan again to see the current state' },
+    );
+  }
+
+  /** The whole state as a new generation of chunks, then a v1 head (no journal), then the sweep. */
+  async function commitSnapshot(doc: StateDocument): Promise<void> {
+    const generation = `${baseIndex ?? 0}-${randomBytes(4).toString('hex')}`;
+    const encoded = encodeState(JSON.stringify(doc));
+    // 1. New-generation chunks, sequentially (bounded remote calls).
+    for (let n = 0; n < encoded.chunks.length; n++) {
+      const r = await vars.put(chunkPath(opts.path, generation, n), { data: encoded.chunks[n] ?? '' });
+      if (!r.ok) throw new ConvergeError('state.nomad.chunk-conflict', `Could not write chunk ${n} of the state in ${description}`, { source: 'internal' });
+    }
+    // 2. The head, last, with CAS.
+    const ref: SnapshotRef = { generation, chunks: encoded.chunks.length, sha256: encoded.sha256, bytes: encoded.bytes };
+    const items = headItems(doc.serial, ref, undefined, generation, heldLock?.info.id);
+    const index = await commitHead(items, generation, () => deleteGeneration(vars, opts.path, generation, encoded.chunks.length, reporter));
+    remember({ index, serial: doc.serial, snapshot: ref, journal: undefined }, encoded.chunks.reduce((sum, c) => sum + c.length, 0));
+    // 3. Cleanup after the commit; failures leave garbage, never a wrong state.
+    await sweepAfterCommit(vars, opts.path, generation, index, reporter);
   }
 
   /**
@@ -155,7 +229,7 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
       const writeId = newWriteId();
       const r = await vars.put(opts.path, { ...current.Items, lockId, writeId }, { cas: head.index, isOurs: (v) => v.Items?.writeId === writeId });
       if (r.ok) {
-        // Our own earlier read stays valid: the fence changed no content.
+        // Our own earlier read stays valid: the fence changed no content (the journal keys are kept).
         if (baseIndex === head.index) baseIndex = r.variable.ModifyIndex;
         return;
       }
@@ -174,26 +248,26 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
       for (let attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
         const head = await readHead();
         if (!head) {
-          baseIndex = 0;
-          baseSerial = 0;
+          remember({ index: 0, serial: 0, snapshot: undefined, journal: undefined }, 0);
           return emptyState();
         }
         const parts: string[] = [];
         // Sequential: a state has few chunks, and the contract forbids unbounded parallel remote calls.
-        for (let n = 0; n < head.chunks; n++) {
-          const c = await vars.get(chunkPath(opts.path, head.generation, n));
+        for (let n = 0; n < head.snapshot.chunks; n++) {
+          const c = await vars.get(chunkPath(opts.path, head.snapshot.generation, n));
           if (!c) break;
           parts.push(c.Items?.data ?? '');
         }
-        if (parts.length < head.chunks) {
+        const entries = parts.length < head.snapshot.chunks ? undefined : await readJournalEntries(vars, opts.path, head, description);
+        if (entries === undefined) {
           // A newer commit cleaned this generation between our head and chunk reads: read again.
           reporter.emit({ code: 'state.read.retry', level: 'debug', message: `The state in ${description} changed while reading; reading it again`, data: { attempt } });
           continue;
         }
         // One definition of a valid state document for every backend (records checked too).
-        const doc = parseStateDocument(decodeState(parts, head.sha256, description), description);
-        baseIndex = head.index;
-        baseSerial = doc.serial;
+        const base = parseStateDocument(decodeState(parts, head.snapshot.sha256, description), description);
+        const doc = replayEntries(base, entries, head.serial, description);
+        remember({ ...head, serial: doc.serial }, parts.reduce((sum, p) => sum + p.length, 0));
         return doc;
       }
       throw new ConvergeError('state.nomad.unstable', `The state in ${description} kept changing while converge read it`, {
@@ -209,68 +283,61 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
       // A write without a prior read is checked against the current head, like the local backend.
       if (baseIndex === undefined) {
         const current = await readHead();
-        baseIndex = current?.index ?? 0;
-        baseSerial = current?.serial ?? 0;
+        remember(current ?? { index: 0, serial: 0, snapshot: undefined, journal: undefined }, 0);
       }
-      const expected = baseIndex;
       if (doc.serial <= baseSerial) {
         throw new ConvergeError('state.conflict', `Refusing to write serial ${doc.serial} over serial ${baseSerial} of the state in ${description}`, {
           source: 'internal',
           hint: 'each write must increase the serial; this is a bug in the caller',
         });
       }
-      const generation = `${expected}-${randomBytes(4).toString('hex')}`;
-      const encoded = encodeState(JSON.stringify(doc));
-      // 1. New-generation chunks, sequentially (bounded remote calls).
-      for (let n = 0; n < encoded.chunks.length; n++) {
-        const r = await vars.put(chunkPath(opts.path, generation, n), { data: encoded.chunks[n] ?? '' });
-        if (!r.ok) throw new ConvergeError('state.nomad.chunk-conflict', `Could not write chunk ${n} of the state in ${description}`, { source: 'internal' });
-      }
-      // 2. The head, last, with CAS: the commit point.
-      const lock = heldLock;
-      const headItems: Record<string, string> = {
-        format: HEAD_FORMAT,
-        serial: String(doc.serial),
-        generation,
-        chunks: String(encoded.chunks.length),
-        sha256: encoded.sha256,
-        encoding: ENCODING,
-        bytes: String(encoded.bytes),
-        writeId: generation,
-        ...(lock ? { lockId: lock.info.id } : {}),
-      };
-      // The lease may have run out while the chunks went up.
+      await commitSnapshot(doc);
+    },
+
+    async append(serial, change, current) {
       assertLockHeld();
-      let r;
-      try {
-        // Retried after a lost reply only when a read-back does not find this very generation as the head.
-        r = await vars.put(opts.path, headItems, { cas: expected, isOurs: (v) => v.Items?.generation === generation });
-      } catch (e) {
-        pending = generation;
-        throw e;
+      await settlePending();
+      if (baseIndex === undefined) throw new ConvergeError('state.not-read', 'the state was appended to before it was read', { source: 'internal' });
+      if (serial !== baseSerial + 1) {
+        throw new ConvergeError('state.conflict', `Refusing to append serial ${serial} after serial ${baseSerial} of the state in ${description}`, {
+          source: 'internal',
+          hint: 'each change must follow the last one saved; this is a bug in the caller',
+        });
       }
-      if (!r.ok) {
-        // A repeat that lands on our own committed write gets 409 showing our generation: done.
-        if (r.current.Items?.generation !== generation) {
-          await deleteGeneration(vars, opts.path, generation, encoded.chunks.length, reporter);
-          const taker = r.current.Items?.lockId;
-          if (lock && taker !== undefined && taker !== lock.info.id) {
-            // Another run took the lock and fenced the head: our lease ended without us knowing.
-            throw lockLostError(description, `another run (lock ${taker}) holds it now and has written the state`);
-          }
-          throw new ConvergeError(
-            'state.conflict',
-            `The state in ${description} was changed by someone else since this run read it (expected version ${expected}, found ${r.current.ModifyIndex})`,
-            { source: 'user', status: 409, hint: 'another converge run wrote the state meanwhile; run plan again to see the current state' },
-          );
-        }
-        baseIndex = r.current.ModifyIndex;
-      } else {
-        baseIndex = r.variable.ModifyIndex;
+      const text = entryText(serial, change);
+      // No head to hang a journal on yet, an entry too big for one variable, or a lost reply that landed
+      // (the head holds a change this process took back): the whole state instead.
+      if (snapshot === undefined || mustFold || Buffer.byteLength(text) > MAX_ENTRY_CHARS) return commitSnapshot(current());
+      const base = snapshot;
+      const id = `${baseIndex}-${randomBytes(4).toString('hex')}`;
+      const prev = journal?.last ?? '';
+      // Create-only (cas=0): an entry, once written, is never replaced, by us or by anyone else.
+      const put = await vars.put(journalEntryPath(opts.path, id), entryItems(text, prev), { cas: 0, isOurs: (v) => v.Items?.entry === text && v.Items.prev === prev });
+      if (!put.ok) throw new ConvergeError('state.nomad.entry-conflict', `The state journal entry ${id} in ${description} already exists`, { source: 'internal' });
+      const next: JournalRef = {
+        count: (journal?.count ?? 0) + 1,
+        last: id,
+        sha256: chainLink(journal?.sha256 ?? base.sha256, text),
+        bytes: (journal?.bytes ?? 0) + text.length,
+      };
+      const index = await commitHead(headItems(serial, base, next, id, heldLock?.info.id), id, () => deleteJournalEntry(vars, opts.path, id, reporter));
+      remember({ index, serial, snapshot: base, journal: next }, snapshotChars);
+      // Folding once the entries outgrow the snapshot keeps both the reader's work and the bytes written per
+      // save O(1). The change is already committed: a fold that fails is tried again at the next save and at close.
+      if (next.bytes > Math.max(opts.foldAtChars ?? MIN_FOLD_CHARS, snapshotChars)) {
+        await commitSnapshot(current()).catch((e: unknown) => {
+          reporter.emit({ code: 'state.fold-deferred', level: 'debug', message: `Could not fold the state journal in ${description} yet: ${(e as Error).message}`, data: {} });
+        });
       }
-      baseSerial = doc.serial;
-      // 3. Cleanup after the commit; failures leave garbage, never a wrong state.
-      await sweepChunks(vars, opts.path, generation, baseIndex, reporter);
+    },
+
+    async compact(doc) {
+      if (journal === undefined && !mustFold) return;
+      assertLockHeld();
+      if (doc.serial !== baseSerial) {
+        throw new ConvergeError('state.conflict', `Refusing to fold serial ${doc.serial} over serial ${baseSerial} of the state in ${description}`, { source: 'internal' });
+      }
+      await commitSnapshot(doc);
     },
 
     async lock(operation, { timeoutMs }) {
@@ -306,59 +373,4 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
       if (ownsHttp) await http.close();
     },
   };
-}
-
-function parseHead(items: Record<string, string>, index: number, where: string): Head {
-  const chunks = Number(items.chunks);
-  const serial = Number(items.serial);
-  if (items.format !== HEAD_FORMAT || items.encoding !== ENCODING || !Number.isInteger(chunks) || chunks < 1 || !items.generation || !items.sha256) {
-    throw new ConvergeError('state.corrupt', `The head variable of ${where} is not a converge state head (format ${items.format ?? 'missing'})`, {
-      source: 'user',
-      hint: 'the path holds some other variable; choose another state path, or remove that variable if it is leftover',
-    });
-  }
-  return { index, serial, generation: items.generation, chunks, sha256: items.sha256 };
-}
-
-async function deleteGeneration(vars: VariablesClient, path: string, generation: string, count: number, reporter: Reporter): Promise<void> {
-  for (let n = 0; n < count; n++) {
-    try {
-      await vars.delete(chunkPath(path, generation, n));
-    } catch (e) {
-      cleanupFailed(reporter, chunkPath(path, generation, n), e);
-    }
-  }
-}
-
-/**
- * Deletes chunks that no head can point to again: any generation other than the committed one
- * whose writer expected a head index below the committed head's (its CAS is bound to fail, since
- * ModifyIndex only grows). Chunks of a writer racing against this very head are left to that writer.
- */
-async function sweepChunks(vars: VariablesClient, path: string, committed: string, headIndex: number, reporter: Reporter): Promise<void> {
-  let listed;
-  try {
-    listed = await vars.list(chunkPrefix(path));
-  } catch (e) {
-    cleanupFailed(reporter, chunkPrefix(path), e);
-    return;
-  }
-  for (const meta of listed) {
-    const c = parseChunkPath(path, meta.Path);
-    if (!c || c.generation === committed || c.baseIndex >= headIndex) continue;
-    try {
-      await vars.delete(meta.Path);
-    } catch (e) {
-      cleanupFailed(reporter, meta.Path, e);
-    }
-  }
-}
-
-function cleanupFailed(reporter: Reporter, path: string, e: unknown): void {
-  reporter.emit({
-    code: 'state.cleanup-failed',
-    level: 'warn',
-    message: `Could not delete the old state chunk ${path}; it is harmless and will be removed by a later write`,
-    data: { path, error: e instanceof Error ? e.message : String(e) },
-  });
 }

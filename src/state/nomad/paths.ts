@@ -6,7 +6,10 @@ import { ConvergeError } from '../../diagnostics/errors.js';
  * request, with a message that says what is wrong, instead of a 400 halfway through a write.
  */
 
-/** Longest suffix we append: `/chunk-<index ≤ 20 digits>-<8 hex>-<n ≤ 4 digits>` (41) and `-lock` (5). */
+/**
+ * Longest suffix we append: `/chunk-<index ≤ 20 digits>-<8 hex>-<n ≤ 4 digits>` (41), `/journal-<index>-<8 hex>` (38)
+ * and `-lock` (5).
+ */
 const SUFFIX_ROOM = 48;
 export const MAX_STATE_PATH = 128 - SUFFIX_ROOM;
 
@@ -57,4 +60,20 @@ export function parseChunkPath(statePath: string, path: string): ParsedChunkPath
   const m = /^(\d+)-([0-9a-f]{8})-(\d+)$/.exec(path.slice(prefix.length));
   if (!m) return undefined;
   return { generation: `${m[1]}-${m[2]}`, baseIndex: Number(m[1]), n: Number(m[3]) };
+}
+
+/** Prefix shared by every journal entry of the state at `statePath` (journal.ts). */
+export const journalPrefix = (statePath: string) => `${statePath}/journal-`;
+
+/**
+ * `<path>/journal-<id>`, id = `<head ModifyIndex the writer expected>-<8 hex>`: each entry is a new variable,
+ * never rewritten, and the index in its name lets a later fold tell entries no head can point to again.
+ */
+export const journalEntryPath = (statePath: string, id: string) => `${journalPrefix(statePath)}${id}`;
+
+export function parseJournalEntryPath(statePath: string, path: string): { id: string; baseIndex: number } | undefined {
+  const prefix = journalPrefix(statePath);
+  if (!path.startsWith(prefix)) return undefined;
+  const m = /^(\d+)-[0-9a-f]{8}$/.exec(path.slice(prefix.length));
+  return m ? { id: path.slice(prefix.length), baseIndex: Number(m[1]) } : undefined;
 }
