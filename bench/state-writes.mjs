@@ -6,6 +6,10 @@
 // 2. The built CLI creating 500 no-code workspaces (3 variables each) against the sandbox (limit lifted, no
 //    latency: the apply is measured for its writes, not its pacing); the converge process reports its own
 //    `wchar` at exit (bench/maxrss-hook.mjs).
+// 3. The Nomad Variables backend (issue 14 goal 3): one StateStore over it saves N records against the Nomad
+//    simulator on loopback (in the child, no latency); the child counts the requests the backend sends and their
+//    JSON body bytes. BENCH_OLD_DIST=<dir> (a `dist` built from an older commit) measures that build too, for N up
+//    to BENCH_OLD_MAX (default 2 000: the old backend gzips the whole state on every save, so 10 000 takes hours).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -62,6 +66,42 @@ if (process.argv[2] === '--child') {
   process.exit(0);
 }
 
+if (process.argv[2] === '--nomad-child') {
+  const [, , , nText, dist] = process.argv;
+  const n = Number(nText);
+  const { openStateStore } = await import(join(dist, 'state/state-store.js'));
+  const { createNomadVariablesBackend } = await import(join(dist, 'state/nomad/index.js'));
+  // The simulator and HTTP layer of this build serve both: only the backend (and its store) differ.
+  const { startNomadSimulator } = await import('../dist/sandbox/nomad/index.js');
+  const { RequestLog } = await import('../dist/sandbox/common/request-log.js');
+  const { createHttpClient } = await import('../dist/http/client.js');
+  const sim = await startNomadSimulator({ host: '127.0.0.1', port: 0, log: new RequestLog() });
+  const inner = createHttpClient({ baseUrl: sim.url });
+  const sent = { requests: 0, bytes: 0 };
+  const http = {
+    baseUrl: inner.baseUrl,
+    request: (req) => {
+      sent.requests += 1;
+      if (req.body !== undefined) sent.bytes += Buffer.byteLength(JSON.stringify(req.body));
+      return inner.request(req);
+    },
+    stats: () => inner.stats(),
+    close: () => Promise.resolve(),
+  };
+  const backend = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path: 'converge/state', http });
+  const store = await openStateStore(backend, { lock: true, operation: 'apply', lockTimeoutMs: 0 });
+  const before = { ...sent };
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await store.put(record(i));
+  await store.close();
+  const ms = performance.now() - t0;
+  const stateBytes = Buffer.byteLength(JSON.stringify(store.doc));
+  console.log(JSON.stringify({ n, requests: sent.requests - before.requests, bytes: sent.bytes - before.bytes, ms, stateBytes }));
+  await inner.close();
+  await sim.stop();
+  process.exit(0);
+}
+
 const rows = [];
 for (const n of SIZES) {
   const dir = await mkdtemp(join(tmpdir(), 'converge-bench-state-'));
@@ -85,6 +125,31 @@ for (const n of SIZES) {
     });
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// The Nomad Variables backend, this build and (optionally) an older one.
+const nomadRows = [];
+const builds = [['this build', fileURLToPath(new URL('../dist/', import.meta.url)), Infinity]];
+if (process.env.BENCH_OLD_DIST) builds.push(['old build', process.env.BENCH_OLD_DIST, Number(process.env.BENCH_OLD_MAX ?? 2000)]);
+for (const [label, dist, max] of builds) {
+  for (const n of SIZES.filter((s) => s <= max)) {
+    const r = spawnSync(process.execPath, [here, '--nomad-child', String(n), dist], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (r.status !== 0) {
+      console.log(`state-writes Nomad child (${label}, N = ${n}) exited ${r.status}: ${r.stderr.slice(0, 2000)}`);
+      continue;
+    }
+    const m = JSON.parse(r.stdout.trim().split('\n').pop());
+    nomadRows.push({
+      build: label,
+      N: n,
+      'Nomad requests': m.requests,
+      'requests / object': (m.requests / n).toFixed(2),
+      'bytes sent': m.bytes,
+      'bytes / object': Math.round(m.bytes / n),
+      'state JSON bytes / object': Math.round(m.stateBytes / n),
+      'wall s': (m.ms / 1000).toFixed(1),
+    });
   }
 }
 
@@ -129,3 +194,5 @@ for (const n of [500]) {
 }
 console.log('state-writes: bytes written to the local state per object saved (goal: O(1), flat in N)');
 table(rows);
+console.log('state-writes: Nomad Variables backend, requests and JSON body bytes sent per object saved (goal: O(1), flat in N)');
+table(nomadRows);
