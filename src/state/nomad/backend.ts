@@ -9,7 +9,7 @@ import type { StateBackend, StateDocument, StateLock } from '../types.js';
 import { decodeState, encodeState } from './chunking.js';
 import { deleteGeneration, deleteJournalEntry, sweepAfterCommit } from './cleanup.js';
 import { headItems, parseHead, type Head, type JournalRef, type SnapshotRef } from './head.js';
-import { chainLink, entryItems, entryText, MAX_ENTRY_CHARS, readJournalEntries, replayEntries } from './journal.js';
+import { chainLink, entryItems, entryText, MAX_ENTRY_BYTES, readJournalEntries, replayEntries } from './journal.js';
 import { acquireNomadLock, defaultHolder, forceUnlockNomad, lockLostError, validateLockTtl, type HeldNomadLock, type LockHolder, type NomadLockOptions } from './lock.js';
 import { chunkPath, chunkPrefix, defaultLockPath, journalEntryPath, validateStatePath } from './paths.js';
 import { createVariablesClient } from './variables-client.js';
@@ -307,7 +307,7 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
       const text = entryText(serial, change);
       // No head to hang a journal on yet, an entry too big for one variable, or a lost reply that landed
       // (the head holds a change this process took back): the whole state instead.
-      if (snapshot === undefined || mustFold || Buffer.byteLength(text) > MAX_ENTRY_CHARS) return commitSnapshot(current());
+      if (snapshot === undefined || mustFold || Buffer.byteLength(text) > MAX_ENTRY_BYTES) return commitSnapshot(current());
       const base = snapshot;
       const id = `${baseIndex}-${randomBytes(4).toString('hex')}`;
       const prev = journal?.last ?? '';

@@ -22,7 +22,7 @@ export const JOURNAL_ENTRY_FORMAT = 'converge-journal-v1';
  * An entry's text larger than this goes into a whole-state write instead: a variable holds at most 64 KiB
  * of keys plus values (reference nomad-api.md §9), and the entry's other items and keys need room.
  */
-export const MAX_ENTRY_CHARS = 60_000;
+export const MAX_ENTRY_BYTES = 60_000;
 
 export const entryText = (serial: number, change: StateChange): string => journalLine(serial, change).trimEnd();
 
