@@ -138,6 +138,23 @@ describe('Nomad state saves cost O(1) per object', () => {
   });
 });
 
+describe('a change too big for one variable', () => {
+  it('is saved as a whole-state write (chunks), so no entry passes the 64 KiB limit', async () => {
+    const path = newPath();
+    const store = await openStateStore(backend(path), { lock: false, operation: 'apply', lockTimeoutMs: 0 });
+    await store.put(record(0));
+    await store.put(record(1));
+    expect((await rawGet(path))?.Items.format).toBe('converge-state-v2');
+    // 80 000 hex characters: more than a variable holds, gzipped to a few chunks.
+    await store.put(record(2, randomBytes(40_000).toString('hex')));
+    expect((await rawGet(path))?.Items.format).toBe('converge-state-v1');
+    await store.put(record(3));
+    const doc = await backend(path).read();
+    expect(doc.records.map((r) => r.applied.n)).toEqual([0, 1, 2, 3]);
+    expect(await listPaths(`${path}/journal-`)).toHaveLength(1);
+  });
+});
+
 describe('the journal format is checked', () => {
   async function journaled(): Promise<string> {
     const path = newPath();
