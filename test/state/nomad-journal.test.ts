@@ -10,6 +10,7 @@ import { createHttpClient } from '../../src/http/client.js';
 import type { HttpClient } from '../../src/http/types.js';
 import { RequestLog } from '../../src/sandbox/common/request-log.js';
 import { startNomadSimulator } from '../../src/sandbox/nomad/index.js';
+import { encodeState } from '../../src/state/nomad/chunking.js';
 import { createNomadVariablesBackend, type NomadVariablesBackendOptions } from '../../src/state/nomad/index.js';
 import { openStateStore } from '../../src/state/state-store.js';
 import type { StateRecord } from '../../src/state/types.js';
@@ -135,6 +136,28 @@ describe('Nomad state saves cost O(1) per object', () => {
     const doc = await backend(path).read();
     expect(doc.serial).toBe(6);
     expect(doc.records.map((r) => r.applied.n)).toEqual([0, 1, 3, 4]);
+  });
+});
+
+describe('a state written before the journal', () => {
+  it('reads as before, takes journal saves, and folds back to the same v1 head format at close', async () => {
+    const path = newPath();
+    // The head and chunk exactly as converge wrote them before the journal (format v1, no journal keys).
+    const old = { version: 1, salt: 'ab'.repeat(16), serial: 4, records: [record(0), record(1)] };
+    const encoded = encodeState(JSON.stringify(old));
+    await rawPut(`${path}/chunk-0-0a0b0c0d-0`, { data: encoded.chunks[0] ?? '' });
+    await rawPut(path, { format: 'converge-state-v1', serial: '4', generation: '0-0a0b0c0d', chunks: '1', sha256: encoded.sha256, encoding: 'gzip+base64', bytes: String(encoded.bytes), writeId: '0-0a0b0c0d' });
+    expect(await backend(path).read()).toEqual(old);
+
+    const store = await openStateStore(backend(path), { lock: true, operation: 'apply', lockTimeoutMs: 0 });
+    await store.put(record(2));
+    expect((await rawGet(path))?.Items).toMatchObject({ format: 'converge-state-v2', journal: '1', serial: '5' });
+    expect((await backend(path).read()).records.map((r) => r.applied.n)).toEqual([0, 1, 2]);
+    await store.close();
+    const head = (await rawGet(path))?.Items ?? {};
+    expect(Object.keys(head).sort()).toEqual(['bytes', 'chunks', 'encoding', 'format', 'generation', 'lockId', 'serial', 'sha256', 'writeId']);
+    expect(head.format).toBe('converge-state-v1');
+    expect(await listPaths(`${path}/chunk-`)).toEqual([`${path}/chunk-${head.generation ?? ''}-0`]);
   });
 });
 
