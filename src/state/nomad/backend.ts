@@ -108,7 +108,6 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
     description,
   };
 
-
   /** ModifyIndex of the head at our last read or write (0 = no head yet): the CAS base for every write. */
   let baseIndex: number | undefined;
   /** Serial at our last read or write: like the local backend, a write must move it forward. */
