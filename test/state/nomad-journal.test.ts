@@ -205,6 +205,16 @@ describe('the journal format is checked', () => {
     expect(isConvergeError(e) && e.code).toBe('state.version');
   });
 
+  it('an entry deleted by hand is reported as missing, not as a state that kept changing', async () => {
+    const path = await journaled();
+    const last = (await rawGet(path))?.Items.journalLast ?? '';
+    const res = await http.request({ method: 'DELETE', path: `/v1/var/${path}/journal-${last}`, headers: { 'X-Nomad-Token': sim.managementToken } });
+    expect(res.status).toBe(204);
+    const e = await readError(path);
+    expect(isConvergeError(e) && e.code).toBe('state.corrupt');
+    expect((e as Error).message).toMatch(/names a chunk or journal entry that does not exist/);
+  });
+
   it('an entry edited by hand breaks the hash chain and is refused as corrupt, never replayed', async () => {
     const path = await journaled();
     const last = (await rawGet(path))?.Items.journalLast ?? '';

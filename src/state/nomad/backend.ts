@@ -244,6 +244,8 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
     description,
 
     async read() {
+      /** Index of a head whose chunks or entries were found missing: missing again under the same head is no race. */
+      let missingUnder: number | undefined;
       for (let attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
         const head = await readHead();
         if (!head) {
@@ -259,6 +261,14 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
         }
         const entries = parts.length < head.snapshot.chunks ? undefined : await readJournalEntries(vars, opts.path, head, description);
         if (entries === undefined) {
+          // Only a newer commit's sweep removes what a head names, so the same head twice means someone deleted it.
+          if (missingUnder === head.index) {
+            throw new ConvergeError('state.corrupt', `The state in ${description} is unreadable: its head names a chunk or journal entry that does not exist`, {
+              source: 'remote',
+              hint: 'someone may have deleted variables under the state path by hand; restore them from a backup (nomad var get/put)',
+            });
+          }
+          missingUnder = head.index;
           // A newer commit cleaned this generation between our head and chunk reads: read again.
           reporter.emit({ code: 'state.read.retry', level: 'debug', message: `The state in ${description} changed while reading; reading it again`, data: { attempt } });
           continue;
