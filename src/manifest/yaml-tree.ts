@@ -1,8 +1,9 @@
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
-import type { Document, Node as YamlNode } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq } from 'yaml';
+import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import type { Diagnostic, SourceRange } from '../diagnostics/types.js';
 import { EntryList, ShapeTable } from './position-shapes.js';
 import type { FrozenEntries, Shape } from './position-shapes.js';
+import { yamlParser } from './yaml-build.js';
 
 /** Aliases expanded per document before we call it an alias bomb (yaml's own default is 100). */
 export const MAX_ALIAS_EXPANSIONS = 100;
@@ -245,12 +246,12 @@ class Converter {
  * Files of one load share a ShapeTable, so their documents share pointer strings and shapes.
  */
 export function parseYamlFile(text: string, file: string, table = new ShapeTable()): ParsedFile {
-  const lc = new LineCounter();
+  const lc = new yamlParser.LineCounter();
   const diagnostics: Diagnostic[] = [];
   const docs: YamlTree[] = [];
   let parsed: Document[];
   try {
-    parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false }) as unknown as Document[];
+    parsed = yamlParser.parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false }) as unknown as Document[];
   } catch (e) {
     // The parser itself gave up (e.g. the stack on absurd nesting): report it at the top of the file.
     diagnostics.push({
