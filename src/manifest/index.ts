@@ -15,7 +15,7 @@ import type { LoadedDoc } from './rules/context.js';
 import { checkAcrossDocuments } from './rules/cross-document.js';
 import { checkSecrets } from './rules/secrets.js';
 import { checkSettings } from './rules/settings.js';
-import { DOCUMENT_KINDS, isDocumentKind, validators } from './schema.js';
+import { DOCUMENT_KINDS, isDocumentKind, validatorFor } from './schema.js';
 import { rangeAt, schemaDiagnostics, schemaErrorPointers } from './schema-errors.js';
 import { didYouMean } from './suggest.js';
 import { ShapeTable } from './position-shapes.js';
@@ -136,14 +136,12 @@ async function loadFile(file: ManifestFile, { diagnostics, sources, skipped, sha
     });
   }
   const lineLength = lineLengths(read.text);
-  const { byKind } = validators();
   const docs: LoadedDoc[] = [];
   for (const tree of parsed.docs) {
     const kind = envelope(tree, lineLength, diagnostics);
     if (kind === undefined) continue;
     const value = tree.value as Record<string, unknown>;
-    const validate = byKind.get(kind);
-    if (!validate) throw new Error(`no schema compiled for ${kind}`);
+    const validate = validatorFor(kind);
     const schemaValid = validate(value);
     if (!schemaValid) diagnostics.push(...schemaDiagnostics(validate.errors ?? [], { tree, lineLength }));
     docs.push({
