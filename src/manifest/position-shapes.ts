@@ -1,8 +1,9 @@
 /*
  * Where the nodes of a document are, kept compactly. Documents of one manifest set mostly share their
  * structure (every workspace has `/spec/module`, `/spec/variables/0/key`, …), so the pointer strings and
- * the pointer → slot index are shared by every document of the same shape, and a document keeps only a
- * Float64Array of packed entries, one slot per pointer. A Map per document (with its own copy of every
+ * the pointer → slot index are shared by every document of the same shape, and a document keeps only an
+ * array of packed entries, one slot per pointer (a plain array of doubles: a typed array per document
+ * costs more in buffer bookkeeping than its entries). A Map per document (with its own copy of every
  * pointer string) was most of the memory of 50 000 validated documents, and its garbage much of the time.
  */
 
@@ -57,7 +58,7 @@ export class ShapeTable {
 /** A document's entries: one per slot of its shape. */
 export interface FrozenEntries {
   shape: Shape;
-  entries: Float64Array;
+  entries: readonly number[];
 }
 
 /** A pointer → entry map under construction: slots in first-met order, a later set of the same pointer overwrites. */
@@ -83,6 +84,6 @@ export class EntryList {
 
   /** The finished, compact form: the shared shape and this document's entries. */
   freeze(table: ShapeTable): FrozenEntries {
-    return { shape: table.shapeOf(this.pointers), entries: Float64Array.from(this.entries) };
+    return { shape: table.shapeOf(this.pointers), entries: this.entries.slice() };
   }
 }

@@ -63,7 +63,7 @@ const spanOf = (entry: number): number => Math.floor(entry / STYLE_SLOTS);
 /** What a lazy view reads from: the entries of one document (slots of a shared shape) and how to turn a span into a range. */
 interface EntrySource {
   shape: Shape;
-  entries: Float64Array;
+  entries: readonly number[];
   ranges: RangeMaker;
 }
 
