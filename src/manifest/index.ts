@@ -15,9 +15,10 @@ import type { LoadedDoc } from './rules/context.js';
 import { checkAcrossDocuments } from './rules/cross-document.js';
 import { checkSecrets } from './rules/secrets.js';
 import { checkSettings } from './rules/settings.js';
-import { DOCUMENT_KINDS, isDocumentKind, validators } from './schema.js';
+import { DOCUMENT_KINDS, isDocumentKind, validatorFor } from './schema.js';
 import { rangeAt, schemaDiagnostics, schemaErrorPointers } from './schema-errors.js';
 import { didYouMean } from './suggest.js';
+import { ShapeTable } from './position-shapes.js';
 import { parseYamlFile } from './yaml-tree.js';
 import type { YamlTree } from './yaml-tree.js';
 
@@ -104,13 +105,21 @@ function normaliseSpec(doc: LoadedDoc & { kind: Kind }): unknown {
   return def.normalise ? def.normalise(doc.value.spec as never, doc.tree.numberSource) : doc.value.spec;
 }
 
-async function loadFile(file: ManifestFile, diagnostics: Diagnostic[], sources: Map<string, string>, skipped: string[]): Promise<LoadedDoc[]> {
+/** What every file of one load adds to or shares. */
+interface LoadShared {
+  diagnostics: Diagnostic[];
+  sources: Map<string, string>;
+  skipped: string[];
+  shapes: ShapeTable;
+}
+
+async function loadFile(file: ManifestFile, { diagnostics, sources, skipped, shapes }: LoadShared): Promise<LoadedDoc[]> {
   const read = await readManifestFile(file);
   if (!read.ok) {
     diagnostics.push(read.diagnostic);
     return [];
   }
-  const parsed = parseYamlFile(read.text, file.display);
+  const parsed = parseYamlFile(read.text, file.display, shapes);
   if (file.searched && parsed.diagnostics.length === 0 && holdsNoConvergeDocument(parsed.docs.map((d) => d.value))) {
     skipped.push(file.display);
     return [];
@@ -127,14 +136,12 @@ async function loadFile(file: ManifestFile, diagnostics: Diagnostic[], sources: 
     });
   }
   const lineLength = lineLengths(read.text);
-  const { byKind } = validators();
   const docs: LoadedDoc[] = [];
   for (const tree of parsed.docs) {
     const kind = envelope(tree, lineLength, diagnostics);
     if (kind === undefined) continue;
     const value = tree.value as Record<string, unknown>;
-    const validate = byKind.get(kind);
-    if (!validate) throw new Error(`no schema compiled for ${kind}`);
+    const validate = validatorFor(kind);
     const schemaValid = validate(value);
     if (!schemaValid) diagnostics.push(...schemaDiagnostics(validate.errors ?? [], { tree, lineLength }));
     docs.push({
@@ -199,7 +206,8 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
   diagnostics.push(...found.diagnostics);
 
   const skipped: string[] = [];
-  const perFile = await Promise.all(found.files.map((f) => loadFile(f, diagnostics, sources, skipped)));
+  const shared: LoadShared = { diagnostics, sources, skipped, shapes: new ShapeTable() };
+  const perFile = await Promise.all(found.files.map((f) => loadFile(f, shared)));
   const docs = perFile.flat();
   const note = skippedFilesNote(skipped.sort());
   if (note) diagnostics.push(note);

@@ -31,24 +31,44 @@ interface Compiled {
   document: ValidateFunction;
 }
 
-let compiled: Compiled | undefined;
+let ajvInstance: InstanceType<typeof Ajv> | undefined;
 
-/** Compiles every schema once per process (compiling costs far more than validating). */
-export function validators(): Compiled {
-  if (compiled) return compiled;
+/** One ajv per process holding every schema; ajv compiles each on its first use and keeps it. */
+function schemas(): InstanceType<typeof Ajv> {
+  if (ajvInstance) return ajvInstance;
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
   // Our annotation: the human wording of a `pattern`, used in diagnostics; editors ignore it.
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
   for (const file of SCHEMA_FILES.values()) ajv.addSchema(loadSchema(file), file);
   ajv.addSchema(loadSchema('document.json'), 'document.json');
-  const get = (key: string): ValidateFunction => {
-    const v = ajv.getSchema(key);
-    if (!v) throw new Error(`schema ${key} did not compile`);
-    return v;
-  };
-  compiled = {
-    byKind: new Map([...SCHEMA_FILES].map(([k, file]) => [k, get(file)])),
-    document: get('document.json'),
+  ajvInstance = ajv;
+  return ajv;
+}
+
+function compiledSchema(key: string): ValidateFunction {
+  const v = schemas().getSchema(key);
+  if (!v) throw new Error(`schema ${key} did not compile`);
+  return v;
+}
+
+/**
+ * The validator of one kind, compiled the first time a document of that kind is checked: compiling
+ * costs far more than validating, and a manifest set seldom holds every kind (document.json, which
+ * editors use, is never compiled by a load).
+ */
+export function validatorFor(kind: DocumentKind): ValidateFunction {
+  const file = SCHEMA_FILES.get(kind);
+  if (file === undefined) throw new Error(`no schema for ${kind}`);
+  return compiledSchema(file);
+}
+
+let compiled: Compiled | undefined;
+
+/** Every validator, compiled once per process. */
+export function validators(): Compiled {
+  compiled ??= {
+    byKind: new Map([...SCHEMA_FILES.keys()].map((k) => [k, validatorFor(k)])),
+    document: compiledSchema('document.json'),
   };
   return compiled;
 }

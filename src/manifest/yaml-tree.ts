@@ -1,6 +1,9 @@
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
-import type { Document, Node as YamlNode } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq } from 'yaml';
+import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import type { Diagnostic, SourceRange } from '../diagnostics/types.js';
+import { EntryList, ShapeTable } from './position-shapes.js';
+import type { FrozenEntries, Shape } from './position-shapes.js';
+import { yamlParser } from './yaml-build.js';
 
 /** Aliases expanded per document before we call it an alias bomb (yaml's own default is 100). */
 export const MAX_ALIAS_EXPANSIONS = 100;
@@ -33,6 +36,8 @@ export interface ParsedFile {
 }
 
 export function escapePointer(key: string): string {
+  // Almost no key holds either character; the check is cheaper than two regular expression passes.
+  if (!key.includes('~') && !key.includes('/')) return key;
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -55,22 +60,24 @@ const STYLE_SLOTS = 8;
 const entryOf = (span: number, style?: string): number => span * STYLE_SLOTS + (STYLES as readonly string[]).indexOf(style ?? '') + 1;
 const spanOf = (entry: number): number => Math.floor(entry / STYLE_SLOTS);
 
-/** What a lazy view reads from: the entries of one document and how to turn a span into a range. */
+/** What a lazy view reads from: the entries of one document (slots of a shared shape) and how to turn a span into a range. */
 interface EntrySource {
-  entries: Map<string, number>;
+  shape: Shape;
+  entries: readonly number[];
   ranges: RangeMaker;
 }
 
 /** One read-only handler per kind of view, shared by every document (closures per view would cost more than the entries). */
 function readOnlyView<T>(read: (src: EntrySource, entry: number) => T | undefined): ProxyHandler<EntrySource> {
   const at = (src: EntrySource, p: string | symbol): T | undefined => {
-    const entry = typeof p === 'string' ? src.entries.get(p) : undefined;
+    const slot = typeof p === 'string' ? src.shape.get(p) : undefined;
+    const entry = slot === undefined ? undefined : src.entries[slot];
     return entry === undefined ? undefined : read(src, entry);
   };
   return {
     get: at,
     has: (src, p) => at(src, p) !== undefined,
-    ownKeys: (src) => [...src.entries.keys()].filter((k) => at(src, k) !== undefined),
+    ownKeys: (src) => [...src.shape.keys()].filter((k) => at(src, k) !== undefined),
     getOwnPropertyDescriptor: (src, p) => {
       const value = at(src, p);
       return value === undefined ? undefined : { value, enumerable: true, configurable: true, writable: false };
@@ -85,8 +92,8 @@ const RANGE_VIEW = readOnlyView((src, entry) => src.ranges.ofSpan(spanOf(entry))
 const STYLE_VIEW = readOnlyView((_src, entry) => STYLES[(entry % STYLE_SLOTS) - 1]);
 
 /** A read-only `pointer → T` view of a document's entries, each value made when it is read. */
-function lazyView<T>(handler: ProxyHandler<EntrySource>, entries: Map<string, number>, ranges: RangeMaker): Record<string, T> {
-  return new Proxy({ entries, ranges }, handler) as unknown as Record<string, T>;
+function lazyView<T>(handler: ProxyHandler<EntrySource>, frozen: FrozenEntries, ranges: RangeMaker): Record<string, T> {
+  return new Proxy({ shape: frozen.shape, entries: frozen.entries, ranges }, handler) as unknown as Record<string, T>;
 }
 
 class RangeMaker {
@@ -112,9 +119,9 @@ class RangeMaker {
 class Converter {
   aliases = 0;
   /** JSON pointer → entry (span and scalar style) of the value node (see `positions` of YamlTree). */
-  readonly positions = new Map<string, number>();
+  readonly positions = new EntryList();
   /** JSON pointer of a mapping entry → entry of its key. */
-  readonly keyRanges = new Map<string, number>();
+  readonly keyRanges = new EntryList();
   readonly rawQuoted: Record<string, string> = {};
   readonly numberSource: Record<string, string> = {};
   readonly diagnostics: Diagnostic[] = [];
@@ -127,6 +134,7 @@ class Converter {
     private readonly doc: Document,
     ranges: RangeMaker,
     private readonly text: string,
+    private readonly table: ShapeTable,
   ) {
     this.ranges = ranges;
   }
@@ -200,7 +208,7 @@ class Converter {
           return undefined;
         }
         const key = keyNode === null ? '' : String(keyNode.value);
-        const child = `${pointer}/${escapePointer(key)}`;
+        const child = this.table.child(pointer, escapePointer(key));
         const keyRange = underAlias ?? this.nodeSpan(keyNode, here);
         // Checked here with a Set: the parser's own uniqueKeys check compares every key with every
         // earlier one, and a 100 000-key mapping took 300 s. Same message as the parser's.
@@ -221,7 +229,7 @@ class Converter {
     if (isSeq(node)) {
       const out: unknown[] = [];
       node.items.forEach((item, i) => {
-        out.push(item === null ? null : this.convert(item, `${pointer}/${i}`, depth + 1, here, underAlias));
+        out.push(item === null ? null : this.convert(item, this.table.child(pointer, String(i)), depth + 1, here, underAlias));
       });
       return out;
     }
@@ -233,14 +241,17 @@ class Converter {
   }
 }
 
-/** Parses every document of one file. Never throws for bad input: problems come back as diagnostics. */
-export function parseYamlFile(text: string, file: string): ParsedFile {
-  const lc = new LineCounter();
+/**
+ * Parses every document of one file. Never throws for bad input: problems come back as diagnostics.
+ * Files of one load share a ShapeTable, so their documents share pointer strings and shapes.
+ */
+export function parseYamlFile(text: string, file: string, table = new ShapeTable()): ParsedFile {
+  const lc = new yamlParser.LineCounter();
   const diagnostics: Diagnostic[] = [];
   const docs: YamlTree[] = [];
   let parsed: Document[];
   try {
-    parsed = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false }) as unknown as Document[];
+    parsed = yamlParser.parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false }) as unknown as Document[];
   } catch (e) {
     // The parser itself gave up (e.g. the stack on absurd nesting): report it at the top of the file.
     diagnostics.push({
@@ -255,7 +266,7 @@ export function parseYamlFile(text: string, file: string): ParsedFile {
   if (!Array.isArray(parsed)) parsed = [parsed];
   const ranges = new RangeMaker(file, lc, text);
   for (const doc of parsed) {
-    const conv = new Converter(doc, ranges, text);
+    const conv = new Converter(doc, ranges, text, table);
     let hadError = false;
     for (const err of doc.errors) {
       hadError = true;
@@ -295,11 +306,12 @@ export function parseYamlFile(text: string, file: string): ParsedFile {
     const value = conv.convert(contents, '', 0, pack(r[0], r[1]), undefined);
     diagnostics.push(...conv.diagnostics);
     if (conv.isStopped) continue;
+    const positions = conv.positions.freeze(table);
     docs.push({
       value,
-      positions: lazyView(RANGE_VIEW, conv.positions, ranges),
-      keyRanges: lazyView(RANGE_VIEW, conv.keyRanges, ranges),
-      scalarStyle: lazyView(STYLE_VIEW, conv.positions, ranges),
+      positions: lazyView(RANGE_VIEW, positions, ranges),
+      keyRanges: lazyView(RANGE_VIEW, conv.keyRanges.freeze(table), ranges),
+      scalarStyle: lazyView(STYLE_VIEW, positions, ranges),
       rawQuoted: conv.rawQuoted,
       numberSource: conv.numberSource,
       range: docRange,
