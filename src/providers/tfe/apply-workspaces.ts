@@ -2,7 +2,9 @@ import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../p
 import { mapLimit } from '../../async/map-limit.js';
 import { failed, outcome } from './outcome.js';
 import type { TfeSession } from './session.js';
-import { rollout } from './upgrade-driver.js';
+import { addressKey } from '../../model/kinds.js';
+import { rollout } from './rollout.js';
+import { rolloutStatus } from './rollout-status.js';
 import { type Env, desiredOf } from './workspace-env.js';
 import { updateWorkspace } from './workspace-update.js';
 import { createWorkspace } from './workspace-create.js';
@@ -46,18 +48,23 @@ export async function applyWorkspaces(batch: ApplyBatch, session: TfeSession, ct
   // marked `upgrade.canary: true`, else the first by name (the changes come sorted).
   const rank = (p: PlannedChange) => (p.view.record?.inFlight !== undefined ? 2 : desiredOf(p)?.spec.upgrade?.canary === true ? 1 : 0);
   const ordered = [...upgrades].sort((a, b) => rank(b) - rank(a));
-  const upgraded = await rollout(
-    ordered,
+  const upgraded = await rollout(ordered, {
     concurrency,
-    (p) =>
+    run: (p) =>
       guard(env, p, async () => {
         const d = desiredOf(p);
         if (!d) return outcome(p, 'failed', 'internal: no manifest for a workspace upgrade');
         return upgradeWorkspace(env, p, d);
       }),
-    (o) => o.status === 'failed',
-    (p, reason) => outcome(p, 'skipped', reason),
-    (p) => p.change.name,
-  );
+    isFailure: (o) => o.status === 'failed',
+    skip: (p, reason) => outcome(p, 'skipped', reason),
+    nameOf: (p) => p.change.name,
+    groupOf: (p) => {
+      const module = desiredOf(p)?.spec.module ?? '';
+      const m = batch.all.get(addressKey({ kind: 'NoCodeModule', name: module }))?.desired?.object;
+      return { name: module, limits: m?.kind === 'NoCodeModule' ? (m.spec.upgrade ?? {}) : {} };
+    },
+    ...(ordered.length > 1 ? { onProgress: rolloutStatus(ctx.reporter, ordered.length) } : {}),
+  });
   return [...out, ...upgraded];
 }

@@ -1,6 +1,6 @@
 import { sleep } from '../../async/sleep.js';
 import type { TfeClient } from './client.js';
-import { workspacesWithCurrentRuns } from './run-sweep-api.js';
+import { workspacesWithCurrentRuns, type SweptWorkspace } from './run-sweep-api.js';
 import type { WorkspaceWire } from './wire.js';
 
 /*
@@ -8,8 +8,8 @@ import type { WorkspaceWire } from './wire.js';
  * sweeper answers all who asked since the last round with one sweep of the workspace list with current runs
  * (100 runs a request), and reads on its own only a run that is no longer its workspace's current run (a
  * newer run replaced it, or it waits behind one) or, when fewer runs wait than a sweep has pages, each run
- * directly. Rounds start at most once per interval, one at a time: the rate budget goes to initiations and
- * confirmations, which never wait for a round.
+ * directly. Rounds start at most once per interval, one at a time, and the interval backs off (to 10×) while
+ * nothing moves: the rate budget goes to initiations and confirmations, which never wait for a round.
  */
 
 export interface RunState {
@@ -20,18 +20,22 @@ export interface RunState {
 }
 
 interface Waiter {
+  key: string;
+  /** The answer from a sweep's row for the workspace (undefined: not answerable from it; read alone). */
+  fromSweep(row: SweptWorkspace | undefined): unknown;
+  readAlone(): Promise<unknown>;
   workspaceId: string;
-  runId: string;
-  /** Reads this run alone (GET /runs/:id, or the upgrade status for an upgrade run). */
-  readAlone: () => Promise<RunState>;
-  resolve: (s: RunState) => void;
-  reject: (e: unknown) => void;
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
 }
 
 export class RunSweeper {
   private waiting: Waiter[] = [];
   private round: Promise<void> | null = null;
   private lastRoundAt = -Infinity;
+  private backoff = 0;
+  /** What each followed run was last seen as: a round where none moved backs off. */
+  private seen = new Map<string, string>();
   /** Pages the last sweep took (1 until one was made). */
   private pages = 1;
   /** Counters for tests and benchmarks. */
@@ -42,10 +46,27 @@ export class RunSweeper {
     private readonly intervalMs: number,
   ) {}
 
-  /** The run's state at the next round. */
-  read(workspaceId: string, runId: string, readAlone: () => Promise<RunState>): Promise<RunState> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ workspaceId, runId, readAlone, resolve, reject });
+  /** The run's state at the next round; `readAlone` reads it on its own (GET /runs/:id, the upgrade status). */
+  readRun(workspaceId: string, runId: string, readAlone: () => Promise<RunState>): Promise<RunState> {
+    return this.ask<RunState>({
+      key: runId,
+      workspaceId,
+      readAlone,
+      fromSweep: (row) => (row?.run && row.run.id === runId ? { status: row.run.status, confirmable: row.run.confirmable, workspace: row.workspace } : undefined),
+    });
+  }
+
+  /**
+   * The workspace's row at the next round, when `useRow` can answer from it (undefined: ask `readAlone`).
+   * For questions about a workspace's runs that a sweep usually settles (is a run in flight?).
+   */
+  askWorkspace<T>(workspaceId: string, useRow: (row: SweptWorkspace) => T | undefined, readAlone: () => Promise<T>): Promise<T> {
+    return this.ask<T>({ key: `ws:${workspaceId}`, workspaceId, readAlone, fromSweep: (row) => (row ? useRow(row) : undefined) });
+  }
+
+  private ask<T>(w: Omit<Waiter, 'resolve' | 'reject'>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ ...w, resolve: resolve as (v: unknown) => void, reject });
       this.pump();
     });
   }
@@ -59,7 +80,8 @@ export class RunSweeper {
   }
 
   private async runRound(): Promise<void> {
-    const wait = this.lastRoundAt + this.intervalMs - performance.now();
+    const interval = Math.min(this.intervalMs * 10, this.intervalMs * Math.pow(1.5, this.backoff));
+    const wait = this.lastRoundAt + interval - performance.now();
     if (wait > 0) await sleep(wait);
     // Followers that ask at about the same moment share the round.
     await new Promise((r) => setImmediate(r));
@@ -67,18 +89,16 @@ export class RunSweeper {
     this.stats.rounds += 1;
     const batch = this.waiting;
     this.waiting = [];
-    let left = batch;
-    if (new Set(batch.map((w) => w.runId)).size > this.pages) {
+    const answers = new Map<Waiter, unknown>();
+    if (new Set(batch.map((w) => w.workspaceId)).size > this.pages) {
       this.stats.sweeps += 1;
       try {
         const { workspaces, pages } = await workspacesWithCurrentRuns(this.client);
         this.pages = pages;
-        const byWorkspace = new Map(workspaces.map((s) => [s.workspace.id, s]));
-        left = [];
+        const rows = new Map(workspaces.map((s) => [s.workspace.id, s]));
         for (const w of batch) {
-          const s = byWorkspace.get(w.workspaceId);
-          if (s?.run && s.run.id === w.runId) w.resolve({ status: s.run.status, confirmable: s.run.confirmable, workspace: s.workspace });
-          else left.push(w);
+          const a = w.fromSweep(rows.get(w.workspaceId));
+          if (a !== undefined) answers.set(w, a);
         }
       } catch (e) {
         for (const w of batch) w.reject(e);
@@ -86,15 +106,25 @@ export class RunSweeper {
       }
     }
     await Promise.all(
-      left.map(async (w) => {
-        this.stats.aloneReads += 1;
-        try {
-          w.resolve(await w.readAlone());
-        } catch (e) {
-          w.reject(e);
-        }
-      }),
+      batch
+        .filter((w) => !answers.has(w))
+        .map(async (w) => {
+          this.stats.aloneReads += 1;
+          try {
+            answers.set(w, await w.readAlone());
+          } catch (e) {
+            w.reject(e);
+          }
+        }),
     );
+    let moved = false;
+    for (const [w, a] of answers) {
+      const status = typeof a === 'object' && a !== null && 'status' in a ? String(a.status) : 'asked';
+      if (this.seen.get(w.key) !== status) moved = true;
+      this.seen.set(w.key, status);
+      w.resolve(a);
+    }
+    this.backoff = moved ? 0 : this.backoff + 1;
   }
 }
 

@@ -52,12 +52,13 @@ export async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDe
   await saveRecord(env, p, ws.id, appliedFields(p, version), { workspaceId: ws.id, moduleId, ...(await secretVersions(env, p, d, ws.id, true)) });
   const runId = await findFirstRun(env, ws);
   if (runId === undefined) {
-    return outcome(p, 'succeeded', `created ${ws.id}; no first run appeared within the run timeout`);
+    return outcome(p, 'succeeded', `created ${ws.id}; no first run appeared (HCP Terraform queues one with the creation; start one there if the workspace needs it)`);
   }
   const startedAt = new Date().toISOString();
   await env.ctx.setInFlight(p.change, { purpose: 'provision', runId, phase: 'initiated', startedAt, toVersion: version });
   const { result, url } = await followPlainRun(env, p, {
     workspace: d.name,
+    workspaceId: ws.id,
     runId,
     purpose: 'provision',
     phase: 'initiated',

@@ -82,7 +82,7 @@ export async function deleteWorkspace(env: Env, p: PlannedChange): Promise<Apply
       const run = await env.session.client.createDestroyRun(id, 'converge: deletion policy destroy', { what: `destroy run of workspace ${p.change.name}` });
       const startedAt = new Date().toISOString();
       await env.ctx.setInFlight(p.change, { purpose: 'destroy', runId: run.id, phase: 'initiated', startedAt });
-      followed = await followPlainRun(env, p, { workspace: p.change.name, runId: run.id, purpose: 'destroy', phase: 'initiated', startedAt, policy: 'auto', autoApply });
+      followed = await followPlainRun(env, p, { workspace: p.change.name, workspaceId: id, runId: run.id, purpose: 'destroy', phase: 'initiated', startedAt, policy: 'auto', autoApply });
     }
     const { result, url } = followed;
     if (result.status !== 'applied' && result.status !== 'no-changes') return runOutcome(p, 'destroy', result, url);

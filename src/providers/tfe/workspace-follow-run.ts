@@ -3,6 +3,7 @@ import type { ApplyOutcome, PlannedChange } from '../provider.js';
 import { runUrl } from './mapping.js';
 import { outcome } from './outcome.js';
 import { sleep } from '../../async/sleep.js';
+import { sweeperFor } from './run-sweep.js';
 import { confirmUnlessConflict, followRun, type FollowResult, type RunPhase } from './runs.js';
 import { newestRun, type PendingRun } from './upgrade-driver.js';
 import type { WorkspaceWire } from './wire.js';
@@ -16,6 +17,7 @@ import { type Env } from './workspace-env.js';
 
 export interface RunTarget {
   workspace: string;
+  workspaceId: string;
   runId: string;
   purpose: InFlightRun['purpose'];
   phase: RunPhase;
@@ -40,10 +42,13 @@ export async function followPlainRun(env: Env, p: PlannedChange, t: RunTarget): 
     url,
     phase: t.phase,
     policy: t.policy,
-    read: async () => {
-      const r = await client.readRun(t.runId, call);
-      return { status: r.status, confirmable: r.confirmable };
-    },
+    read: () =>
+      sweeperFor(client, env.ctx.options.pollIntervalMs).readRun(t.workspaceId, t.runId, async () => {
+        const r = await client.readRun(t.runId, call);
+        return { status: r.status, confirmable: r.confirmable };
+      }),
+    // The sweeper paces the reads (one round per interval for every run followed).
+    pollDelayMs: () => 0,
     confirm: t.autoApply ? undefined : confirmUnlessConflict(() => client.applyRun(t.runId, `converge: ${t.purpose} confirmed by policy`, call)),
     onPhase: record,
     options: env.ctx.options,
@@ -57,6 +62,13 @@ export async function followPlainRun(env: Env, p: PlannedChange, t: RunTarget): 
 }
 
 /**
+ * How long a created workspace's first run may take to show: HCP Terraform queues it with the creation (reference
+ * §2), so one that has not shown after this will not; waiting the whole --run-timeout per workspace for it (issue
+ * 14) only delayed the rest.
+ */
+const FIRST_RUN_APPEARS_MS = 30_000;
+
+/**
  * The first run a workspace creation queued: current-run, else the newest run of the workspace
  * (reference §2: the create answer may show `current-run: null`; poll the run list), else the
  * workspace's `current-run` read again (for a service without the runs list).
@@ -64,11 +76,12 @@ export async function followPlainRun(env: Env, p: PlannedChange, t: RunTarget): 
 export async function findFirstRun(env: Env, ws: WorkspaceWire): Promise<string | undefined> {
   if (ws.currentRunId) return ws.currentRunId;
   const started = Date.now();
+  const limit = Math.min(FIRST_RUN_APPEARS_MS, env.ctx.options.runTimeoutMs);
   let n = 0;
   for (;;) {
     const first = await newestRun(env.session.client, ws.id, ws.name);
     if (first !== null) return first;
-    if (Date.now() - started > env.ctx.options.runTimeoutMs || env.ctx.signal?.aborted) return undefined;
+    if (Date.now() - started > limit || env.ctx.signal?.aborted) return undefined;
     await sleep(Math.min(env.ctx.options.pollIntervalMs * 10, env.ctx.options.pollIntervalMs * 2 ** n++), env.ctx.signal);
   }
 }
@@ -96,6 +109,7 @@ export async function resumeRun(env: Env, p: PlannedChange, run: InFlightRun, au
   });
   return followPlainRun(env, p, {
     workspace: p.change.name,
+    workspaceId: p.view.live?.id ?? p.view.record?.id ?? '',
     runId: run.runId,
     purpose: run.purpose,
     phase: run.phase,

@@ -3,7 +3,8 @@ import type { InFlightRun } from '../../state/types.js';
 import type { ApplyOutcome, PlannedChange } from '../provider.js';
 import { parseSourceModuleId } from './mapping.js';
 import { outcome } from './outcome.js';
-import { driveUpgrade, pendingRun, type PendingRun } from './upgrade-driver.js';
+import type { WorkspaceWire } from './wire.js';
+import { driveUpgrade, sweptPendingRun, type PendingRun } from './upgrade-driver.js';
 import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './workspace-env.js';
 import { secretVersions, syncVars } from './workspace-variables.js';
 import { syncSettings } from './workspace-update.js';
@@ -23,9 +24,10 @@ export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired
   const deps = { client: env.session.client, address: env.session.address, organization: env.session.organization, ctx: env.ctx, setInFlight: (run: InFlightRun | undefined) => env.ctx.setInFlight(p.change, run) };
   const target = { workspace: d.name, workspaceId, moduleId, policy: d.spec.upgrade?.confirm ?? 'auto', toVersion: to, inFlight: env.ctx.record(p.change)?.inFlight, ...(pending !== undefined ? { pending } : {}) };
   let r = await driveUpgrade(target, deps);
-  // Read back the version the workspace now runs (source-module-id), so state says what is live.
-  const readVersion = async () => parseSourceModuleId((await env.session.client.readWorkspace(workspaceId, { what: `workspace ${d.name}` })).sourceModuleId)?.version ?? to;
-  let version = r.status === 'succeeded' ? await readVersion() : to;
+  // Read back the version the workspace now runs (source-module-id): the sweep that saw the run end carries it.
+  const readVersion = async (seen: WorkspaceWire | undefined) =>
+    parseSourceModuleId((seen ?? (await env.session.client.readWorkspace(workspaceId, { what: `workspace ${d.name}` }))).sourceModuleId)?.version ?? to;
+  let version = r.status === 'succeeded' ? await readVersion(r.workspace) : to;
   if (r.status === 'succeeded' && r.adopted && to !== null && version !== to) {
     // The run found in flight was not the upgrade (it left the workspace at another version, issue 16.5):
     // it no longer blocks the workspace, so the upgrade starts now.
@@ -36,7 +38,7 @@ export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired
       data: { workspace: d.name, runId: r.runId, version, to },
     });
     r = await driveUpgrade({ ...target, inFlight: undefined, pending: null }, deps);
-    if (r.status === 'succeeded') version = await readVersion();
+    if (r.status === 'succeeded') version = await readVersion(r.workspace);
   }
   if (r.status === 'failed') return outcome(p, 'failed', r.error.message, { error: r.error, runUrl: r.url });
   if (r.status === 'awaiting-confirmation') return outcome(p, 'awaiting-confirmation', r.message, { runUrl: r.url });
@@ -68,7 +70,7 @@ export async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceD
   let inFlight = env.ctx.record(p.change)?.inFlight;
   let pending: PendingRun | null | undefined;
   if (!inFlight) {
-    pending = await pendingRun(env.session.client, live.id, d.name);
+    pending = await sweptPendingRun(env.session.client, live.id, d.name, env.ctx.options.pollIntervalMs);
     if (pending?.first) {
       inFlight = await adoptFirstRun(env, p, pending);
       pending = null;
