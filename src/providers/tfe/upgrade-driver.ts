@@ -3,7 +3,7 @@ import type { InFlightRun } from '../../state/types.js';
 import type { ApplyContext } from '../provider.js';
 import type { TfeClient } from './client.js';
 import { runUrl } from './mapping.js';
-import type { WorkspaceWire } from './wire.js';
+import type { RunWire, WorkspaceWire } from './wire.js';
 import { sweeperFor, type RunState } from './run-sweep.js';
 import { classifyRun, CONFIRMABLE, confirmUnlessConflict, followRun, type RunPhase } from './runs.js';
 
@@ -27,6 +27,11 @@ export interface UpgradeTarget {
    * null = none. Undefined = not looked yet: the driver looks.
    */
   pending?: PendingRun | null;
+  /**
+   * The workspace's newest run before the upgrade, when a sweep or the pending check saw it: the initiation's
+   * read-back then needs no runs list of its own (undefined: it reads one).
+   */
+  newestRunId?: string | null | undefined;
 }
 
 /** A run in flight that state does not know about (pendingRun). */
@@ -83,7 +88,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     });
     await deps.setInFlight({ purpose: 'upgrade', runId, phase, startedAt, toVersion: t.toVersion });
   } else {
-    const started = await client.initiateUpgrade(t.moduleId, t.workspaceId, `converge: upgrade to ${t.toVersion ?? 'the module’s pinned version'}`, call);
+    const started = await client.initiateUpgrade(t.moduleId, t.workspaceId, `converge: upgrade to ${t.toVersion ?? 'the module’s pinned version'}`, call, t.newestRunId);
     let id = started.runId;
     if (id === null && started.status !== null && started.message === null) {
       // A plan started (it has a state) but the answer carries no id (go-tfe's WorkspaceUpgrade
@@ -160,11 +165,20 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
 
 /** The workspace's newest run when it has not ended (and is not a destroy run), else null. */
 export async function pendingRun(client: TfeClient, workspaceId: string, workspace: string): Promise<PendingRun | null> {
-  const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
+  return pendingOf(await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` }));
+}
+
+function pendingOf(runs: readonly RunWire[]): PendingRun | null {
   const newest = runs[0];
   if (!newest || newest.isDestroy) return null;
   const c = classifyRun(newest.status, newest.confirmable);
   return c === 'running' || c === 'confirmable' ? { id: newest.id, status: newest.status, first: runs.length === 1 } : null;
+}
+
+/** pendingRun, and the id of the workspace's newest run when known (undefined: not known). */
+export interface PendingCheck {
+  pending: PendingRun | null;
+  newestRunId: string | null | undefined;
 }
 
 /**
@@ -172,11 +186,14 @@ export async function pendingRun(client: TfeClient, workspaceId: string, workspa
  * none) has nothing in flight, without a runs list of its own; one with a run in flight is asked alone (is that
  * run the workspace's first?).
  */
-export function sweptPendingRun(client: TfeClient, workspaceId: string, workspace: string, intervalMs: number): Promise<PendingRun | null> {
-  return sweeperFor(client, intervalMs).askWorkspace<PendingRun | null>(
+export function sweptPendingRun(client: TfeClient, workspaceId: string, workspace: string, intervalMs: number): Promise<PendingCheck> {
+  return sweeperFor(client, intervalMs).askWorkspace<PendingCheck>(
     workspaceId,
-    (row) => (row.run === null || isFinal(row.run.status) ? null : undefined),
-    () => pendingRun(client, workspaceId, workspace),
+    (row) => (row.run === null || isFinal(row.run.status) ? { pending: null, newestRunId: row.workspace.currentRunId } : undefined),
+    async () => {
+      const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
+      return { pending: pendingOf(runs), newestRunId: runs[0]?.id ?? null };
+    },
   );
 }
 
@@ -192,8 +209,10 @@ function isFinal(status: string): boolean {
  * only once it applied: the caller checks the version the workspace then runs.
  */
 async function unrecordedUpgradeInFlight(client: TfeClient, t: UpgradeTarget, intervalMs: number): Promise<string | null> {
-  const pending = t.pending === undefined ? await sweptPendingRun(client, t.workspaceId, t.workspace, intervalMs) : t.pending;
-  return pending && !pending.first ? pending.id : null;
+  if (t.pending !== undefined) return t.pending && !t.pending.first ? t.pending.id : null;
+  const check = await sweptPendingRun(client, t.workspaceId, t.workspace, intervalMs);
+  t.newestRunId = check.newestRunId;
+  return check.pending && !check.pending.first ? check.pending.id : null;
 }
 
 /**

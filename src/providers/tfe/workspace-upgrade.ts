@@ -14,7 +14,7 @@ import { runOutcome, resumeRun, adoptFirstRun } from './workspace-follow-run.js'
  * A workspace upgrade: settings and variables first, a run left in flight next, then the upgrade run.
  */
 
-export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string, done: string, pending?: PendingRun | null): Promise<ApplyOutcome> {
+export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string, done: string, pending?: PendingRun | null, newestRunId?: string | null): Promise<ApplyOutcome> {
   const moduleId = moduleIdFor(env, d.spec.module);
   if (moduleId === undefined) {
     const error = new ConvergeError('tfe.workspace.module-missing', `NoCodeModule/${d.spec.module} has no no-code module: cannot upgrade workspace ${d.name}`, { source: 'user' });
@@ -22,7 +22,7 @@ export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired
   }
   const to = p.change.upgrade?.to ?? str(p.view.desired?.fields.moduleVersion);
   const deps = { client: env.session.client, address: env.session.address, organization: env.session.organization, ctx: env.ctx, setInFlight: (run: InFlightRun | undefined) => env.ctx.setInFlight(p.change, run) };
-  const target = { workspace: d.name, workspaceId, moduleId, policy: d.spec.upgrade?.confirm ?? 'auto', toVersion: to, inFlight: env.ctx.record(p.change)?.inFlight, ...(pending !== undefined ? { pending } : {}) };
+  const target = { workspace: d.name, workspaceId, moduleId, policy: d.spec.upgrade?.confirm ?? 'auto', toVersion: to, inFlight: env.ctx.record(p.change)?.inFlight, ...(pending !== undefined ? { pending } : {}), newestRunId };
   let r = await driveUpgrade(target, deps);
   // Read back the version the workspace now runs (source-module-id): the sweep that saw the run end carries it.
   const readVersion = async (seen: WorkspaceWire | undefined) =>
@@ -37,7 +37,7 @@ export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired
       message: `${d.name}: run ${r.runId ?? '?'} left the workspace at ${version ?? 'an unknown version'}, not ${to}: it was not the upgrade; starting the upgrade now`,
       data: { workspace: d.name, runId: r.runId, version, to },
     });
-    r = await driveUpgrade({ ...target, inFlight: undefined, pending: null }, deps);
+    r = await driveUpgrade({ ...target, inFlight: undefined, pending: null, newestRunId: r.runId }, deps);
     if (r.status === 'succeeded') version = await readVersion(r.workspace);
   }
   if (r.status === 'failed') return outcome(p, 'failed', r.error.message, { error: r.error, runUrl: r.url });
@@ -69,8 +69,9 @@ export async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceD
   });
   let inFlight = env.ctx.record(p.change)?.inFlight;
   let pending: PendingRun | null | undefined;
+  let newestRunId: string | null | undefined;
   if (!inFlight) {
-    pending = await sweptPendingRun(env.session.client, live.id, d.name, env.ctx.options.pollIntervalMs);
+    ({ pending, newestRunId } = await sweptPendingRun(env.session.client, live.id, d.name, env.ctx.options.pollIntervalMs));
     if (pending?.first) {
       inFlight = await adoptFirstRun(env, p, pending);
       pending = null;
@@ -82,5 +83,5 @@ export async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceD
     if (result.status !== 'applied' && result.status !== 'no-changes') return runOutcome(p, `${inFlight.purpose} run`, result, url);
   }
   const done = [settings ? 'settings updated' : '', writes > 0 ? `${writes} variable write(s)` : ''].filter((s) => s !== '').join(', ') || 'recorded in state';
-  return upgradeRun(env, p, d, live.id, done, pending);
+  return upgradeRun(env, p, d, live.id, done, pending, newestRunId);
 }
