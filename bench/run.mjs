@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const only = process.argv.slice(2);
-const benches = ['startup.mjs', 'validate.mjs', 'state-writes.mjs', 'nomad-plan.mjs', 'tfe-plan.mjs', 'fleet-plan.mjs', 'fleet-memory.mjs'];
+const benches = ['startup.mjs', 'validate.mjs', 'state-writes.mjs', 'nomad-plan.mjs', 'tfe-plan.mjs', 'fleet-plan.mjs', 'fleet-memory.mjs', 'upgrade.mjs'];
 
 for (const b of benches) {
   if (only.length > 0 && !only.some((o) => b.startsWith(o))) continue;

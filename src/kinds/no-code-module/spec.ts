@@ -12,6 +12,8 @@ export interface NoCodeModuleSpec {
   versionPin?: string;
   enabled?: boolean;
   variableOptions?: VariableOptionSpec[];
+  /** How a version change rolls out over the module's workspaces (converge only; nothing is sent). */
+  upgrade?: { maxConcurrent?: number; maxFailures?: number };
 }
 
 declare module '../../model/specs.js' {

@@ -594,11 +594,12 @@ export class TfeClient {
     return `/no-code-modules/${encodeURIComponent(moduleId)}/workspaces/${encodeURIComponent(workspaceId)}/upgrade`;
   }
 
-  async initiateUpgrade(moduleId: string, workspaceId: string, message: string, ctx: CallContext): Promise<WorkspaceUpgradeWire> {
+  /** `newestRun`: the workspace's newest run id when the caller already knows it (a run sweep saw it). */
+  async initiateUpgrade(moduleId: string, workspaceId: string, message: string, ctx: CallContext, newestRun?: string | null): Promise<WorkspaceUpgradeWire> {
     const body = { data: { type: 'workspaces', attributes: { message } } };
     // Not idempotent (each call queues a run): after a lost reply, a run newer than the newest one
     // before the request is the one it queued (STYLE.md §5).
-    const before = await this.newestRunId(workspaceId);
+    const before = newestRun !== undefined ? newestRun : await this.newestRunId(workspaceId);
     const res = await this.send(
       { method: 'POST', path: this.upgradePath(moduleId, workspaceId), body, readBack: () => this.readBackNewRun(workspaceId, before) },
       ctx,

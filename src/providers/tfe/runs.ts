@@ -2,6 +2,8 @@ import { sleep } from '../../async/sleep.js';
 import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
 import type { Reporter } from '../../model/events.js';
 import type { ApplyOptions } from '../provider.js';
+import type { RunState } from './run-sweep.js';
+import type { WorkspaceWire } from './wire.js';
 
 /*
  * The run follower: polls one run (a first run, an upgrade run, a destroy run) until it ends,
@@ -43,6 +45,14 @@ const NEEDS_DECISION: Readonly<Record<string, string>> = {
 /** A saved-plan run ends here (RUN); converge never starts one, so seeing it means someone else's run. */
 const SAVED = 'planned_and_saved';
 
+/**
+ * Waiting for capacity, not stuck: HCP Terraform holds runs beyond the organization's concurrency in these states
+ * (Runs API, run states: `queuing`, `plan_queued` "waiting for its backend services to start the plan",
+ * `apply_queued`). Time spent here does not count toward --run-timeout. `pending` does count: a run pending behind
+ * another run of its workspace may wait for something that never comes (a run nobody confirms).
+ */
+export const QUEUED = new Set(['queuing', 'plan_queued', 'apply_queued', 'queuing_apply']);
+
 export function classifyRun(status: string, confirmable: boolean | null = null): RunClass {
   if (status === 'applied') return 'applied';
   if (status === 'planned_and_finished') return 'no-changes';
@@ -65,8 +75,10 @@ export interface FollowOptions {
   url: string;
   /** Where converge last saw the run (a resume starts there; `confirmed` never confirms again). */
   phase: RunPhase;
-  /** Reads the run's current state. */
-  read(): Promise<{ status: string; confirmable: boolean | null }>;
+  /** Reads the run's current state (a run sweep, or the run alone). */
+  read(): Promise<RunState>;
+  /** Wait before the read after `n` reads; default pollDelay. A sweep paces itself: 0. */
+  pollDelayMs?: (n: number) => number;
   /**
    * Confirms the plan; false when the service says the run cannot be confirmed (yet): polling goes
    * on. Undefined when the service applies by itself (auto-apply).
@@ -85,7 +97,8 @@ export interface FollowOptions {
 }
 
 export type FollowResult =
-  | { status: 'applied' | 'no-changes'; finalState: string; elapsedMs: number }
+  /** `workspace`: as a sweep saw it with the finished run (absent when the run was read alone). */
+  | { status: 'applied' | 'no-changes'; finalState: string; elapsedMs: number; workspace?: WorkspaceWire }
   | { status: 'awaiting-confirmation'; finalState: string; elapsedMs: number }
   | { status: 'failed'; finalState: string; elapsedMs: number; error: ConvergeError };
 
@@ -119,6 +132,12 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
   let lastStatus: string | undefined;
   let polls = 0;
   const elapsed = () => now() - started;
+  // Time the run waited in the organization's queue: not held against --run-timeout.
+  let queuedMs = 0;
+  let lastReadAt = started;
+  let lastQueued = false;
+  const activeMs = () => elapsed() - queuedMs;
+  const delay = (n: number) => (o.pollDelayMs ? o.pollDelayMs(n) : pollDelay(o.options, n));
   const fail = (code: string, message: string, state: string, hint?: string): FollowResult => ({
     status: 'failed',
     finalState: state,
@@ -131,7 +150,7 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
    * failing the workspace (issue 15.8: seven failed attempts at one status read failed an upgrade).
    */
   const transient = (e: unknown, doing: 'reading' | 'confirming'): boolean => {
-    if (!isConvergeError(e) || !e.retryable || elapsed() >= o.options.runTimeoutMs || o.signal?.aborted) return false;
+    if (!isConvergeError(e) || !e.retryable || activeMs() >= o.options.runTimeoutMs || o.signal?.aborted) return false;
     o.reporter.emit({
       code: 'tfe.run.poll-failed',
       level: 'warn',
@@ -146,7 +165,7 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
     if (o.signal?.aborted) {
       return fail('tfe.run.interrupted', `stopped following the ${what} (${o.url}): converge was interrupted; a rerun resumes it`, lastStatus ?? 'unknown');
     }
-    let run: { status: string; confirmable: boolean | null };
+    let run: RunState;
     try {
       run = await o.read();
     } catch (e) {
@@ -155,6 +174,10 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
       polls += 1;
       continue;
     }
+    const readAt = now();
+    if (lastQueued) queuedMs += readAt - lastReadAt;
+    lastReadAt = readAt;
+    lastQueued = QUEUED.has(run.status);
     if (run.status !== lastStatus) {
       lastStatus = run.status;
       o.reporter.emit({
@@ -168,7 +191,7 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
     switch (cls) {
       case 'applied':
       case 'no-changes':
-        return { status: cls, finalState: run.status, elapsedMs: elapsed() };
+        return { status: cls, finalState: run.status, elapsedMs: elapsed(), ...(run.workspace ? { workspace: run.workspace } : {}) };
       case 'failed':
         return fail('tfe.run.failed', `the ${what} ended in ${run.status}: ${o.url}`, run.status, 'open the run to see why, fix the cause, then apply again');
       case 'needs-decision':
@@ -217,7 +240,7 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
       case 'running':
         break;
     }
-    if (elapsed() >= o.options.runTimeoutMs) {
+    if (activeMs() >= o.options.runTimeoutMs) {
       return fail(
         'tfe.run.timeout',
         `the ${what} did not finish within ${Math.round(o.options.runTimeoutMs / 1000)}s (last seen ${run.status}): ${o.url}`,
@@ -225,7 +248,7 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
         'it may still finish: a later apply resumes following it; raise --run-timeout for slow runs',
       );
     }
-    await wait(Math.min(pollDelay(o.options, polls), Math.max(1, o.options.runTimeoutMs - elapsed())), o.signal);
+    await wait(Math.min(delay(polls), Math.max(0, o.options.runTimeoutMs - activeMs())), o.signal);
     polls += 1;
   }
 }

@@ -3,6 +3,8 @@ import type { InFlightRun } from '../../state/types.js';
 import type { ApplyContext } from '../provider.js';
 import type { TfeClient } from './client.js';
 import { runUrl } from './mapping.js';
+import type { RunWire, WorkspaceWire } from './wire.js';
+import { sweeperFor, type RunState } from './run-sweep.js';
 import { classifyRun, CONFIRMABLE, confirmUnlessConflict, followRun, type RunPhase } from './runs.js';
 
 /*
@@ -25,6 +27,11 @@ export interface UpgradeTarget {
    * null = none. Undefined = not looked yet: the driver looks.
    */
   pending?: PendingRun | null;
+  /**
+   * The workspace's newest run before the upgrade, when a sweep or the pending check saw it: the initiation's
+   * read-back then needs no runs list of its own (undefined: it reads one).
+   */
+  newestRunId?: string | null | undefined;
 }
 
 /** A run in flight that state does not know about (pendingRun). */
@@ -37,7 +44,7 @@ export interface PendingRun {
 
 export type DriveResult =
   /** `adopted`: the run followed was found in flight, not started here: it may not be the upgrade (check the version). */
-  | { status: 'succeeded'; message: string; runId: string | null; url: string | null; adopted: boolean }
+  | { status: 'succeeded'; message: string; runId: string | null; url: string | null; adopted: boolean; workspace?: WorkspaceWire }
   | { status: 'awaiting-confirmation'; message: string; runId: string; url: string }
   | { status: 'failed'; error: ConvergeError; runId: string | null; url: string | null };
 
@@ -66,7 +73,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
       message: `${t.workspace}: resuming upgrade run ${runId} (last seen ${phase})`,
       data: { workspace: t.workspace, runId, phase },
     });
-  } else if ((adopted = await unrecordedUpgradeInFlight(client, t)) !== null) {
+  } else if ((adopted = await unrecordedUpgradeInFlight(client, t, ctx.options.pollIntervalMs)) !== null) {
     // A killed apply can initiate the upgrade and die before recording it. A second initiation would
     // queue behind that run (runs queue per workspace, RUN) and wait forever while it waits for a
     // confirmation nobody sends: follow the run in flight instead (issue 7 crash-safety suite).
@@ -81,7 +88,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     });
     await deps.setInFlight({ purpose: 'upgrade', runId, phase, startedAt, toVersion: t.toVersion });
   } else {
-    const started = await client.initiateUpgrade(t.moduleId, t.workspaceId, `converge: upgrade to ${t.toVersion ?? 'the module’s pinned version'}`, call);
+    const started = await client.initiateUpgrade(t.moduleId, t.workspaceId, `converge: upgrade to ${t.toVersion ?? 'the module’s pinned version'}`, call, t.newestRunId);
     let id = started.runId;
     if (id === null && started.status !== null && started.message === null) {
       // A plan started (it has a state) but the answer carries no id (go-tfe's WorkspaceUpgrade
@@ -98,6 +105,26 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     await deps.setInFlight({ purpose: 'upgrade', runId, phase, startedAt, toVersion: t.toVersion });
   }
   const url = runUrl(deps.address, deps.organization, t.workspace, runId);
+  const readAlone = async (): Promise<RunState> => {
+    let status: string | null = null;
+    try {
+      status = (await client.upgradeStatus(t.moduleId, t.workspaceId, runId, call)).status;
+    } catch (e) {
+      if (!isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
+    }
+    // The status document carries only the state. When it looks ready to confirm, ask the runs
+    // API (the upgrade id is a run id, reference §3) whether it really is: a read instead of a
+    // confirm the service would refuse with 409 (`planned` is confirmable only without cost
+    // estimation or policy checks, RUN).
+    if (status !== null && !CONFIRMABLE.has(status)) return { status, confirmable: null };
+    try {
+      const run = await client.readRun(runId, { what: `run ${runId} of workspace ${t.workspace}` });
+      return { status: run.status, confirmable: run.confirmable };
+    } catch (e) {
+      if (status === null || !isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
+      return { status, confirmable: null };
+    }
+  };
   const result = await followRun({
     workspace: t.workspace,
     runId,
@@ -105,26 +132,9 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     url,
     phase,
     policy: t.policy,
-    async read() {
-      let status: string | null = null;
-      try {
-        status = (await client.upgradeStatus(t.moduleId, t.workspaceId, runId, call)).status;
-      } catch (e) {
-        if (!isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
-      }
-      // The status document carries only the state. When it looks ready to confirm, ask the runs
-      // API (the upgrade id is a run id, reference §3) whether it really is: a read instead of a
-      // confirm the service would refuse with 409 (`planned` is confirmable only without cost
-      // estimation or policy checks, RUN).
-      if (status !== null && !CONFIRMABLE.has(status)) return { status, confirmable: null };
-      try {
-        const run = await client.readRun(runId, { what: `run ${runId} of workspace ${t.workspace}` });
-        return { status: run.status, confirmable: run.confirmable };
-      } catch (e) {
-        if (status === null || !isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
-        return { status, confirmable: null };
-      }
-    },
+    // The sweeper reads the run with the workspace list; alone (few runs followed, or no longer current) as before.
+    read: () => sweeperFor(client, ctx.options.pollIntervalMs).readRun(t.workspaceId, runId, readAlone),
+    pollDelayMs: () => 0,
     confirm: confirmUnlessConflict(() => client.confirmUpgrade(t.moduleId, t.workspaceId, runId, 'converge: confirmed by policy upgrade.confirm=auto', call)),
     onPhase: (p) => deps.setInFlight({ purpose: 'upgrade', runId, phase: p, startedAt, toVersion: t.toVersion }),
     options: ctx.options,
@@ -141,6 +151,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
         runId,
         url,
         adopted: adopted !== null,
+        ...(result.workspace ? { workspace: result.workspace } : {}),
       };
     case 'awaiting-confirmation':
       return { status: 'awaiting-confirmation', message: `upgrade run ${runId} is planned and waits for confirmation (upgrade.confirm: manual): ${url}`, runId, url };
@@ -154,11 +165,41 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
 
 /** The workspace's newest run when it has not ended (and is not a destroy run), else null. */
 export async function pendingRun(client: TfeClient, workspaceId: string, workspace: string): Promise<PendingRun | null> {
-  const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
+  return pendingOf(await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` }));
+}
+
+function pendingOf(runs: readonly RunWire[]): PendingRun | null {
   const newest = runs[0];
   if (!newest || newest.isDestroy) return null;
   const c = classifyRun(newest.status, newest.confirmable);
   return c === 'running' || c === 'confirmable' ? { id: newest.id, status: newest.status, first: runs.length === 1 } : null;
+}
+
+/** pendingRun, and the id of the workspace's newest run when known (undefined: not known). */
+export interface PendingCheck {
+  pending: PendingRun | null;
+  newestRunId: string | null | undefined;
+}
+
+/**
+ * pendingRun, answered by the next run sweep when it can: a workspace whose current run has ended (or that has
+ * none) has nothing in flight, without a runs list of its own; one with a run in flight is asked alone (is that
+ * run the workspace's first?).
+ */
+export function sweptPendingRun(client: TfeClient, workspaceId: string, workspace: string, intervalMs: number): Promise<PendingCheck> {
+  return sweeperFor(client, intervalMs).askWorkspace<PendingCheck>(
+    workspaceId,
+    (row) => (row.run === null || isFinal(row.run.status) ? { pending: null, newestRunId: row.workspace.currentRunId } : undefined),
+    async () => {
+      const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
+      return { pending: pendingOf(runs), newestRunId: runs[0]?.id ?? null };
+    },
+  );
+}
+
+function isFinal(status: string): boolean {
+  const c = classifyRun(status, false);
+  return c !== 'running' && c !== 'confirmable' && c !== 'needs-decision';
 }
 
 /**
@@ -167,57 +208,23 @@ export async function pendingRun(client: TfeClient, workspaceId: string, workspa
  * caller follows that one as the first run before upgrading. Whether another run was the upgrade is known
  * only once it applied: the caller checks the version the workspace then runs.
  */
-async function unrecordedUpgradeInFlight(client: TfeClient, t: UpgradeTarget): Promise<string | null> {
-  const pending = t.pending === undefined ? await pendingRun(client, t.workspaceId, t.workspace) : t.pending;
-  return pending && !pending.first ? pending.id : null;
+async function unrecordedUpgradeInFlight(client: TfeClient, t: UpgradeTarget, intervalMs: number): Promise<string | null> {
+  if (t.pending !== undefined) return t.pending && !t.pending.first ? t.pending.id : null;
+  const check = await sweptPendingRun(client, t.workspaceId, t.workspace, intervalMs);
+  t.newestRunId = check.newestRunId;
+  return check.pending && !check.pending.first ? check.pending.id : null;
 }
 
-/** The workspace's newest run: the runs list (newest first, RUN), else the workspace's `current-run`. */
+/**
+ * The workspace's newest run: the runs list (newest first, RUN); the workspace's `current-run` only for a service
+ * without the runs list (an empty list is an answer: reading the workspace too cost a paced request per creation).
+ */
 export async function newestRun(client: TfeClient, workspaceId: string, workspace: string): Promise<string | null> {
   try {
     const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
-    if (runs[0]) return runs[0].id;
+    return runs[0]?.id ?? null;
   } catch (e) {
     if (!isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
   }
   return (await client.readWorkspace(workspaceId, { what: `workspace ${workspace}` })).currentRunId;
-}
-
-/**
- * Runs `items` canary first: the first alone, then the rest `concurrency` at a time. After the
- * first failure no new item starts; those left are `skip`ped with the reason.
- */
-export async function rollout<T, R>(
-  items: readonly T[],
-  concurrency: number,
-  run: (item: T) => Promise<R>,
-  isFailure: (r: R) => boolean,
-  skip: (item: T, reason: string) => R,
-  nameOf: (item: T) => string,
-): Promise<R[]> {
-  const results: (R | undefined)[] = new Array<R | undefined>(items.length);
-  let failedName: string | undefined;
-  const first = items[0];
-  if (first === undefined) return [];
-  const r0 = await run(first);
-  results[0] = r0;
-  if (isFailure(r0)) failedName = nameOf(first);
-  let next = 1;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      const item = items[i] as T;
-      if (failedName !== undefined) {
-        results[i] = skip(item, `not started: the upgrade of ${failedName}${failedName === nameOf(first) ? ' (the canary)' : ''} failed`);
-        continue;
-      }
-      const r = await run(item);
-      results[i] = r;
-      if (isFailure(r) && failedName === undefined) failedName = nameOf(item);
-    }
-  };
-  const workers: Promise<void>[] = [];
-  for (let w = 0; w < Math.max(1, concurrency); w++) workers.push(worker());
-  await Promise.all(workers);
-  return results as R[];
 }

@@ -22,6 +22,11 @@ export interface TfeControl {
   /** Time between run state transitions, ms. */
   setStepDelay(ms: number): void;
   /**
+   * The organization's concurrent runs (0: no limit, the default): runs beyond it wait at `plan_queued` /
+   * `apply_queued` until one ends its plan or apply, as in HCP Terraform.
+   */
+  setRunConcurrency(n: number): void;
+  /**
    * Change the per-token limit (requests per second), as a Terraform Enterprise operator can; answers advertise
    * it in `X-RateLimit-Limit`. Benchmarks seed a large world under a high limit, then measure under the real 30.
    * Throws when the simulator was started with the limit off.
@@ -82,6 +87,10 @@ export function createControl(store: Store, engine: RunEngine, limiter: RateLimi
       if (!Number.isFinite(ms) || ms < 0) throw new Error('step delay must be a non-negative number of ms');
       engine.setStepDelay(ms);
     },
+    setRunConcurrency(n) {
+      if (!Number.isInteger(n) || n < 0) throw new Error('run concurrency must be a whole number (0: no limit)');
+      engine.setConcurrency(n);
+    },
     decideRun(workspaceName, decision) {
       const ws = store.workspaceByName(workspaceName);
       if (!ws) throw new Error(`no workspace named ${workspaceName}`);
@@ -113,6 +122,7 @@ const ENDPOINTS = {
   'POST /__sandbox/run-decisions': '{ "workspace", "decision": override|cancel } (the run held at post_plan_awaiting_decision)',
   'PUT /__sandbox/managed-resources': '{ "workspace", "count" }',
   'PUT /__sandbox/step-delay': '{ "ms" }',
+  'PUT /__sandbox/run-concurrency': '{ "runs" } (the organization’s concurrent runs; 0: no limit)',
   'PUT /__sandbox/rate-limit': '{ "perSecond" } (the per-token limit; 30 like HCP Terraform)',
   'POST /__sandbox/fleet': '{ "noCodeModules": [...], "workspaces": [...] } (see fleet-seed.ts; benchmarks)',
 };
@@ -180,6 +190,9 @@ export function handleControl(path: string, req: IncomingMessage, body: Buffer, 
       case 'PUT /__sandbox/step-delay':
         deps.control.setStepDelay(Number(json.ms));
         return send(200, { ms: json.ms });
+      case 'PUT /__sandbox/run-concurrency':
+        deps.control.setRunConcurrency(Number(json.runs));
+        return send(200, { runs: json.runs });
       case 'POST /__sandbox/run-decisions':
         deps.control.decideRun(String(json.workspace ?? ''), json.decision as 'override' | 'cancel');
         return send(200, { workspace: json.workspace, decision: json.decision });

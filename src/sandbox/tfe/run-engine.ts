@@ -12,9 +12,20 @@ import { FINAL_RUN_STATES, type Run, type RunKind, type Store, type Workspace } 
  * One run at a time per workspace: a run holds the workspace from plan_queued until it is final, and later runs
  * stay `pending` behind it (RUN: runs queue per workspace).
  */
+/**
+ * The phases that take one of the organization's concurrent run slots. HCP Terraform runs at most the organization's
+ * concurrency at once; a run beyond it waits at `plan_queued` ("waiting for its backend services to start the
+ * plan", Runs API run states) or `apply_queued` until a slot frees.
+ */
+const HOLDS_SLOT = new Set(['planning', 'applying']);
+
 export class RunEngine {
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
+  /** The organization's concurrent runs (Infinity: no limit, the default). */
+  private concurrency = Infinity;
+  /** Runs waiting for a slot, oldest first, with the phase they enter when they get one. */
+  private readonly slotQueue: { run: Run; next: string; gen: number }[] = [];
 
   constructor(
     private readonly store: Store,
@@ -28,6 +39,26 @@ export class RunEngine {
 
   get stepDelay(): number {
     return this.stepDelayMs;
+  }
+
+  /** The organization's concurrency: runs beyond it stay queued (`plan_queued`, `apply_queued`). */
+  setConcurrency(n: number): void {
+    this.concurrency = n > 0 ? n : Infinity;
+    this.startQueued();
+  }
+
+  private busySlots(): number {
+    let n = 0;
+    for (const r of this.store.runs.values()) if (HOLDS_SLOT.has(r.status) && this.store.workspaces.has(r.workspaceId)) n++;
+    return n;
+  }
+
+  /** Gives free slots to the runs that waited longest. */
+  private startQueued(): void {
+    while (this.slotQueue.length > 0 && this.busySlots() < this.concurrency) {
+      const q = this.slotQueue.shift() as { run: Run; next: string; gen: number };
+      if (q.run.generation === q.gen && this.store.workspaces.has(q.run.workspaceId)) this.set(q.run, q.next);
+    }
   }
 
   /** Runs a callback one step from now unless the simulator stopped. */
@@ -116,17 +147,24 @@ export class RunEngine {
 
   private set(run: Run, status: string): void {
     if (!this.store.workspaces.has(run.workspaceId)) return;
+    const freed = HOLDS_SLOT.has(run.status) && !HOLDS_SLOT.has(status);
     run.status = status;
     run.generation++;
     run.timestamps[`${status.replace(/_/g, '-')}-at`] = new Date().toISOString();
     this.onEnter(run);
+    if (freed && this.concurrency !== Infinity) this.startQueued();
   }
 
   /** Schedule the next state unless something else (cancel, discard) moved the run first. */
   private step(run: Run, next: string): void {
     const gen = run.generation;
     this.later(() => {
-      if (run.generation === gen && this.store.workspaces.has(run.workspaceId)) this.set(run, next);
+      if (run.generation !== gen || !this.store.workspaces.has(run.workspaceId)) return;
+      if (HOLDS_SLOT.has(next) && this.concurrency !== Infinity && this.busySlots() >= this.concurrency) {
+        this.slotQueue.push({ run, next, gen });
+        return;
+      }
+      this.set(run, next);
     });
   }
 

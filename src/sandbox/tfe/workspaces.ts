@@ -101,7 +101,7 @@ function safeDelete(ctx: Ctx, ws: Workspace): Reply {
 
 function list(ctx: Ctx, org: string | undefined): Reply {
   requireOrg(ctx, org);
-  parseInclude(ctx.url, INCLUDES);
+  const include = parseInclude(ctx.url, INCLUDES);
   const q = ctx.url.searchParams;
   const wildcard = q.get('search[wildcard-name]');
   const wildcardRe = wildcard ? new RegExp(`^${wildcard.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i') : null;
@@ -113,7 +113,13 @@ function list(ctx: Ctx, org: string | undefined): Reply {
   const sort = q.get('sort') ?? 'name';
   const desc = sort.startsWith('-');
   all.sort((a, b) => (sort.replace(/^-/, '') === 'name' ? a.name.localeCompare(b.name) : a.createdAt.localeCompare(b.createdAt)) * (desc ? -1 : 1));
-  return listReply(ctx, all, (w) => workspaceResource(ctx.store, ctx.engine, w));
+  // include=current_run: each page's current runs in `included` (go-tfe WorkspaceListOptions.Include, WSCurrentRun).
+  const currentRuns = (page: Workspace[]) =>
+    page.flatMap((w) => {
+      const run = w.currentRunId ? ctx.store.runs.get(w.currentRunId) : undefined;
+      return run ? [runResource(ctx, run)] : [];
+    });
+  return listReply(ctx, all, (w) => workspaceResource(ctx.store, ctx.engine, w), include.has('current_run') ? currentRuns : undefined);
 }
 
 export const workspaceRoutes: Route[] = [

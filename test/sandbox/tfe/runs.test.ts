@@ -136,4 +136,33 @@ describe('TFE sandbox: runs (RUN, reference §3, §5)', () => {
     const p2 = await sim.user.get(p1.body.links.next);
     expect(p2.body.data).toHaveLength(2);
   });
+
+  it('organization concurrency: runs beyond it wait at plan_queued until a slot frees; the workspace list includes current runs', async () => {
+    sim.s.control.setStepDelay(60);
+    sim.s.control.setRunConcurrency(1);
+    try {
+      const a = await createNoCodeWorkspace(sim.user, ncm, 'conc-a', { auto_apply: true });
+      const b = await createNoCodeWorkspace(sim.user, ncm, 'conc-b', { auto_apply: true });
+      const [ra, rb] = [await latestRunId(sim.user, a), await latestRunId(sim.user, b)];
+      // Sampled together: never both planning or applying (created side by side, they would plan in lock step).
+      const busy = new Set(['planning', 'applying']);
+      let both = 0;
+      let queuedB = 0;
+      await waitFor(async () => {
+        const [sa, sb] = [await runStatus(sim.user, ra), await runStatus(sim.user, rb)];
+        if (busy.has(sa) && busy.has(sb)) both++;
+        if (sb === 'plan_queued' || sb === 'apply_queued') queuedB++;
+        return sa === 'applied' && sb === 'applied';
+      }, 'both runs applied');
+      expect(both).toBe(0);
+      expect(queuedB).toBeGreaterThan(0);
+      const list = await sim.user.get('/organizations/acme/workspaces?include=current_run&page[size]=100');
+      const included = new Map((list.body.included as { id: string; attributes: { status: string } }[]).map((r) => [r.id, r.attributes.status]));
+      expect(included.get(ra)).toBe('applied');
+      expect(included.get(rb)).toBe('applied');
+    } finally {
+      sim.s.control.setRunConcurrency(0);
+      sim.s.control.setStepDelay(5);
+    }
+  });
 });

@@ -1,0 +1,31 @@
+import type { TfeClient } from './client.js';
+import { parseRun, parseWorkspace, type RunWire, type WorkspaceWire } from './wire.js';
+
+/*
+ * The one HCP Terraform read a run sweep makes: the organization's workspace list with each workspace's current
+ * run included (`GET /organizations/:org/workspaces?include=current_run`, page[size]=100; reference tfc-api.md §5
+ * and go-tfe `WorkspaceListOptions.Include`). One request answers for up to 100 runs.
+ */
+
+export interface SweptWorkspace {
+  workspace: WorkspaceWire;
+  /** The workspace's current run, when the service included it. */
+  run: RunWire | null;
+}
+
+export async function workspacesWithCurrentRuns(client: TfeClient): Promise<{ workspaces: SweptWorkspace[]; pages: number }> {
+  const what = `workspaces of ${client.organization} with their current runs`;
+  let pages = 0;
+  const { data, included } = await client.listAll(`/organizations/${encodeURIComponent(client.organization)}/workspaces`, { include: 'current_run' }, { what }, () => {
+    pages += 1;
+    return true;
+  });
+  const runs = new Map<string, RunWire>();
+  for (const r of included) if (r.type === 'runs') runs.set(r.id, parseRun(r, what));
+  const workspaces = data.map((r) => {
+    const workspace = parseWorkspace(r, what);
+    return { workspace, run: workspace.currentRunId !== null ? (runs.get(workspace.currentRunId) ?? null) : null };
+  });
+  // keepGoing is asked only between pages: the last page is not counted there.
+  return { workspaces, pages: pages + 1 };
+}

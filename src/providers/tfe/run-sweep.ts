@@ -1,0 +1,138 @@
+import { sleep } from '../../async/sleep.js';
+import type { TfeClient } from './client.js';
+import { workspacesWithCurrentRuns, type SweptWorkspace } from './run-sweep-api.js';
+import type { WorkspaceWire } from './wire.js';
+
+/*
+ * Follows many runs with few requests (issue 14.1). Every follower asks the sweeper for its run's state; the
+ * sweeper answers all who asked since the last round with one sweep of the workspace list with current runs
+ * (100 runs a request), and reads on its own only a run that is no longer its workspace's current run (a
+ * newer run replaced it, or it waits behind one) or, when fewer runs wait than a sweep has pages, each run
+ * directly. Rounds start at most once per interval, one at a time, and the interval backs off (to 10×) while
+ * nothing moves: the rate budget goes to initiations and confirmations, which never wait for a round.
+ */
+
+export interface RunState {
+  status: string;
+  confirmable: boolean | null;
+  /** The workspace as the sweep saw it together with this run (absent when the run was read on its own). */
+  workspace?: WorkspaceWire;
+}
+
+interface Waiter {
+  key: string;
+  /** The answer from a sweep's row for the workspace (undefined: not answerable from it; read alone). */
+  fromSweep(row: SweptWorkspace | undefined): unknown;
+  readAlone(): Promise<unknown>;
+  workspaceId: string;
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+}
+
+export class RunSweeper {
+  private waiting: Waiter[] = [];
+  private round: Promise<void> | null = null;
+  private lastRoundAt = -Infinity;
+  private backoff = 0;
+  /** What each followed run was last seen as: a round where none moved backs off. */
+  private seen = new Map<string, string>();
+  /** Pages the last sweep took (1 until one was made). */
+  private pages = 1;
+  /** Counters for tests and benchmarks. */
+  readonly stats = { rounds: 0, sweeps: 0, aloneReads: 0 };
+
+  constructor(
+    private readonly client: TfeClient,
+    private readonly intervalMs: number,
+  ) {}
+
+  /** The run's state at the next round; `readAlone` reads it on its own (GET /runs/:id, the upgrade status). */
+  readRun(workspaceId: string, runId: string, readAlone: () => Promise<RunState>): Promise<RunState> {
+    return this.ask<RunState>({
+      key: runId,
+      workspaceId,
+      readAlone,
+      fromSweep: (row) => (row?.run && row.run.id === runId ? { status: row.run.status, confirmable: row.run.confirmable, workspace: row.workspace } : undefined),
+    });
+  }
+
+  /**
+   * The workspace's row at the next round, when `useRow` can answer from it (undefined: ask `readAlone`).
+   * For questions about a workspace's runs that a sweep usually settles (is a run in flight?).
+   */
+  askWorkspace<T>(workspaceId: string, useRow: (row: SweptWorkspace) => T | undefined, readAlone: () => Promise<T>): Promise<T> {
+    return this.ask<T>({ key: `ws:${workspaceId}`, workspaceId, readAlone, fromSweep: (row) => (row ? useRow(row) : undefined) });
+  }
+
+  private ask<T>(w: Omit<Waiter, 'resolve' | 'reject'>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ ...w, resolve: resolve as (v: unknown) => void, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.round !== null || this.waiting.length === 0) return;
+    this.round = this.runRound().finally(() => {
+      this.round = null;
+      this.pump();
+    });
+  }
+
+  private async runRound(): Promise<void> {
+    const interval = Math.min(this.intervalMs * 10, this.intervalMs * Math.pow(1.5, this.backoff));
+    const wait = this.lastRoundAt + interval - performance.now();
+    if (wait > 0) await sleep(wait);
+    // Followers that ask at about the same moment share the round.
+    await new Promise((r) => setImmediate(r));
+    this.lastRoundAt = performance.now();
+    this.stats.rounds += 1;
+    const batch = this.waiting;
+    this.waiting = [];
+    const answers = new Map<Waiter, unknown>();
+    if (new Set(batch.map((w) => w.workspaceId)).size > this.pages) {
+      this.stats.sweeps += 1;
+      try {
+        const { workspaces, pages } = await workspacesWithCurrentRuns(this.client);
+        this.pages = pages;
+        const rows = new Map(workspaces.map((s) => [s.workspace.id, s]));
+        for (const w of batch) {
+          const a = w.fromSweep(rows.get(w.workspaceId));
+          if (a !== undefined) answers.set(w, a);
+        }
+      } catch (e) {
+        for (const w of batch) w.reject(e);
+        return;
+      }
+    }
+    await Promise.all(
+      batch
+        .filter((w) => !answers.has(w))
+        .map(async (w) => {
+          this.stats.aloneReads += 1;
+          try {
+            answers.set(w, await w.readAlone());
+          } catch (e) {
+            w.reject(e);
+          }
+        }),
+    );
+    let moved = false;
+    for (const [w, a] of answers) {
+      const status = typeof a === 'object' && a !== null && 'status' in a ? String(a.status) : 'asked';
+      if (this.seen.get(w.key) !== status) moved = true;
+      this.seen.set(w.key, status);
+      w.resolve(a);
+    }
+    this.backoff = moved ? 0 : this.backoff + 1;
+  }
+}
+
+const sweepers = new WeakMap<TfeClient, RunSweeper>();
+
+/** The sweeper every run follower of this client shares (one per apply). */
+export function sweeperFor(client: TfeClient, intervalMs: number): RunSweeper {
+  let s = sweepers.get(client);
+  if (!s) sweepers.set(client, (s = new RunSweeper(client, intervalMs)));
+  return s;
+}

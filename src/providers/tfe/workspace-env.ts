@@ -1,0 +1,69 @@
+import { ConvergeError } from '../../diagnostics/errors.js';
+import type { DesiredObject } from '../../model/desired.js';
+import { addressKey } from '../../model/kinds.js';
+import type { JsonValue } from '../../model/json.js';
+import type { StateRecord } from '../../state/types.js';
+import type { ApplyBatch, ApplyContext, PlannedChange } from '../provider.js';
+import type { TfeSession } from './session.js';
+
+/*
+ * What every NoCodeWorkspace apply step shares: the session, the apply context, and the record it saves.
+ */
+
+export type WorkspaceDesired = DesiredObject<'NoCodeWorkspace'>;
+
+export function desiredOf(p: PlannedChange): WorkspaceDesired | undefined {
+  const o = p.view.desired?.object;
+  return o?.kind === 'NoCodeWorkspace' ? o : undefined;
+}
+
+export function topPaths(p: PlannedChange): Set<string> {
+  return new Set(p.change.fields.map((f) => f.path.split(/[.[]/)[0] ?? f.path));
+}
+
+export function str(v: JsonValue | undefined): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+export interface Env {
+  session: TfeSession;
+  ctx: ApplyContext;
+  all: ApplyBatch['all'];
+}
+
+export function saveRecord(env: Env, p: PlannedChange, id: string, applied: Record<string, JsonValue>, extra: Record<string, JsonValue>): Promise<void> {
+  const previous = env.ctx.record(p.change);
+  const d = desiredOf(p);
+  const rec: StateRecord = {
+    kind: 'NoCodeWorkspace',
+    name: p.change.name,
+    id,
+    applied,
+    secretDigests: { ...(p.view.desired?.secrets ?? {}) },
+    // Earlier provider data (e.g. secret version ids) stays unless this save replaces it.
+    extra: { ...(previous?.extra ?? {}), ...extra },
+    protect: d?.protect ?? previous?.protect ?? false,
+    updatedAt: new Date().toISOString(),
+    // A save never drops a run still in flight: only setInFlight does.
+    ...(previous?.inFlight ? { inFlight: previous.inFlight } : {}),
+  };
+  return env.ctx.save(rec);
+}
+
+export function appliedFields(p: PlannedChange, moduleVersion: string | null): Record<string, JsonValue> {
+  return { ...(p.view.desired?.fields ?? {}), moduleVersion };
+}
+
+export function moduleIdFor(env: Env, module: string): string | undefined {
+  const address = { kind: 'NoCodeModule' as const, name: module };
+  return env.ctx.record(address)?.id ?? env.all.get(addressKey(address))?.live?.id;
+}
+
+export async function projectId(env: Env, name: string): Promise<string> {
+  const { session } = env;
+  session.projects ??= await session.client.listProjects();
+  // A project is named by its name (case-insensitive, like filter[names]) or by its `prj-` id (reference §7).
+  const p = session.projects.find((x) => x.name.toLowerCase() === name.toLowerCase()) ?? session.projects.find((x) => x.id === name);
+  if (!p) throw new ConvergeError('tfe.workspace.project-unknown', `project "${name}" not found in organization ${session.organization}`, { source: 'user' });
+  return p.id;
+}

@@ -1,0 +1,138 @@
+import type { InFlightRun } from '../../state/types.js';
+import type { ApplyOutcome, PlannedChange } from '../provider.js';
+import { runUrl } from './mapping.js';
+import { outcome } from './outcome.js';
+import { sleep } from '../../async/sleep.js';
+import { sweeperFor } from './run-sweep.js';
+import { confirmUnlessConflict, followRun, type FollowResult, type RunPhase } from './runs.js';
+import { newestRun, type PendingRun } from './upgrade-driver.js';
+import type { WorkspaceWire } from './wire.js';
+import { type Env } from './workspace-env.js';
+
+/*
+ * Following first runs and destroy runs of workspaces (the runs API), recording each phase in state.
+ */
+
+
+
+export interface RunTarget {
+  workspace: string;
+  workspaceId: string;
+  runId: string;
+  purpose: InFlightRun['purpose'];
+  phase: RunPhase;
+  startedAt: string;
+  toVersion?: string | null;
+  policy: 'auto' | 'manual';
+  /** The service applies by itself: never confirm (confirming would race it). */
+  autoApply: boolean;
+}
+
+/** Follows a run through the runs API (first runs and destroy runs), recording each phase. */
+export async function followPlainRun(env: Env, p: PlannedChange, t: RunTarget): Promise<{ result: FollowResult; url: string }> {
+  const { client, address, organization } = env.session;
+  const url = runUrl(address, organization, t.workspace, t.runId);
+  const call = { what: `run ${t.runId} of workspace ${t.workspace}` };
+  const record = (phase: RunPhase) =>
+    env.ctx.setInFlight(p.change, { purpose: t.purpose, runId: t.runId, phase, startedAt: t.startedAt, ...(t.toVersion !== undefined ? { toVersion: t.toVersion } : {}) });
+  const result = await followRun({
+    workspace: t.workspace,
+    runId: t.runId,
+    purpose: t.purpose,
+    url,
+    phase: t.phase,
+    policy: t.policy,
+    read: () =>
+      sweeperFor(client, env.ctx.options.pollIntervalMs).readRun(t.workspaceId, t.runId, async () => {
+        const r = await client.readRun(t.runId, call);
+        return { status: r.status, confirmable: r.confirmable };
+      }),
+    // The sweeper paces the reads (one round per interval for every run followed).
+    pollDelayMs: () => 0,
+    confirm: t.autoApply ? undefined : confirmUnlessConflict(() => client.applyRun(t.runId, `converge: ${t.purpose} confirmed by policy`, call)),
+    onPhase: record,
+    options: env.ctx.options,
+    reporter: env.ctx.reporter,
+    ...(env.ctx.signal ? { signal: env.ctx.signal } : {}),
+  });
+  if (result.status === 'applied' || result.status === 'no-changes' || (result.status === 'failed' && result.error.code === 'tfe.run.failed')) {
+    await env.ctx.setInFlight(p.change, undefined);
+  }
+  return { result, url };
+}
+
+/**
+ * How long a created workspace's first run may take to show: HCP Terraform queues it with the creation (reference
+ * §2), so one that has not shown after this will not; waiting the whole --run-timeout per workspace for it (issue
+ * 14) only delayed the rest.
+ */
+const FIRST_RUN_APPEARS_MS = 30_000;
+
+/**
+ * The first run a workspace creation queued: current-run, else the newest run of the workspace
+ * (reference §2: the create answer may show `current-run: null`; poll the run list), else the
+ * workspace's `current-run` read again (for a service without the runs list).
+ */
+export async function findFirstRun(env: Env, ws: WorkspaceWire): Promise<string | undefined> {
+  if (ws.currentRunId) return ws.currentRunId;
+  const started = Date.now();
+  const limit = Math.min(FIRST_RUN_APPEARS_MS, env.ctx.options.runTimeoutMs);
+  let n = 0;
+  for (;;) {
+    const first = await newestRun(env.session.client, ws.id, ws.name);
+    if (first !== null) return first;
+    if (Date.now() - started > limit || env.ctx.signal?.aborted) return undefined;
+    await sleep(Math.min(env.ctx.options.pollIntervalMs * 10, env.ctx.options.pollIntervalMs * 2 ** n++), env.ctx.signal);
+  }
+}
+
+export function runOutcome(p: PlannedChange, what: string, r: FollowResult, url: string): ApplyOutcome {
+  switch (r.status) {
+    case 'applied':
+      return outcome(p, 'succeeded', `${what}: run applied`, { runUrl: url });
+    case 'no-changes':
+      return outcome(p, 'succeeded', `${what}: run planned no changes`, { runUrl: url });
+    case 'awaiting-confirmation':
+      return outcome(p, 'awaiting-confirmation', `${what}: the run is planned and awaits confirmation (upgrade.confirm: manual): ${url}`, { runUrl: url });
+    case 'failed':
+      return outcome(p, 'failed', `${what}: ${r.error.message}`, { error: r.error, runUrl: url });
+  }
+}
+
+/** Resumes a provision or destroy run an earlier apply left in flight. */
+export async function resumeRun(env: Env, p: PlannedChange, run: InFlightRun, autoApply: boolean, policy: 'auto' | 'manual'): Promise<{ result: FollowResult; url: string }> {
+  env.ctx.reporter.emit({
+    code: 'tfe.run.resume',
+    level: 'info',
+    message: `${p.change.name}: resuming ${run.purpose} run ${run.runId} (last seen ${run.phase})`,
+    data: { workspace: p.change.name, runId: run.runId, phase: run.phase },
+  });
+  return followPlainRun(env, p, {
+    workspace: p.change.name,
+    workspaceId: p.view.live?.id ?? p.view.record?.id ?? '',
+    runId: run.runId,
+    purpose: run.purpose,
+    phase: run.phase,
+    startedAt: run.startedAt,
+    ...(run.toVersion !== undefined ? { toVersion: run.toVersion } : {}),
+    policy,
+    autoApply,
+  });
+}
+
+/**
+ * A workspace's first run still in flight that state does not know (the apply that created the workspace was
+ * killed before it recorded the run, and the workspace was adopted, issue 16.5): recorded as the provision run,
+ * so it is followed and confirmed per `upgrade.confirm` like the first run of a workspace converge creates.
+ */
+export async function adoptFirstRun(env: Env, p: PlannedChange, pending: PendingRun): Promise<InFlightRun> {
+  env.ctx.reporter.emit({
+    code: 'tfe.run.adopt',
+    level: 'warn',
+    message: `${p.change.name}: first run ${pending.id} is in flight (${pending.status}) but not in state (an earlier apply was interrupted); following it`,
+    data: { workspace: p.change.name, runId: pending.id, phase: pending.status },
+  });
+  const run: InFlightRun = { purpose: 'provision', runId: pending.id, phase: 'initiated', startedAt: new Date().toISOString() };
+  await env.ctx.setInFlight(p.change, run);
+  return run;
+}

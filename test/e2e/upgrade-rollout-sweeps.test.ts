@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { LOCAL_STATE_SETTINGS } from './manifests.js';
+import { openWorkspace, type Workspace } from './harness.js';
+
+/*
+ * Issue 14.1 and 14.2, through the built CLI against the sandbox: a rollout follows its runs with sweeps of the
+ * workspace list (not one read per poll per run), stops after upgrade.maxFailures, says how far it got, and does
+ * not call a run that waits in the organization's queue stuck.
+ */
+
+let ws: Workspace | undefined;
+afterEach(async () => {
+  await ws?.close();
+  ws = undefined;
+});
+
+const names = (n: number) => Array.from({ length: n }, (_, i) => `fn-${String(i).padStart(2, '0')}`);
+
+function manifests(pin: string, workspaces: string[], upgrade = ''): string {
+  const module = `kind: NoCodeModule
+name: lambda
+spec:
+  registryModule: acme/lambda/aws
+  versionPin: ${pin}
+  enabled: true
+${upgrade}`;
+  const docs = workspaces.map(
+    (n) => `kind: NoCodeWorkspace
+name: ${n}
+spec:
+  module: lambda
+  variables:
+    - { key: function_name, value: ${n}, category: terraform }
+`,
+  );
+  return [module, ...docs].join('---\n');
+}
+
+async function converged(w: Workspace, text: string, args: string[]): Promise<string> {
+  await w.write('tfe.yaml', text);
+  const r = await w.cli(['apply', '--auto-approve', ...args]);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  return r.stdout + r.stderr;
+}
+
+/** Run reads one run at a time: GET /runs/:id and the upgrade status GET. */
+function runReadsAlone(w: Workspace): number {
+  return w.sandbox.log.entries({ service: 'tfe', method: 'GET' }).filter((e) => /^\/api\/v2\/runs\/run-[^/]+$|\/upgrade\/run-[^/]+$/.test(e.path)).length;
+}
+
+describe('rollouts follow their runs in sweeps', () => {
+  it('creates and then upgrades 30 workspaces reading their runs with a few workspace-list pages, not one read per run per poll', async () => {
+    ws = await openWorkspace({ sandbox: { stepDelayMs: 40 } });
+    await ws.write('settings.yaml', LOCAL_STATE_SETTINGS);
+    const all = names(30);
+    ws.sandbox.log.clear();
+    await converged(ws, manifests('1.0.0', all), ['--parallelism', '30', '--poll-interval', '100ms']);
+    // First runs of 30 created workspaces: followed by sweeps.
+    expect(runReadsAlone(ws)).toBeLessThan(all.length);
+    ws.sandbox.log.clear();
+    await converged(ws, manifests('1.1.0', all), ['--parallelism', '30', '--poll-interval', '100ms']);
+    const tfe = ws.sandbox.log.entries({ service: 'tfe' });
+    const sweeps = tfe.filter((e) => e.path === '/api/v2/organizations/acme/workspaces' && e.query.includes('include=current_run')).length;
+    expect(tfe.filter((e) => e.method === 'POST' && /\/upgrade$/.test(e.path))).toHaveLength(30);
+    expect(sweeps).toBeGreaterThan(0);
+    // One read per run per poll would be 30 × several; the canary, and a run not yet its workspace's current run, are read alone.
+    expect(runReadsAlone(ws)).toBeLessThan(all.length);
+    expect(tfe.filter((e) => e.method === 'GET' && /\/workspaces\/ws-[^/]+\/runs$/.test(e.path)).length).toBeLessThan(5);
+    const plan = await ws.cli(['plan', '--detailed-exitcode']);
+    expect(plan.code, plan.stdout).toBe(0);
+  }, 120_000);
+
+  it('upgrade.maxFailures stops the rollout after that many failed upgrades of the module, and the status line counts them', async () => {
+    ws = await openWorkspace();
+    await ws.write('settings.yaml', LOCAL_STATE_SETTINGS);
+    const all = names(6);
+    const steer = '  upgrade: { maxConcurrent: 1, maxFailures: 2 }\n';
+    await converged(ws, manifests('1.0.0', all, steer), ['--poll-interval', '20ms']);
+    ws.sandbox.tfe.control.setNextRunOutcome('fn-01', 'errored');
+    ws.sandbox.tfe.control.setNextRunOutcome('fn-02', 'errored');
+    await ws.write('tfe.yaml', manifests('1.1.0', all, steer));
+    const r = await ws.cli(['apply', '--auto-approve', '--parallelism', '6', '--poll-interval', '20ms']);
+    const out = r.stdout + r.stderr;
+    expect(r.code, out).not.toBe(0);
+    const initiated = ws.sandbox.log.entries({ service: 'tfe', method: 'POST' }).filter((e) => /\/upgrade$/.test(e.path));
+    // fn-00 the canary, then fn-01 and fn-02 one at a time (maxConcurrent 1); both fail: nothing else starts.
+    expect(initiated).toHaveLength(3);
+    expect(out).toMatch(/2 upgrades of module lambda failed \(upgrade\.maxFailures: 2\)/);
+    expect(out).toMatch(/upgrades: 3 done, 0 running, 0 waiting, 2 failed \(of 6\)/);
+  }, 120_000);
+
+  it('a run waiting in the organization queue beyond its concurrency is not reported stuck', async () => {
+    ws = await openWorkspace();
+    await ws.write('settings.yaml', LOCAL_STATE_SETTINGS);
+    const all = names(8);
+    await converged(ws, manifests('1.0.0', all), ['--poll-interval', '20ms']);
+    // One run plans or applies at a time; 7 upgrades after the canary queue for it. Each run is busy about
+    // 8 steps (3.2 s); the last waits about as long again in plan_queued and apply_queued.
+    ws.sandbox.tfe.control.setStepDelay(400);
+    ws.sandbox.tfe.control.setRunConcurrency(1);
+    await ws.write('tfe.yaml', manifests('1.1.0', all));
+    const r = await ws.cli(['apply', '--auto-approve', '--parallelism', '8', '--poll-interval', '50ms', '--run-timeout', '6s']);
+    const out = r.stdout + r.stderr;
+    expect(out).not.toMatch(/did not finish within/);
+    expect(r.code, out).toBe(0);
+  }, 180_000);
+});
