@@ -3,14 +3,12 @@ import { formatDuration } from '../../model/duration-text.js';
 import type { DesiredObject } from '../../model/desired.js';
 import { addressKey } from '../../model/kinds.js';
 import type { JsonValue } from '../../model/json.js';
-import { isSecretRef } from '../../model/secret-ref.js';
-import type { WorkspaceVariableSpec } from '../../kinds/no-code-workspace/spec.js';
-import { canonicalJson } from '../../plan/canonical.js';
 import type { InFlightRun, StateRecord } from '../../state/types.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
-import type { CallContext, VarBody, WorkspaceUpdateBody } from './client.js';
+import { createBody, sendSettings, sendVariables, workspaceIntentOf } from './apply-intent.js';
+import { liveVarIds } from './intent.js';
 import { mapLimit } from '../../async/map-limit.js';
-import { isSecretVariable, parseSourceModuleId, runUrl, varCategory, varId, varText, varValuePath } from './mapping.js';
+import { isSecretVariable, parseSourceModuleId, runUrl, varCategory, varId } from './mapping.js';
 import { failed, outcome } from './outcome.js';
 import { deletionPolicyOf } from './refine.js';
 import { sleep } from '../../async/sleep.js';
@@ -27,16 +25,9 @@ import type { WorkspaceWire } from './wire.js';
 
 type WorkspaceDesired = DesiredObject<'NoCodeWorkspace'>;
 
-/** Settings sent with PATCH /workspaces/:id (reference tfc-api.md §5). */
-const SETTINGS = ['description', 'executionMode', 'agentPoolId', 'autoApply', 'sourceName', 'sourceUrl', 'project'] as const;
-
 function desiredOf(p: PlannedChange): WorkspaceDesired | undefined {
   const o = p.view.desired?.object;
   return o?.kind === 'NoCodeWorkspace' ? o : undefined;
-}
-
-function topPaths(p: PlannedChange): Set<string> {
-  return new Set(p.change.fields.map((f) => f.path.split(/[.[]/)[0] ?? f.path));
 }
 
 function str(v: JsonValue | undefined): string | null {
@@ -77,44 +68,7 @@ function moduleIdFor(env: Env, module: string): string | undefined {
   return env.ctx.record(address)?.id ?? env.all.get(addressKey(address))?.live?.id;
 }
 
-async function projectId(env: Env, name: string): Promise<string> {
-  const { session } = env;
-  session.projects ??= await session.client.listProjects();
-  // A project is named by its name (case-insensitive, like filter[names]) or by its `prj-` id (reference §7).
-  const p = session.projects.find((x) => x.name.toLowerCase() === name.toLowerCase()) ?? session.projects.find((x) => x.id === name);
-  if (!p) throw new ConvergeError('tfe.workspace.project-unknown', `project "${name}" not found in organization ${session.organization}`, { source: 'user' });
-  return p.id;
-}
-
-async function resolveValue(env: Env, d: WorkspaceDesired, v: WorkspaceVariableSpec): Promise<string | undefined> {
-  if (v.value === undefined) return undefined;
-  // Only a secret goes through the resolver, which registers its value with the redactor: a plain value
-  // such as `prod` would otherwise be masked wherever it appears, workspace names and run URLs included.
-  if (isSecretVariable(v) && (typeof v.value === 'string' || isSecretRef(v.value))) return env.ctx.secrets.resolve(v.value, d.baseDir);
-  return typeof v.value === 'string' ? v.value : varText(v.value);
-}
-
-async function varBody(env: Env, d: WorkspaceDesired, v: WorkspaceVariableSpec): Promise<VarBody> {
-  const value = await resolveValue(env, d, v);
-  return {
-    key: v.key,
-    ...(value !== undefined ? { value } : { value: '' }),
-    description: v.description ?? '',
-    category: varCategory(v),
-    hcl: v.hcl ?? false,
-    sensitive: v.sensitive ?? false,
-  };
-}
-
-function varCall(d: WorkspaceDesired, index: number | undefined, key: string): CallContext {
-  return {
-    what: `variable ${key} of workspace ${d.name}`,
-    desired: d,
-    ...(index !== undefined ? { pointers: { '/data': `/spec/variables/${index}` } } : {}),
-  };
-}
-
-// --- settings and variables ------------------------------------------------------------------
+// --- variables -------------------------------------------------------------------------------
 
 /**
  * `version-id` of each secret variable, as converge left it: a later load that sees another
@@ -130,106 +84,12 @@ async function secretVersions(env: Env, p: PlannedChange, d: WorkspaceDesired, w
     const vars = await env.session.client.listVars(workspaceId, { what: `variables of workspace ${d.name}` });
     for (const v of vars) if (ids.has(varId(v.category, v.key)) && v.versionId !== null) out[varId(v.category, v.key)] = v.versionId;
   } else {
-    for (const [id, v] of Object.entries(liveVarMap(p))) if (ids.has(id) && v.versionId !== null) out[id] = v.versionId;
+    for (const [id, v] of Object.entries(liveVarIds(p.view.live?.extra))) if (ids.has(id) && v.versionId !== null) out[id] = v.versionId;
   }
   return { secretVersions: out };
 }
 
-async function syncSettings(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string): Promise<boolean> {
-  const changed = topPaths(p);
-  if (!SETTINGS.some((s) => changed.has(s))) return false;
-  const spec = d.spec;
-  const body: WorkspaceUpdateBody = {};
-  if (changed.has('description')) body.description = spec.description ?? '';
-  if (changed.has('executionMode') || changed.has('agentPoolId')) {
-    body.executionMode = spec.executionMode ?? 'remote';
-    // agent-pool-id only with agent mode (reference §5: forbidden for remote).
-    if (body.executionMode === 'agent') body.agentPoolId = spec.agentPoolId ?? null;
-  }
-  if (changed.has('autoApply')) body.autoApply = spec.autoApply ?? false;
-  if (changed.has('sourceName')) body.sourceName = spec.sourceName ?? null;
-  if (changed.has('sourceUrl')) body.sourceUrl = spec.sourceUrl ?? null;
-  // Without a project in the manifest, converge does not move the workspace (mapping.ts).
-  if (changed.has('project') && spec.project !== undefined) body.projectId = await projectId(env, spec.project);
-  if (Object.keys(body).length === 0) return false;
-  await env.session.client.updateWorkspace(workspaceId, body, { what: `workspace ${d.name}`, desired: d });
-  return true;
-}
-
-function liveVarMap(p: PlannedChange): Record<string, { id: string; sensitive: boolean; versionId: string | null }> {
-  const v = p.view.live?.extra.vars;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
-  const out: Record<string, { id: string; sensitive: boolean; versionId: string | null }> = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (typeof x === 'object' && x !== null && !Array.isArray(x) && typeof x.id === 'string') {
-      out[k] = { id: x.id, sensitive: x.sensitive === true, versionId: typeof x.versionId === 'string' ? x.versionId : null };
-    }
-  }
-  return out;
-}
-
-function fieldOf(map: JsonValue | undefined, category: string, key: string): JsonValue | undefined {
-  if (typeof map !== 'object' || map === null || Array.isArray(map)) return undefined;
-  const c = map[category];
-  if (typeof c !== 'object' || c === null || Array.isArray(c)) return undefined;
-  return c[key];
-}
-
-/**
- * Variables: create what is missing, update what differs (a changed secret digest means write
- * the value again), delete what converge manages and the manifest dropped. Sensitive true→false
- * is delete + create: the service never lets a value be read back (reference §6, PV).
- */
-async function syncVars(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string): Promise<number> {
-  const client = env.session.client;
-  const live = liveVarMap(p);
-  const desiredVars = p.view.desired?.fields.variables;
-  const liveVars = p.view.live?.fields.variables;
-  const changedSecrets = new Set(p.change.fields.filter((f) => f.sensitive).map((f) => f.path));
-  const wanted = new Set<string>();
-  let writes = 0;
-  for (const [i, v] of (d.spec.variables ?? []).entries()) {
-    const category = varCategory(v);
-    const id = varId(category, v.key);
-    wanted.add(id);
-    const have = live[id];
-    const call = varCall(d, i, v.key);
-    if (!have) {
-      await client.createVar(workspaceId, await varBody(env, d, v), call);
-      writes++;
-      continue;
-    }
-    if (have.sensitive && v.sensitive !== true) {
-      await client.deleteVar(workspaceId, have.id, call);
-      await client.createVar(workspaceId, await varBody(env, d, v), call);
-      writes += 2;
-      continue;
-    }
-    const plainDiffers = canonicalJson(fieldOf(desiredVars, category, v.key)) !== canonicalJson(fieldOf(liveVars, category, v.key));
-    const secretChanged = isSecretVariable(v) && changedSecrets.has(varValuePath(category, v.key));
-    if (plainDiffers || secretChanged) {
-      await client.updateVar(workspaceId, have.id, await varBody(env, d, v), call);
-      writes++;
-    }
-  }
-  // Managed variables the manifest no longer declares (live fields hold only managed ones).
-  if (typeof liveVars === 'object' && liveVars !== null && !Array.isArray(liveVars)) {
-    for (const [category, keys] of Object.entries(liveVars)) {
-      if (typeof keys !== 'object' || keys === null || Array.isArray(keys)) continue;
-      for (const key of Object.keys(keys)) {
-        const id = varId(category, key);
-        const have = live[id];
-        if (wanted.has(id) || !have) continue;
-        await client.deleteVar(workspaceId, have.id, varCall(d, undefined, key));
-        writes++;
-      }
-    }
-  }
-  return writes;
-}
-
 // --- runs ------------------------------------------------------------------------------------
-
 
 interface RunTarget {
   workspace: string;
@@ -327,7 +187,10 @@ async function resumeRun(env: Env, p: PlannedChange, run: InFlightRun, autoApply
 
 async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired): Promise<ApplyOutcome> {
   const { client } = env.session;
-  const moduleId = moduleIdFor(env, d.spec.module);
+  const intent = workspaceIntentOf(p).create;
+  if (!intent) return outcome(p, 'failed', 'internal: the planned create carries no workspace body');
+  // Known at plan time when the module was live; else the module was created earlier in this apply.
+  const moduleId = intent.moduleId ?? moduleIdFor(env, intent.module);
   if (moduleId === undefined) {
     const error = new ConvergeError('tfe.workspace.module-missing', `NoCodeModule/${d.spec.module} has no no-code module in HCP Terraform: cannot create workspace ${d.name}`, {
       source: 'user',
@@ -336,19 +199,7 @@ async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired):
     return outcome(p, 'failed', error.message, { error });
   }
   const spec = d.spec;
-  const vars: VarBody[] = [];
-  for (const v of spec.variables ?? []) vars.push(await varBody(env, d, v));
-  const body = {
-    name: d.name,
-    description: spec.description ?? '',
-    executionMode: spec.executionMode ?? 'remote',
-    agentPoolId: (spec.executionMode ?? 'remote') === 'agent' ? (spec.agentPoolId ?? null) : null,
-    autoApply: spec.autoApply ?? false,
-    sourceName: spec.sourceName ?? null,
-    sourceUrl: spec.sourceUrl ?? null,
-    projectId: spec.project !== undefined ? await projectId(env, spec.project) : null,
-    vars,
-  };
+  const body = await createBody(env.ctx, d, intent);
   let ws: WorkspaceWire;
   try {
     ws = await client.createNoCodeWorkspace(moduleId, body, { what: `workspace ${d.name}`, desired: d });
@@ -385,8 +236,9 @@ async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired):
 async function updateWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired): Promise<ApplyOutcome> {
   const live = p.view.live;
   if (!live) return outcome(p, 'failed', 'internal: update without a live workspace');
-  const settings = await syncSettings(env, p, d, live.id);
-  const writes = await syncVars(env, p, d, live.id);
+  const intent = workspaceIntentOf(p);
+  const settings = await sendSettings(env.session.client, d, intent, live.id);
+  const writes = await sendVariables(env.session.client, env.ctx, d, intent, live.id);
   const version = str(live.fields.moduleVersion);
   await saveRecord(env, p, live.id, appliedFields(p, version), {
     workspaceId: live.id,
@@ -468,8 +320,9 @@ async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired)
   const live = p.view.live;
   if (!live) return outcome(p, 'failed', 'internal: upgrade without a live workspace');
   // Settings and variables first, so the upgrade plan runs with them.
-  const settings = await syncSettings(env, p, d, live.id);
-  const writes = await syncVars(env, p, d, live.id);
+  const intent = workspaceIntentOf(p);
+  const settings = await sendSettings(env.session.client, d, intent, live.id);
+  const writes = await sendVariables(env.session.client, env.ctx, d, intent, live.id);
   await saveRecord(env, p, live.id, appliedFields(p, str(live.fields.moduleVersion)), {
     workspaceId: live.id,
     moduleId: moduleIdFor(env, d.spec.module) ?? null,
