@@ -11,7 +11,7 @@ import type { JsonValue } from '../model/json.js';
  * builds none) is applied from its view as before. `type` names the provider and kind; a shape
  * change takes a new `type`, so an older converge never misreads a newer intent.
  */
-export type ApplyIntent = TfeModuleIntent | TfeWorkspaceIntent;
+export type ApplyIntent = TfeModuleIntent | TfeWorkspaceIntent | NomadWriteIntent;
 
 /** `POST /registry-modules/…/no-code-modules` or `PATCH /no-code-modules/:id` (reference tfc-api.md §1.2). */
 export interface TfeModuleBody {
@@ -85,4 +85,20 @@ export interface TfeWorkspaceIntent {
   settings?: TfeWorkspaceSettings;
   /** Update or upgrade: the variable requests, in order. */
   variables?: TfeVariableOp[];
+}
+
+/** An auth method secret the body leaves empty, filled from the manifest when the request is sent. */
+export type NomadSecretField = 'oidcClientSecret' | 'pemKey';
+
+/**
+ * A Nomad create or update (auth method, binding rule, ACL policy, ACL role): the request body as
+ * sent (reference nomad-api.md), each secret left empty and named in `secrets`. No body: only
+ * converge's own fields changed (protect); nothing is sent and the record is updated.
+ */
+export interface NomadWriteIntent {
+  type: 'nomad.write.v1';
+  /** The UUID an update is sent to (binding rules and ACL roles; the others are addressed by name). */
+  id?: string;
+  body?: { [key: string]: JsonValue };
+  secrets?: NomadSecretField[];
 }
