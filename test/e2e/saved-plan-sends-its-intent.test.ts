@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TfeVariable, TfeWorkspaceIntent } from '../../src/plan/intent.js';
+import type { NomadWriteIntent, TfeVariable, TfeWorkspaceIntent } from '../../src/plan/intent.js';
 import { openWorkspace, type Workspace } from './harness.js';
+import { LOCAL_STATE_SETTINGS, OKTA_METHOD } from './manifests.js';
 
 /*
  * Regression (issue 12.4): apply re-derived what to send from the plan's display paths, a second
@@ -129,6 +130,90 @@ describe('a saved plan applied in a fresh process', () => {
     expect(ws.sandbox.log.writes('tfe').filter((e) => e.body?.includes(NEW_SECRET))).toHaveLength(1);
 
     const replan = await ws.cli(['plan', '--detailed-exitcode', '.'], { DB_PASSWORD: NEW_SECRET });
+    expect(replan.code, replan.stdout + replan.stderr).toBe(0);
+  }, 120_000);
+});
+
+function nomadManifest(v2: boolean): string {
+  const method = v2 ? OKTA_METHOD.replace('maxTokenTtl: 1h', 'maxTokenTtl: 2h') : OKTA_METHOD;
+  const described = (what: string) => (v2 ? `${what}, second version` : what);
+  return `${LOCAL_STATE_SETTINGS}---
+${method}---
+kind: NomadAclPolicy
+name: readers
+spec:
+  description: ${described('read jobs')}
+  rules: 'namespace "default" { policy = "read" }'
+---
+kind: NomadAclRole
+name: reader
+spec:
+  description: ${described('readers')}
+  policies: [readers]
+---
+kind: NomadBindingRule
+name: engineers
+spec:
+  authMethod: okta
+  description: ${described('engineers read')}
+  selector: '"engineering" in list.groups'
+  bindType: role
+  bindName: reader
+`;
+}
+
+/** Where the Nomad client sends each kind's write (auth methods and policies by name, rules and roles by UUID with the ID in the body). */
+function expectedNomadRequest(kind: string, name: string, intent: NomadWriteIntent): SentRequest {
+  const body = { ...intent.body };
+  if (intent.secrets?.includes('oidcClientSecret')) body.Config = { ...(body.Config as Record<string, unknown>), OIDCClientSecret: HIDDEN };
+  switch (kind) {
+    case 'NomadAuthMethod':
+      return { method: 'POST', path: `/v1/acl/auth-method/${name}`, body };
+    case 'NomadAclPolicy':
+      return { method: 'POST', path: `/v1/acl/policy/${name}`, body };
+    case 'NomadAclRole':
+      return { method: 'POST', path: `/v1/acl/role/${intent.id ?? ''}`, body: { ...body, ID: intent.id } };
+    default:
+      return { method: 'POST', path: `/v1/acl/binding-rule/${intent.id ?? ''}`, body: { ...body, ID: intent.id } };
+  }
+}
+
+describe('a saved Nomad plan applied in a fresh process', () => {
+  it('sends exactly the bodies it carries, the secret filled from the manifest at send time', async () => {
+    ws = await openWorkspace();
+    await ws.write('converge.yaml', nomadManifest(false));
+    const first = await ws.cli(['apply', '--auto-approve', '.'], { OKTA_CLIENT_SECRET: OLD_SECRET });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+
+    await ws.write('converge.yaml', nomadManifest(true));
+    const plan = await ws.cli(['plan', '--out', 'plan.json', '.'], { OKTA_CLIENT_SECRET: NEW_SECRET });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    const text = await readFile(join(ws.dir, 'plan.json'), 'utf8');
+    expect(text).not.toContain(NEW_SECRET);
+    expect(text).not.toContain(OLD_SECRET);
+    const saved = JSON.parse(text) as { changes: { kind: string; name: string; action: string; intent?: NomadWriteIntent }[] };
+    const updates = saved.changes.filter((c) => c.action === 'update');
+    expect(updates.map((c) => `${c.kind}/${c.name}`).sort()).toEqual(['NomadAclPolicy/readers', 'NomadAclRole/reader', 'NomadAuthMethod/okta', 'NomadBindingRule/engineers']);
+    const okta = updates.find((c) => c.kind === 'NomadAuthMethod');
+    expect(okta?.intent).toMatchObject({ type: 'nomad.write.v1', secrets: ['oidcClientSecret'], body: { MaxTokenTTL: '2h0m0s', Config: { OIDCClientSecret: '' } } });
+
+    ws.sandbox.log.clear();
+    const applied = await ws.cli(['apply', '--plan', 'plan.json', '.'], { OKTA_CLIENT_SECRET: NEW_SECRET });
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const sent: SentRequest[] = ws.sandbox.log.writes('nomad').map((e) => ({
+      method: e.method,
+      path: e.path,
+      body: e.body === undefined ? undefined : (JSON.parse(e.body.split(NEW_SECRET).join(HIDDEN)) as unknown),
+    }));
+    const byPath = (a: SentRequest, b: SentRequest) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+    const expected = updates.map((c) => {
+      if (!c.intent) throw new Error(`${c.kind}/${c.name} carries no intent`);
+      return expectedNomadRequest(c.kind, c.name, c.intent);
+    });
+    expect(sent.sort(byPath)).toEqual(expected.sort(byPath));
+    expect(ws.sandbox.log.writes('nomad').filter((e) => e.body?.includes(NEW_SECRET))).toHaveLength(1);
+
+    const replan = await ws.cli(['plan', '--detailed-exitcode', '.'], { OKTA_CLIENT_SECRET: NEW_SECRET });
     expect(replan.code, replan.stdout + replan.stderr).toBe(0);
   }, 120_000);
 });
