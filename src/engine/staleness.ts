@@ -1,4 +1,5 @@
 import { addressKey } from '../model/kinds.js';
+import type { JsonValue } from '../model/json.js';
 import { kindOrder, parseAddress } from '../kinds/registry.js';
 import { canonicalJson } from '../plan/canonical.js';
 import { diffFields } from '../plan/diff.js';
@@ -10,14 +11,20 @@ function show(v: unknown): string {
   return v === null ? '(absent)' : JSON.stringify(v);
 }
 
-/** What must match for "the same change": action and field values, plus upgrade/deletion details. */
-function changeKey(c: Change): string {
+/**
+ * What must match for "the same change": action and field values, upgrade/deletion details, and what
+ * apply will send (the intent: request bodies, variable ids, resolved ids). A plan saved before
+ * changes carried intents (`withIntent` false) is compared without them.
+ */
+function changeKey(c: Change, withIntent: boolean): string {
   return canonicalJson({
     action: c.action,
     adopt: isAdoption(c),
     fields: c.fields.map((f) => ({ path: f.path, before: f.before, after: f.after, sensitive: f.sensitive })),
     upgrade: c.upgrade ?? null,
     deletion: c.deletion ?? null,
+    // An intent is plain JSON by contract (plan/intent.ts); its interfaces just lack an index signature.
+    ...(withIntent ? { intent: (c.intent ?? null) as unknown as JsonValue } : {}),
   });
 }
 
@@ -103,7 +110,9 @@ export function findStaleness(saved: SavedPlan, fresh: PlanRun): StaleFinding[] 
     if (named.has(key)) continue;
     const a = before.get(key) ?? [];
     const b = after.get(key) ?? [];
-    if (canonicalJson(a.map(changeKey)) === canonicalJson(b.map(changeKey))) continue;
+    const withIntent = a.some((c) => c.intent !== undefined);
+    const keyOf = (c: Change) => changeKey(c, withIntent);
+    if (canonicalJson(a.map(keyOf)) === canonicalJson(b.map(keyOf))) continue;
     const address = parseAddress(key);
     if (!address) continue;
     const actions = (cs: Change[]) => (cs.length === 0 ? 'nothing' : cs.map((c) => (isAdoption(c) ? 'adopt (record as owned)' : c.action)).join(' + '));
@@ -115,7 +124,7 @@ export function findStaleness(saved: SavedPlan, fresh: PlanRun): StaleFinding[] 
     const fa = fieldsOf(a);
     const fb = fieldsOf(b);
     const moved = [...new Set([...fa.keys(), ...fb.keys()])].filter((p) => fa.get(p) !== fb.get(p)).sort();
-    if (moved.length === 0) findings.push({ ...address, message: `the planned ${actions(b)} differs from the saved plan` });
+    if (moved.length === 0) findings.push({ ...address, message: `the planned ${actions(b)} differs from the saved plan (what it would send, e.g. a remote id, moved)` });
     for (const field of moved) findings.push({ ...address, field, message: `the planned ${actions(b)} of this field differs from the saved plan` });
   }
   // Grouped by object (kind order, then name); within one object, in the order found.

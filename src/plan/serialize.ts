@@ -76,6 +76,7 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
       throw bad(file, `${where}.fields is not a list of field changes`);
     }
     if (!isStringArray(c.notes)) throw bad(file, `${where}.notes is not a list of strings`);
+    if (c.intent !== undefined && !(isObject(c.intent) && typeof c.intent.type === 'string')) throw bad(file, `${where}.intent is not an apply intent`);
   });
   if (!Array.isArray(data.drift)) throw bad(file, '`drift` is not a list');
   if (!Array.isArray(data.diagnostics)) throw bad(file, '`diagnostics` is not a list');

@@ -2,6 +2,7 @@ import type { Action } from '../model/action.js';
 import type { Kind } from '../model/kinds.js';
 import type { JsonValue } from '../model/json.js';
 import type { Diagnostic } from '../diagnostics/types.js';
+import type { ApplyIntent } from './intent.js';
 
 export const PLAN_FORMAT_VERSION = '1.0';
 
@@ -48,6 +49,12 @@ export interface Change {
    * record names moved. Additive to plan format 1.0 (decisions.md §16, §18).
    */
   refresh?: RefreshKind;
+  /**
+   * What apply sends, decided at plan time (plan/intent.ts): request bodies, variable operations,
+   * resolved ids; secrets only as references. Additive to plan format 1.0; absent when the provider
+   * builds none for this change.
+   */
+  intent?: ApplyIntent;
 }
 
 export type RefreshKind = 'live' | 'gone' | 'source';

@@ -31,6 +31,11 @@ export interface DesiredView {
   fields: Record<string, JsonValue>;
   /** Sensitive fields: path → salted digest of the resolved value (SecretResolver.digest). */
   secrets: Record<string, string>;
+  /**
+   * Remote ids the provider resolved from names while loading (a project's id, a registry module's
+   * id), so the change's intent can carry them and apply needs no lookup of its own. Never compared.
+   */
+  ids?: Record<string, string>;
 }
 
 export interface LiveView {

@@ -1,8 +1,9 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
-import { aclPolicyRequest } from './acl-mapping.js';
+import { nomadIntentOf, plannedBody } from './apply-intent.js';
+import type { WireAclPolicyRequest } from './wire.js';
 import { applyEach } from './apply-each.js';
-import { newRecord, onlyProtectChanged, succeeded } from './outcome.js';
+import { newRecord, succeeded } from './outcome.js';
 import type { NomadSession } from './session.js';
 
 /**
@@ -29,12 +30,13 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
       if (!desired || desired.object.kind !== 'NomadAclPolicy') {
         throw new ConvergeError('nomad.apply-internal', `${change.kind}/${change.name}: ${change.action} without a manifest`, { source: 'internal' });
       }
-      if (change.action === 'update' && view.live && view.record && onlyProtectChanged(change)) {
-        const hash = typeof view.live.extra.hash === 'string' ? view.live.extra.hash : '';
+      const body = plannedBody<WireAclPolicyRequest>(nomadIntentOf(p));
+      if (!body) {
+        const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
         await ctx.save(newRecord(p, change.name, desired.fields, {}, hash));
         return succeeded(p, 'protect recorded in state');
       }
-      await session.client.upsertAclPolicy(aclPolicyRequest(change.name, desired.object.spec), { range: desired.object.range });
+      await session.client.upsertAclPolicy(body, { range: desired.object.range });
       // No Hash known (read failed or raced a delete): the next plan reads the policy instead of trusting the record.
       const back = await session.client.readAclPolicy(change.name);
       await ctx.save(newRecord(p, change.name, desired.fields, {}, back?.Hash ?? ''));

@@ -1,8 +1,9 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
-import { aclRoleRequest } from './acl-mapping.js';
+import { nomadIntentOf, plannedBody } from './apply-intent.js';
+import type { WireAclRoleRequest } from './wire.js';
 import { applyEach } from './apply-each.js';
-import { newRecord, onlyProtectChanged, succeeded } from './outcome.js';
+import { newRecord, succeeded } from './outcome.js';
 import type { NomadSession } from './session.js';
 
 /**
@@ -34,16 +35,18 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
   if (!desired || desired.object.kind !== 'NomadAclRole') {
     throw new ConvergeError('nomad.apply-internal', `${subject}: ${change.action} without a manifest`, { source: 'internal' });
   }
-  const body = aclRoleRequest(change.name, desired.object.spec);
+  const intent = nomadIntentOf(p);
+  const body = plannedBody<WireAclRoleRequest>(intent);
   const call = { range: desired.object.range };
   if (change.action === 'create') {
+    if (!body) throw new ConvergeError('nomad.apply-internal', `${subject}: create without a body`, { source: 'internal' });
     const role = await session.client.createAclRole(body, call);
     await ctx.save(newRecord(p, role.ID, desired.fields, {}, role.Hash));
     return succeeded(p, `created role ${role.ID}`);
   }
-  const id = view.live?.id ?? change.id;
+  const id = intent.id ?? view.live?.id ?? change.id;
   if (id === undefined) throw new ConvergeError('nomad.apply-internal', `${subject}: update without a role id`, { source: 'internal' });
-  if (view.record && onlyProtectChanged(change)) {
+  if (!body) {
     const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
     await ctx.save(newRecord(p, id, desired.fields, {}, hash));
     return succeeded(p, 'protect recorded in state');

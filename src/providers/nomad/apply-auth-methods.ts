@@ -2,8 +2,10 @@ import { ConvergeError } from '../../diagnostics/errors.js';
 import { diffFields } from '../../plan/diff.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
 import { resolveAuthMethodSecrets, secretDigests } from './desired.js';
-import { authMethodRequest, liveAuthMethodFields } from './mapping.js';
-import { failed, newRecord, onlyProtectChanged, succeeded } from './outcome.js';
+import { liveAuthMethodFields, withAuthMethodSecrets } from './mapping.js';
+import { nomadIntentOf, plannedBody } from './apply-intent.js';
+import type { WireAuthMethodRequest } from './wire.js';
+import { failed, newRecord, succeeded } from './outcome.js';
 import type { NomadSession } from './session.js';
 
 /**
@@ -58,14 +60,16 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
         throw new ConvergeError('nomad.apply-internal', `${change.kind}/${change.name}: ${change.action} without a manifest`, { source: 'internal' });
       }
       const object = desired.object;
-      if (change.action === 'update' && view.live && view.record && onlyProtectChanged(change)) {
-        const hash = typeof view.live.extra.hash === 'string' ? view.live.extra.hash : '';
-        await ctx.save(newRecord(p, change.name, desired.fields, view.record.secretDigests, hash));
+      const intent = nomadIntentOf(p);
+      const planned = plannedBody<WireAuthMethodRequest>(intent);
+      if (!planned) {
+        const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
+        await ctx.save(newRecord(p, change.name, desired.fields, view.record?.secretDigests ?? {}, hash));
         return succeeded(p, 'protect recorded in state');
       }
       // Secrets come only from the manifest, resolved now; never from a read (§5: reads say `redacted`).
       const values = await resolveAuthMethodSecrets(object, ctx.secrets);
-      const body = authMethodRequest(change.name, object.spec, values);
+      const body = withAuthMethodSecrets(planned, values);
       const reply = await session.client.upsertAuthMethod(body, { range: object.range });
       await ctx.save(newRecord(p, change.name, desired.fields, secretDigests(values, ctx.secrets), reply.Hash));
       const mismatch = diffFields(desired.fields, liveAuthMethodFields(reply));

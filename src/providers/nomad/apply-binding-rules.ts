@@ -3,10 +3,11 @@ import type { SourceRange } from '../../diagnostics/types.js';
 import type { NomadBindingRuleSpec } from '../../kinds/nomad-binding-rule/spec.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
 import { findRulesByNaturalKey } from './load-binding-rules.js';
-import { bindingRuleRequest, ruleNaturalKey } from './mapping.js';
-import { failed, newRecord, onlyProtectChanged, succeeded } from './outcome.js';
+import { ruleNaturalKey } from './mapping.js';
+import { nomadIntentOf, plannedBody } from './apply-intent.js';
+import { failed, newRecord, succeeded } from './outcome.js';
 import type { NomadSession } from './session.js';
-import type { WireBindingRule } from './wire.js';
+import type { WireBindingRule, WireBindingRuleRequest } from './wire.js';
 
 /** Create attempts in all, each after a read by natural key found nothing (STYLE.md §5). */
 const CREATE_ATTEMPTS = 3;
@@ -51,22 +52,26 @@ async function applyOne(session: NomadSession, p: PlannedChange, batch: ApplyBat
       return succeeded(p, result === 'deleted' ? `deleted rule ${id}` : `rule ${id} already gone`);
     }
     case 'update': {
-      const { spec, range } = desiredSpec(p);
-      const id = view.live?.id ?? change.id;
+      const { range } = desiredSpec(p);
+      const intent = nomadIntentOf(p);
+      const id = intent.id ?? view.live?.id ?? change.id;
       if (id === undefined) throw new ConvergeError('nomad.apply-internal', `${subject}: update without a rule id`, { source: 'internal' });
       const fields = view.desired?.fields ?? {};
-      if (view.record && onlyProtectChanged(change)) {
+      const body = plannedBody<WireBindingRuleRequest>(intent);
+      if (!body) {
         const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
         await ctx.save(newRecord(p, id, fields, {}, hash));
         return succeeded(p, 'protect recorded in state');
       }
-      const reply = await session.client.updateBindingRule(id, bindingRuleRequest(spec), subject, { range });
+      const reply = await session.client.updateBindingRule(id, body, subject, { range });
       await ctx.save(newRecord(p, reply.ID || id, fields, {}, reply.Hash));
       return succeeded(p, `updated rule ${id}`);
     }
     case 'create': {
       const { spec, range } = desiredSpec(p);
-      const rule = await createWithRecovery(session, spec, subject, range, claimedIds(batch, ctx));
+      const body = plannedBody<WireBindingRuleRequest>(nomadIntentOf(p));
+      if (!body) throw new ConvergeError('nomad.apply-internal', `${subject}: create without a body`, { source: 'internal' });
+      const rule = await createWithRecovery(session, spec, body, subject, range, claimedIds(batch, ctx));
       await ctx.save(newRecord(p, rule.ID, view.desired?.fields ?? {}, {}, rule.Hash));
       return succeeded(p, `created rule ${rule.ID}`);
     }
@@ -97,6 +102,7 @@ function claimedIds(batch: ApplyBatch, ctx: ApplyContext): Set<string> {
 async function createWithRecovery(
   session: NomadSession,
   spec: NomadBindingRuleSpec,
+  body: WireBindingRuleRequest,
   subject: string,
   range: SourceRange,
   claimed: ReadonlySet<string>,
@@ -104,7 +110,7 @@ async function createWithRecovery(
   const key = ruleNaturalKey(spec);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await session.client.createBindingRule(bindingRuleRequest(spec), subject, { range });
+      return await session.client.createBindingRule(body, subject, { range });
     } catch (e) {
       const uncertain = isConvergeError(e) && (e.retryable || e.code === 'http.network');
       if (!uncertain || attempt >= CREATE_ATTEMPTS) throw e;

@@ -240,6 +240,20 @@ export interface AuthMethodSecrets {
  *   which would make removing a custom format from the manifest impossible;
  * - `MaxTokenTTL` as a Go duration string (§1.3; a number would be read as nanoseconds).
  */
+/**
+ * A planned auth method body (built with no secrets, intent.ts) with its secrets filled in, where
+ * authMethodRequest puts them: `Config.OIDCClientSecret` and `Config.OIDCClientAssertion.PrivateKey.PemKey`.
+ */
+export function withAuthMethodSecrets(body: WireAuthMethodRequest, secrets: AuthMethodSecrets): WireAuthMethodRequest {
+  const config = { ...body.Config } as Record<string, unknown>;
+  if (secrets.oidcClientSecret !== undefined) config.OIDCClientSecret = secrets.oidcClientSecret;
+  const assertion = config.OIDCClientAssertion as { PrivateKey?: Record<string, unknown> | null } | null | undefined;
+  if (secrets.pemKey !== undefined && assertion?.PrivateKey) {
+    config.OIDCClientAssertion = { ...assertion, PrivateKey: { ...assertion.PrivateKey, PemKey: secrets.pemKey } };
+  }
+  return { ...body, Config: config as WireAuthMethodRequest['Config'] };
+}
+
 export function authMethodRequest(name: string, spec: NomadAuthMethodSpec, secrets: AuthMethodSecrets): WireAuthMethodRequest {
   const c = spec.config;
   const a = c.oidcClientAssertion;

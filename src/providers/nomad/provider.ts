@@ -19,6 +19,7 @@ import { loadAuthMethods } from './load-auth-methods.js';
 import { loadBindingRules } from './load-binding-rules.js';
 import { preflightNomad } from './preflight.js';
 import { refineNomad } from './refine.js';
+import { withNomadIntent } from './intent.js';
 import { replicaLag } from './replica-lag.js';
 import type { NomadSession } from './session.js';
 import type { WireBindingRuleStub } from './wire.js';
@@ -124,7 +125,8 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
       return { views, diagnostics };
     },
 
-    refine: refineNomad,
+    // Each refined change carries the request body apply will send (intent.ts).
+    refine: (view, change) => refineNomad(view, change).map((c) => withNomadIntent(view, c)),
 
     apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
       switch (batch.kind) {

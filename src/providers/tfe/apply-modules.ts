@@ -4,8 +4,7 @@ import { addressKey } from '../../model/kinds.js';
 import type { JsonValue } from '../../model/json.js';
 import type { StateRecord } from '../../state/types.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
-import type { NoCodeModuleBody } from './client.js';
-import { desiredModuleFields, moduleOptionsBody } from './mapping.js';
+import { desiredModuleFields } from './mapping.js';
 import { failed, outcome } from './outcome.js';
 import type { TfeSession } from './session.js';
 
@@ -14,13 +13,6 @@ import type { TfeSession } from './session.js';
  * §1.5): load found the existing one through the registry module, so a create here means none
  * exists, and an adopted one is PATCHed, never created twice.
  */
-
-/** Fields that live only in converge (state), never sent. */
-const LOCAL_FIELDS = new Set(['protect']);
-
-function remoteFieldsChanged(p: PlannedChange): boolean {
-  return p.change.fields.some((f) => !LOCAL_FIELDS.has(f.path.split('.')[0] ?? ''));
-}
 
 function record(p: PlannedChange, id: string, applied: Record<string, JsonValue>, extra: Record<string, JsonValue>, ctx: ApplyContext): StateRecord {
   const previous = ctx.record(p.change);
@@ -42,33 +34,34 @@ async function writeModule(p: PlannedChange, session: TfeSession, ctx: ApplyCont
   const d = p.view.desired?.object as DesiredObject<'NoCodeModule'> | undefined;
   if (!d) return outcome(p, 'failed', 'internal: no manifest for a module write');
   const fields = p.view.desired?.fields ?? desiredModuleFields(d.spec, null);
-  const versionPin = typeof fields.versionPin === 'string' ? fields.versionPin : null;
-  const registryModuleId =
-    (typeof p.view.live?.extra.registryModuleId === 'string' ? p.view.live.extra.registryModuleId : undefined) ?? session.registry?.get(d.spec.registryModule)?.id;
-  if (registryModuleId === undefined || versionPin === null) {
+  // The plan resolved the registry module and version (intent.ts); without them it carried an error.
+  const intent = p.change.intent?.type === 'tfe.no-code-module.v1' ? p.change.intent : undefined;
+  if (intent === undefined || (p.change.action === 'create' && !intent.body)) {
     const error = new ConvergeError('tfe.module.unresolved', `cannot write NoCodeModule/${d.name}: its registry module or version is unknown`, {
       source: 'user',
       range: d.range,
+      hint: 'make the plan again: it reports why the registry module or version cannot be used',
     });
     return outcome(p, 'failed', error.message, { error });
   }
-  const body: NoCodeModuleBody = { registryModuleId, versionPin, enabled: d.spec.enabled ?? true, variableOptions: moduleOptionsBody(d.spec) };
+  const body = intent.body;
   const call = { what: `no-code module of ${d.spec.registryModule}`, desired: d };
   const live = p.view.live;
-  if (p.change.action === 'create') {
+  if (p.change.action === 'create' && body) {
     const read = await session.client.enableNoCodeModule(body, call);
     // What was applied is the desired fields the service accepted (its write responses do not
     // include the variable options, so they cannot be read back from them).
-    await ctx.save(record(p, read.module.id, fields, { registryModuleId, registryModule: d.spec.registryModule }, ctx));
-    return outcome(p, 'succeeded', `enabled no-code provisioning for ${d.spec.registryModule} at ${versionPin} (${read.module.id})`);
+    await ctx.save(record(p, read.module.id, fields, { registryModuleId: body.registryModuleId, registryModule: d.spec.registryModule }, ctx));
+    return outcome(p, 'succeeded', `enabled no-code provisioning for ${d.spec.registryModule} at ${body.versionPin} (${read.module.id})`);
   }
   if (!live) return outcome(p, 'failed', 'internal: update without a live module');
   let message = 'recorded in state';
-  if (remoteFieldsChanged(p)) {
+  if (body) {
     // The whole desired set, no ids, registry module always included (reference §1.2).
     await session.client.updateNoCodeModule(live.id, body, call);
     message = `updated ${live.id}: ${p.change.fields.map((f) => f.path).join(', ')}`;
   }
+  const registryModuleId = body?.registryModuleId ?? (typeof live.extra.registryModuleId === 'string' ? live.extra.registryModuleId : null);
   await ctx.save(record(p, live.id, fields, { registryModuleId, registryModule: d.spec.registryModule }, ctx));
   return outcome(p, 'succeeded', message);
 }

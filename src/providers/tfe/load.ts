@@ -104,8 +104,6 @@ async function loadModules(
   const registry = (await client.listRegistryModules()).filter((m) => m.registryName === 'private');
   const byPath = new Map<string, RegistryModuleWire>(registry.map((m) => [registryPath(m), m]));
   const byId = new Map<string, RegistryModuleWire>(registry.map((m) => [m.id, m]));
-  // Apply's create needs the registry module id of a module that has no no-code module yet.
-  session.registry = byPath;
   const desiredByName = byName(desired);
   const recordByName = byName(records);
 
@@ -161,7 +159,8 @@ async function loadModules(
           notes.push(`versionPin not set: latest is ${latest}`);
         }
       }
-      desiredView = { object: d, fields: desiredModuleFields(d.spec, resolvedPin), secrets: {} };
+      // The registry module id goes into the create's intent (a module with no no-code module yet).
+      desiredView = { object: d, fields: desiredModuleFields(d.spec, resolvedPin), secrets: {}, ...(rm ? { ids: { registryModuleId: rm.id } } : {}) };
     }
     const liveRegistry = live?.module.registryModuleId ? byId.get(live.module.registryModuleId) : undefined;
     const liveView = live
@@ -241,7 +240,6 @@ async function loadWorkspaces(
   // Projects: one list, when a manifest or a record names a project (reference §7).
   const wantsProject = desired.some((d) => d.spec.project !== undefined) || records.some((r) => str(r.applied.project) !== undefined);
   const projects: NamedWire[] = wantsProject ? await client.listProjects() : [];
-  if (wantsProject) session.projects = projects;
   const projectsById = new Map(projects.map((p) => [p.id, p]));
   // filter[names] is case-insensitive (reference §7): so is this lookup.
   const projectByName = new Map(projects.map((p) => [p.name.toLowerCase(), p]));
@@ -249,7 +247,6 @@ async function loadWorkspaces(
   // Agent pools: one list, when a manifest names one; it must belong to the organization.
   const wantsPools = desired.some((d) => d.spec.agentPoolId !== undefined);
   const pools: NamedWire[] = wantsPools ? await client.listAgentPools() : [];
-  if (wantsPools) session.agentPools = pools;
   const poolIds = new Set(pools.map((p) => p.id));
 
   // The module a live workspace runs, by its registry path (source-module-id, reference §2).
@@ -307,6 +304,7 @@ async function loadWorkspaces(
     const notes: string[] = [];
     let desiredView: DesiredView | undefined;
     let projectName: string | undefined;
+    let projectId: string | undefined;
     const secretIds = new Set<string>();
 
     if (d) {
@@ -319,7 +317,10 @@ async function loadWorkspaces(
             errorAt(d, '/spec/project', 'tfe.workspace.project-unknown', `project "${spec.project}" not found in organization ${organization} (or the token cannot see it)`, `projects: ${projects.map((x) => x.name).join(', ') || 'none'}`),
           );
           projectName = spec.project;
-        } else projectName = p.name;
+        } else {
+          projectName = p.name;
+          projectId = p.id;
+        }
       }
       if (spec.agentPoolId !== undefined && !poolIds.has(spec.agentPoolId)) {
         diagnostics.push(
@@ -344,6 +345,8 @@ async function loadWorkspaces(
         object: d,
         fields: desiredWorkspaceFields(spec, { moduleVersion, ...(projectName !== undefined ? { project: projectName } : {}) }),
         secrets,
+        // The project's id goes into the change's intent: apply sends it without listing projects again.
+        ...(projectId !== undefined ? { ids: { projectId } } : {}),
       };
     } else if (r && str(r.applied.project) !== undefined) {
       projectName = str(r.applied.project);

@@ -12,6 +12,7 @@ import { TfeClient } from './client.js';
 import { tfeImportRecord } from './export-record.js';
 import { loadTfe } from './load.js';
 import { refineTfe } from './refine.js';
+import { withTfeIntent } from './intent.js';
 import type { TfeSession } from './session.js';
 import type { AccountWire } from './wire.js';
 
@@ -65,7 +66,8 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
       return loadTfe(session, input, ctx);
     },
 
-    refine: refineTfe,
+    // Each refined change carries what apply will send (intent.ts).
+    refine: (view, change, all, how) => refineTfe(view, change, all, how).map((c) => withTfeIntent(view, c, all, how)),
 
     apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
       return batch.kind === 'NoCodeModule' ? applyModules(batch, session, ctx) : applyWorkspaces(batch, session, ctx);

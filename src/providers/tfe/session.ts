@@ -1,19 +1,16 @@
 import type { Reporter } from '../../model/events.js';
 import type { TfeClient } from './client.js';
-import type { NamedWire, RegistryModuleWire } from './wire.js';
 
-/** What one provider instance shares between load and apply (no module-level singletons). */
+/**
+ * What one provider instance shares between load and apply (no module-level singletons). No cache of
+ * what load read: apply sends the intent the plan carries, so it works the same in a fresh process.
+ */
 export interface TfeSession {
   client: TfeClient;
   /** Base URL without /api/v2, for run URLs. */
   address: string;
   organization: string;
   reporter: Reporter;
-  /** Filled by load, reused by apply (apply always follows a load in the same process). */
-  projects?: NamedWire[];
-  agentPools?: NamedWire[];
-  /** Private registry modules by `namespace/name/provider`, from load's list. */
-  registry?: Map<string, RegistryModuleWire>;
 }
 
 /** Parallel reads during load: well under the 30 req/s pacing of the HTTP layer. */

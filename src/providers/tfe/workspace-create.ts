@@ -1,11 +1,11 @@
 import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
 import type { ApplyOutcome, PlannedChange } from '../provider.js';
-import type { VarBody } from './client.js';
+import { createBody, workspaceIntentOf } from './apply-intent.js';
 import { parseSourceModuleId } from './mapping.js';
 import { outcome } from './outcome.js';
 import type { WorkspaceWire } from './wire.js';
-import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor, projectId } from './workspace-env.js';
-import { varBody, secretVersions } from './workspace-variables.js';
+import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './workspace-env.js';
+import { secretVersions } from './workspace-variables.js';
 import { followPlainRun, findFirstRun, runOutcome } from './workspace-follow-run.js';
 
 /*
@@ -14,7 +14,10 @@ import { followPlainRun, findFirstRun, runOutcome } from './workspace-follow-run
 
 export async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired): Promise<ApplyOutcome> {
   const { client } = env.session;
-  const moduleId = moduleIdFor(env, d.spec.module);
+  const intent = workspaceIntentOf(p).create;
+  if (!intent) return outcome(p, 'failed', 'internal: the planned create carries no workspace body');
+  // Known at plan time when the module was live; else the module was created earlier in this apply.
+  const moduleId = intent.moduleId ?? moduleIdFor(env, intent.module);
   if (moduleId === undefined) {
     const error = new ConvergeError('tfe.workspace.module-missing', `NoCodeModule/${d.spec.module} has no no-code module in HCP Terraform: cannot create workspace ${d.name}`, {
       source: 'user',
@@ -23,19 +26,7 @@ export async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDe
     return outcome(p, 'failed', error.message, { error });
   }
   const spec = d.spec;
-  const vars: VarBody[] = [];
-  for (const v of spec.variables ?? []) vars.push(await varBody(env, d, v));
-  const body = {
-    name: d.name,
-    description: spec.description ?? '',
-    executionMode: spec.executionMode ?? 'remote',
-    agentPoolId: (spec.executionMode ?? 'remote') === 'agent' ? (spec.agentPoolId ?? null) : null,
-    autoApply: spec.autoApply ?? false,
-    sourceName: spec.sourceName ?? null,
-    sourceUrl: spec.sourceUrl ?? null,
-    projectId: spec.project !== undefined ? await projectId(env, spec.project) : null,
-    vars,
-  };
+  const body = await createBody(env.ctx, d, intent);
   let ws: WorkspaceWire;
   try {
     ws = await client.createNoCodeWorkspace(moduleId, body, { what: `workspace ${d.name}`, desired: d });

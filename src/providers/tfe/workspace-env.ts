@@ -1,4 +1,3 @@
-import { ConvergeError } from '../../diagnostics/errors.js';
 import type { DesiredObject } from '../../model/desired.js';
 import { addressKey } from '../../model/kinds.js';
 import type { JsonValue } from '../../model/json.js';
@@ -15,10 +14,6 @@ export type WorkspaceDesired = DesiredObject<'NoCodeWorkspace'>;
 export function desiredOf(p: PlannedChange): WorkspaceDesired | undefined {
   const o = p.view.desired?.object;
   return o?.kind === 'NoCodeWorkspace' ? o : undefined;
-}
-
-export function topPaths(p: PlannedChange): Set<string> {
-  return new Set(p.change.fields.map((f) => f.path.split(/[.[]/)[0] ?? f.path));
 }
 
 export function str(v: JsonValue | undefined): string | null {
@@ -57,13 +52,4 @@ export function appliedFields(p: PlannedChange, moduleVersion: string | null): R
 export function moduleIdFor(env: Env, module: string): string | undefined {
   const address = { kind: 'NoCodeModule' as const, name: module };
   return env.ctx.record(address)?.id ?? env.all.get(addressKey(address))?.live?.id;
-}
-
-export async function projectId(env: Env, name: string): Promise<string> {
-  const { session } = env;
-  session.projects ??= await session.client.listProjects();
-  // A project is named by its name (case-insensitive, like filter[names]) or by its `prj-` id (reference §7).
-  const p = session.projects.find((x) => x.name.toLowerCase() === name.toLowerCase()) ?? session.projects.find((x) => x.id === name);
-  if (!p) throw new ConvergeError('tfe.workspace.project-unknown', `project "${name}" not found in organization ${session.organization}`, { source: 'user' });
-  return p.id;
 }

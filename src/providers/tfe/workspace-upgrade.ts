@@ -6,8 +6,8 @@ import { outcome } from './outcome.js';
 import type { WorkspaceWire } from './wire.js';
 import { driveUpgrade, sweptPendingRun, type PendingRun } from './upgrade-driver.js';
 import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './workspace-env.js';
-import { secretVersions, syncVars } from './workspace-variables.js';
-import { syncSettings } from './workspace-update.js';
+import { secretVersions } from './workspace-variables.js';
+import { sendSettings, sendVariables, workspaceIntentOf } from './apply-intent.js';
 import { runOutcome, resumeRun, adoptFirstRun } from './workspace-follow-run.js';
 
 /*
@@ -60,8 +60,9 @@ export async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceD
   const live = p.view.live;
   if (!live) return outcome(p, 'failed', 'internal: upgrade without a live workspace');
   // Settings and variables first, so the upgrade plan runs with them.
-  const settings = await syncSettings(env, p, d, live.id);
-  const writes = await syncVars(env, p, d, live.id);
+  const intent = workspaceIntentOf(p);
+  const settings = await sendSettings(env.session.client, d, intent, live.id);
+  const writes = await sendVariables(env.session.client, env.ctx, d, intent, live.id);
   await saveRecord(env, p, live.id, appliedFields(p, str(live.fields.moduleVersion)), {
     workspaceId: live.id,
     moduleId: moduleIdFor(env, d.spec.module) ?? null,

@@ -11,6 +11,11 @@ export interface RequestLogEntry {
   ms: number;
   /** ISO time the request arrived. */
   at: string;
+  /**
+   * The request body as received, for writes that have one (tests compare what was sent with what
+   * a saved plan said would be sent). Holds secrets exactly as sent: a test instrument, never printed.
+   */
+  body?: string;
   /** Fault injected instead of (or on top of) the real answer, if any. */
   fault?: 'status-429' | 'status-500' | 'status-503' | 'reset' | 'fail-write' | 'rate-limit' | 'fail-renew' | 'lost-reply';
 }
@@ -26,6 +31,11 @@ export class RequestLog {
     return this.items.filter(
       (e) => (filter?.service === undefined || e.service === filter.service) && (filter?.method === undefined || e.method === filter.method),
     );
+  }
+
+  /** The entries the control API serves: bodies left out, since they hold secrets as sent. */
+  summaries(filter?: Partial<Pick<RequestLogEntry, 'service' | 'method'>>): Omit<RequestLogEntry, 'body'>[] {
+    return this.entries(filter).map(({ body: _body, ...rest }) => rest);
   }
 
   /** Requests that change something (anything but GET/HEAD). */

@@ -27,7 +27,7 @@ export function handleAdmin(path: string, req: IncomingMessage, body: Buffer, re
   if (path === '/__sandbox/log') {
     if (req.method === 'GET') {
       const service = query.get('service');
-      return send(200, service === 'nomad' || service === 'tfe' ? log.entries({ service }) : log.entries());
+      return send(200, service === 'nomad' || service === 'tfe' ? log.summaries({ service }) : log.summaries());
     }
     if (req.method === 'DELETE') {
       log.clear();

@@ -72,6 +72,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       status,
       ms: Date.now() - arrived,
       at: new Date(arrived).toISOString(),
+      ...(isWrite(method) && body.length > 0 ? { body: body.toString('utf8') } : {}),
       ...(fault ? { fault } : {}),
     });
 

@@ -159,7 +159,7 @@ export function handleControl(path: string, req: IncomingMessage, body: Buffer, 
         return send(200, ENDPOINTS);
       case 'GET /__sandbox/log': {
         const service = query.get('service');
-        return send(200, service === 'nomad' || service === 'tfe' ? deps.log.entries({ service }) : deps.log.entries());
+        return send(200, service === 'nomad' || service === 'tfe' ? deps.log.summaries({ service }) : deps.log.summaries());
       }
       case 'DELETE /__sandbox/log':
         deps.log.clear();
