@@ -26,10 +26,10 @@ function startBackground(b) {
   child.stderr.on('data', (d) => (out += d));
   let started;
   const readers = new Promise((r) => (started = r));
-  child.on('message', (m) => m === 'readers-started' && started());
+  child.on('message', (m) => m === 'readers-started' && started(true));
   const done = new Promise((resolve) =>
     child.on('close', (code) => {
-      started();
+      started(false);
       resolve({ out, code, ms: performance.now() - t0 });
     }),
   );
@@ -39,8 +39,9 @@ function startBackground(b) {
 let bg;
 if (wanted(background)) {
   bg = startBackground(background);
-  await bg.readers;
-  console.log(`(${background}: seeded and converge's plan measured after ${minutes(performance.now() - t0)}; its paced readers go on beside the next benchmarks)`);
+  const running = await bg.readers;
+  const when = minutes(performance.now() - t0);
+  console.log(running ? `(${background}: seeded and converge's plan measured after ${when}; its paced readers go on beside the next benchmarks)` : `(${background}: ended after ${when}, before its readers; its output is below)`);
 }
 for (const b of benches) {
   if (!wanted(b)) continue;
