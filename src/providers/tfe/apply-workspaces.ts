@@ -12,6 +12,7 @@ import type { CallContext, VarBody, WorkspaceUpdateBody } from './client.js';
 import { mapLimit } from '../../async/map-limit.js';
 import { isSecretVariable, parseSourceModuleId, runUrl, varCategory, varId, varText, varValuePath } from './mapping.js';
 import { failed, outcome } from './outcome.js';
+import { claimCreated, claimWorkspace } from './owner-tag.js';
 import { deletionPolicyOf } from './refine.js';
 import { sleep } from '../../async/sleep.js';
 import { confirmUnlessConflict, followRun, type FollowResult, type RunPhase } from './runs.js';
@@ -363,6 +364,7 @@ async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired):
   const version = parseSourceModuleId(ws.sourceModuleId)?.version ?? str(p.view.desired?.fields.moduleVersion);
   // Saved before following the first run: a killed apply must not lose the workspace.
   await saveRecord(env, p, ws.id, appliedFields(p, version), { workspaceId: ws.id, moduleId, ...(await secretVersions(env, p, d, ws.id, true)) });
+  await claimCreated(env.session, p.view, ws.id, d.name);
   const runId = await findFirstRun(env, ws);
   if (runId === undefined) {
     return outcome(p, 'succeeded', `created ${ws.id}; no first run appeared within the run timeout`);
@@ -387,6 +389,7 @@ async function updateWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired):
   if (!live) return outcome(p, 'failed', 'internal: update without a live workspace');
   const settings = await syncSettings(env, p, d, live.id);
   const writes = await syncVars(env, p, d, live.id);
+  await claimWorkspace(env.session, p.view, live.id, d.name);
   const version = str(live.fields.moduleVersion);
   await saveRecord(env, p, live.id, appliedFields(p, version), {
     workspaceId: live.id,

@@ -11,6 +11,7 @@ import { applyWorkspaces } from './apply-workspaces.js';
 import { TfeClient } from './client.js';
 import { tfeImportRecord } from './export-record.js';
 import { loadTfe } from './load.js';
+import { claimChange, ownershipDiagnostics } from './owner-tag.js';
 import { refineTfe } from './refine.js';
 import type { TfeSession } from './session.js';
 import type { AccountWire } from './wire.js';
@@ -24,6 +25,8 @@ export interface TfeProviderOptions {
   reporter: Reporter;
   /** Injected HTTP client (tests); by default one is built with the published 30 req/s limit. */
   http?: HttpClient;
+  /** Settings `spec.state.name`: workspaces get its owner tag; another state's tagged workspaces are refused. */
+  stateName?: string;
 }
 
 /** HCP Terraform rate limit: 30 requests per second per user (reference tfc-api.md §8). */
@@ -51,6 +54,7 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
     address,
     organization: opts.organization,
     reporter: opts.reporter,
+    ...(opts.stateName !== undefined ? { stateName: opts.stateName } : {}),
   };
 
   return {
@@ -61,11 +65,12 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
       return preflightToken(session);
     },
 
-    load(input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
-      return loadTfe(session, input, ctx);
+    async load(input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
+      const loaded = await loadTfe(session, input, ctx);
+      return { ...loaded, diagnostics: [...loaded.diagnostics, ...ownershipDiagnostics(loaded.views, session.stateName)] };
     },
 
-    refine: refineTfe,
+    refine: (view, change, all, how) => refineTfe(view, change, all, how).map((c) => claimChange(view, c, session.stateName)),
 
     apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
       return batch.kind === 'NoCodeModule' ? applyModules(batch, session, ctx) : applyWorkspaces(batch, session, ctx);

@@ -9,6 +9,8 @@ export interface TfeSession {
   address: string;
   organization: string;
   reporter: Reporter;
+  /** Settings `spec.state.name`: the owner tag this state puts on its workspaces (owner-tag.ts). */
+  stateName?: string;
   /** Filled by load, reused by apply (apply always follows a load in the same process). */
   projects?: NamedWire[];
   agentPools?: NamedWire[];
