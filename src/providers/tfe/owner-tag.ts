@@ -64,7 +64,8 @@ export function claimChange(view: ObjectView, change: Change, stateName: string 
   if (ownerOfView(view) !== null) return change;
   const tagging = `tag the workspace ${ownerTag(stateName)} (owner of record)`;
   if (change.action === 'no-op') return { ...change, action: 'update', reason: tagging };
-  if (change.action === 'update' || change.action === 'upgrade') return { ...change, notes: [...change.notes, tagging] };
+  // An update tags it as it goes (apply-workspaces.ts); an upgrade does not, so the plan after it does.
+  if (change.action === 'update') return { ...change, notes: [...change.notes, tagging] };
   return change;
 }
 
