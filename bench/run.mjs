@@ -7,7 +7,7 @@
 // and so its own rate limit, and they run one after another in the background; their output is printed in
 // one piece when each ends. fleet-plan goes first and alone, while it seeds and while converge's own plan is
 // measured; when it says its readers have started, the other lane (CPU-bound benchmarks) starts beside it.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -75,8 +75,9 @@ for (const b of benches) {
   }
   console.log(`\n── ${b}`);
   const s = performance.now();
-  const r = spawnSync(process.execPath, ['--expose-gc', here + b], { stdio: 'inherit' });
-  if (r.status !== 0) console.log(`${b}: exited ${r.status}`);
+  // Not spawnSync: the paced lane's events (its output, its end, the next paced benchmark) must go on meanwhile.
+  const code = await new Promise((resolve) => spawn(process.execPath, ['--expose-gc', here + b], { stdio: 'inherit' }).on('close', resolve));
+  if (code !== 0) console.log(`${b}: exited ${code}`);
   console.log(`(${b}: ${minutes(performance.now() - s)})`);
 }
 console.log(`\n(CPU-bound benchmarks done after ${minutes(performance.now() - t0)}; waiting for the paced lane)`);
