@@ -9,9 +9,10 @@
 export interface SettingsSpec {
   tfe?: { organization?: string };
   nomad?: { region?: string };
+  /** `name`: the owner tag this state puts on the HCP Terraform workspaces it manages (docs/decisions.md §23). */
   state?:
-    | { backend: 'local'; path?: string }
-    | { backend: 'nomad'; path?: string; lockPath?: string; namespace?: string };
+    | { backend: 'local'; path?: string; name?: string }
+    | { backend: 'nomad'; path?: string; lockPath?: string; namespace?: string; name?: string };
 }
 
 /** Kind name → spec type; filled in by `src/kinds/<kind>/spec.ts`. */

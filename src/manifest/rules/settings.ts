@@ -1,8 +1,19 @@
 import type { SettingsSpec } from '../../model/specs.js';
 import type { DocDiagnostics } from './context.js';
 
+/** A state name becomes part of an HCP Terraform tag (`converge-state:<name>`): kept to what every tag allows, lowercase. */
+const STATE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
 export function checkSettings(d: DocDiagnostics, spec: SettingsSpec): void {
   const state = spec.state as Record<string, unknown> | undefined;
+  if (typeof state?.name === 'string' && !STATE_NAME.test(state.name)) {
+    d.error(
+      'settings.state-name',
+      '/spec/state/name',
+      `\`spec.state.name\` "${state.name}" is not a valid state name`,
+      'Use 1 to 64 lowercase letters, digits, hyphens and underscores, starting with a letter or digit (e.g. team-payments): it becomes the workspace tag converge-state:<name>.',
+    );
+  }
   if (state?.backend !== 'local') return;
   for (const field of ['lockPath', 'namespace']) {
     if (state[field] !== undefined) {

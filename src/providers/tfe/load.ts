@@ -24,6 +24,7 @@ import {
   variableIds,
 } from './mapping.js';
 import { READ_CONCURRENCY, SHOW_BY_NAME_MAX, type TfeSession } from './session.js';
+import { ownerOfTags } from './owner-tag.js';
 import { pendingRun, type PendingRun } from './upgrade-driver.js';
 import type { NamedWire, RegistryModuleWire, VarWire, WorkspaceWire } from './wire.js';
 
@@ -400,6 +401,7 @@ async function loadWorkspaces(
           upgradeAvailable: ws.noCodeUpgradeAvailable ?? false,
           autoApply: ws.autoApply ?? false,
           currentRunId: ws.currentRunId,
+          ownerState: ownerOfTags(ws.tagNames ?? []),
           ...(pendingFirst.has(name) ? { pendingFirstRun: pendingFirst.get(name)?.id ?? null, pendingFirstRunStatus: pendingFirst.get(name)?.status ?? null } : {}),
           vars: Object.fromEntries((vars ?? []).map((v) => [varId(v.category, v.key), { id: v.id, sensitive: v.sensitive, versionId: v.versionId }])),
         },

@@ -49,7 +49,8 @@ export const tfeModule: ProviderModule = {
   },
   connect(input) {
     const c = connection(input);
-    return createTfeProvider({ address: c.address, token: c.token, organization: c.organization, reporter: input.reporter });
+    const stateName = input.settings.state?.name;
+    return createTfeProvider({ address: c.address, token: c.token, organization: c.organization, reporter: input.reporter, ...(stateName !== undefined ? { stateName } : {}) });
   },
   exporter(input): ExportSource {
     const c = connection(input);

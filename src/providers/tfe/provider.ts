@@ -11,6 +11,7 @@ import { applyWorkspaces } from './apply-workspaces.js';
 import { TfeClient } from './client.js';
 import { tfeImportRecord } from './export-record.js';
 import { loadTfe } from './load.js';
+import { claimChange, ownershipDiagnostics } from './owner-tag.js';
 import { refineTfe } from './refine.js';
 import { withTfeIntent } from './intent.js';
 import type { TfeSession } from './session.js';
@@ -25,6 +26,8 @@ export interface TfeProviderOptions {
   reporter: Reporter;
   /** Injected HTTP client (tests); by default one is built with the published 30 req/s limit. */
   http?: HttpClient;
+  /** Settings `spec.state.name`: workspaces get its owner tag; another state's tagged workspaces are refused. */
+  stateName?: string;
 }
 
 /** HCP Terraform rate limit: 30 requests per second per user (reference tfc-api.md §8). */
@@ -52,6 +55,7 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
     address,
     organization: opts.organization,
     reporter: opts.reporter,
+    ...(opts.stateName !== undefined ? { stateName: opts.stateName } : {}),
   };
 
   return {
@@ -62,12 +66,13 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
       return preflightToken(session);
     },
 
-    load(input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
-      return loadTfe(session, input, ctx);
+    async load(input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
+      const loaded = await loadTfe(session, input, ctx);
+      return { ...loaded, diagnostics: [...loaded.diagnostics, ...ownershipDiagnostics(loaded.views, session.stateName)] };
     },
 
-    // Each refined change carries what apply will send (intent.ts).
-    refine: (view, change, all, how) => refineTfe(view, change, all, how).map((c) => withTfeIntent(view, c, all, how)),
+    // Each refined change carries what apply will send (intent.ts); a named state claims its workspaces (owner-tag.ts).
+    refine: (view, change, all, how) => refineTfe(view, change, all, how).map((c) => withTfeIntent(view, claimChange(view, c, session.stateName), all, how)),
 
     apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
       return batch.kind === 'NoCodeModule' ? applyModules(batch, session, ctx) : applyWorkspaces(batch, session, ctx);

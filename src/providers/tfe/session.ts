@@ -11,6 +11,8 @@ export interface TfeSession {
   address: string;
   organization: string;
   reporter: Reporter;
+  /** Settings `spec.state.name`: the owner tag this state puts on its workspaces (owner-tag.ts). */
+  stateName?: string;
 }
 
 /** Parallel reads during load: well under the 30 req/s pacing of the HTTP layer. */

@@ -252,6 +252,8 @@ export interface WorkspaceWire {
   noCodeModuleVersionId: string | null;
   locked: boolean | null;
   updatedAt: string | null;
+  /** Flat tag names (`tag-names`, go-tfe `Workspace.TagNames`); converge's owner tag is one (owner-tag.ts). */
+  tagNames?: string[];
 }
 
 export function parseWorkspace(r: JsonApiResource, what: string): WorkspaceWire {
@@ -275,6 +277,7 @@ export function parseWorkspace(r: JsonApiResource, what: string): WorkspaceWire 
     noCodeModuleVersionId: relOne(r, 'no-code-module-version')?.id ?? null,
     locked: optBool(a, 'locked', what, p),
     updatedAt: optStr(a, 'updated-at', what, p),
+    tagNames: Array.isArray(a['tag-names']) ? a['tag-names'].filter((t): t is string => typeof t === 'string') : [],
   };
 }
 

@@ -3,6 +3,7 @@ import type { ApplyOutcome, PlannedChange } from '../provider.js';
 import { createBody, workspaceIntentOf } from './apply-intent.js';
 import { parseSourceModuleId } from './mapping.js';
 import { outcome } from './outcome.js';
+import { claimCreated } from './owner-tag.js';
 import type { WorkspaceWire } from './wire.js';
 import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './workspace-env.js';
 import { secretVersions } from './workspace-variables.js';
@@ -41,6 +42,7 @@ export async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDe
   const version = parseSourceModuleId(ws.sourceModuleId)?.version ?? str(p.view.desired?.fields.moduleVersion);
   // Saved before following the first run: a killed apply must not lose the workspace.
   await saveRecord(env, p, ws.id, appliedFields(p, version), { workspaceId: ws.id, moduleId, ...(await secretVersions(env, p, d, ws.id, true)) });
+  await claimCreated(env.session, p.view, ws.id, d.name);
   const runId = await findFirstRun(env, ws);
   if (runId === undefined) {
     return outcome(p, 'succeeded', `created ${ws.id}; no first run appeared (HCP Terraform queues one with the creation; start one there if the workspace needs it)`);

@@ -1,6 +1,7 @@
 import type { ApplyOutcome, PlannedChange } from '../provider.js';
 import { sendSettings, sendVariables, workspaceIntentOf } from './apply-intent.js';
 import { outcome } from './outcome.js';
+import { claimWorkspace } from './owner-tag.js';
 import { pendingRun } from './upgrade-driver.js';
 import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './workspace-env.js';
 import { secretVersions } from './workspace-variables.js';
@@ -17,6 +18,7 @@ export async function updateWorkspace(env: Env, p: PlannedChange, d: WorkspaceDe
   const intent = workspaceIntentOf(p);
   const settings = await sendSettings(env.session.client, d, intent, live.id);
   const writes = await sendVariables(env.session.client, env.ctx, d, intent, live.id);
+  await claimWorkspace(env.session, p.view, live.id, d.name);
   const version = str(live.fields.moduleVersion);
   await saveRecord(env, p, live.id, appliedFields(p, version), {
     workspaceId: live.id,

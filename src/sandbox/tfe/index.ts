@@ -21,6 +21,7 @@ import { createTfeServer } from './server.js';
 import { upgradeRoutes } from './upgrades.js';
 import { varRoutes } from './vars.js';
 import { workspaceRoutes } from './workspaces.js';
+import { workspaceTagRoutes } from './workspace-tags.js';
 
 export { DEFAULT_TFE_SEED } from './default-seed.js';
 export type { TfeSeed, TfeSeedInput, TfeSeedModule } from './seed.js';
@@ -67,6 +68,7 @@ function buildRouter(): Router {
     ...noCodeWorkspaceRoutes,
     ...upgradeRoutes,
     ...workspaceRoutes,
+    ...workspaceTagRoutes,
     ...varRoutes,
     ...runRoutes,
   ]);

@@ -102,6 +102,8 @@ export interface Workspace {
   stateProcessedAt?: number;
   currentRunId: string | null;
   configurationVersionId: string;
+  /** Flat tag names (`tag-names`), added and removed through `relationships/tags` (workspace-tags.ts). */
+  tagNames?: string[];
 }
 
 /**

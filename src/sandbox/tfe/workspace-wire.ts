@@ -32,7 +32,7 @@ export function workspaceResource(store: Store, engine: RunEngine, ws: Workspace
     'global-remote-state': false,
     'file-triggers-enabled': true,
     'trigger-prefixes': [],
-    'tag-names': [],
+    'tag-names': ws.tagNames ?? [],
     'vcs-repo': null,
     actions: { 'is-destroyable': true },
     permissions: { 'can-update': true, 'can-destroy': true, 'can-queue-run': true, 'can-read-variable': true, 'can-update-variable': true, 'can-force-delete': true },

@@ -1,0 +1,94 @@
+import type { Diagnostic } from '../../diagnostics/types.js';
+import type { JsonValue } from '../../model/json.js';
+import type { Change } from '../../plan/types.js';
+import type { ObjectView } from '../provider.js';
+import type { TfeSession } from './session.js';
+
+/*
+ * The owner tag: a workspace a named state creates (or updates) carries the flat tag
+ * `converge-state:<state name>` (HCP Terraform tag names allow letters, numbers, colons, hyphens and
+ * underscores, up to 255 characters: organization-tags API). It is the one place the API gives to say which
+ * state owns a workspace, so two states (two CI jobs, two teams' tokens) never both claim one: a plan refuses a
+ * workspace that carries another state's tag instead of adopting or changing it. Added with
+ * `POST /workspaces/:id/relationships/tags` after the create (the no-code workspace create documents no tags),
+ * read back from the workspace's `tag-names` attribute, which the workspace list already carries: no extra read.
+ */
+
+export const OWNER_TAG_PREFIX = 'converge-state:';
+
+export function ownerTag(stateName: string): string {
+  return `${OWNER_TAG_PREFIX}${stateName}`;
+}
+
+/** The state named by a workspace's owner tag, or null when it has none (the first one, should there be more). */
+export function ownerOfTags(tagNames: readonly string[]): string | null {
+  const tag = tagNames.find((t) => t.startsWith(OWNER_TAG_PREFIX) && t.length > OWNER_TAG_PREFIX.length);
+  return tag === undefined ? null : tag.slice(OWNER_TAG_PREFIX.length);
+}
+
+function ownerOfView(view: ObjectView): string | null {
+  const owner: JsonValue | undefined = view.live?.extra.ownerState;
+  return typeof owner === 'string' ? owner : null;
+}
+
+/** Workspaces in play that carry another state's owner tag: one error each, at the manifest document. */
+export function ownershipDiagnostics(views: readonly ObjectView[], stateName: string | undefined): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const view of views) {
+    if (view.kind !== 'NoCodeWorkspace') continue;
+    const owner = ownerOfView(view);
+    if (owner === null || owner === stateName) continue;
+    const address = `NoCodeWorkspace/${view.name}`;
+    const here = stateName === undefined ? 'this state (it has no name)' : `this state (${stateName})`;
+    out.push({
+      severity: 'error',
+      code: 'tfe.workspace.owned-elsewhere',
+      summary: `${address} is owned by the converge state "${owner}" (its tag ${ownerTag(owner)}): ${here} will not ${view.record ? 'change' : 'adopt'} it`,
+      detail:
+        `Two states must never manage one workspace. If it belongs to "${owner}", remove its document from these manifests` +
+        `${view.record ? ` and forget it here with \`converge state rm ${address}\`` : ''}. ` +
+        `To move it here: in the "${owner}" state run \`converge state rm ${address}\` and remove its document there, ` +
+        `remove the tag ${ownerTag(owner)} from the workspace (HCP Terraform UI, or DELETE /api/v2/workspaces/${view.live?.id ?? '<id>'}/relationships/tags), then plan here again.`,
+      ...(view.desired ? { range: view.desired.object.range } : {}),
+    });
+  }
+  return out;
+}
+
+/**
+ * A workspace this named state owns but whose owner tag is missing (created before the state had a name, the
+ * tag removed by hand, or an apply stopped between the create and the tag) becomes an update that adds it.
+ */
+export function claimChange(view: ObjectView, change: Change, stateName: string | undefined): Change {
+  if (stateName === undefined || view.kind !== 'NoCodeWorkspace' || !view.live || !view.desired) return change;
+  if (ownerOfView(view) !== null) return change;
+  const tagging = `tag the workspace ${ownerTag(stateName)} (owner of record)`;
+  if (change.action === 'no-op') return { ...change, action: 'update', reason: tagging };
+  // An update tags it as it goes (apply-workspaces.ts); an upgrade does not, so the plan after it does.
+  if (change.action === 'update') return { ...change, notes: [...change.notes, tagging] };
+  return change;
+}
+
+/** Adds this state's owner tag to a workspace that lacks it (adding a tag twice is harmless). */
+export async function claimWorkspace(session: TfeSession, view: ObjectView, workspaceId: string, name: string): Promise<void> {
+  if (session.stateName === undefined || ownerOfView(view) === session.stateName) return;
+  await session.client.send(
+    {
+      method: 'POST',
+      path: `/workspaces/${encodeURIComponent(workspaceId)}/relationships/tags`,
+      body: { data: [{ type: 'tags', attributes: { name: ownerTag(session.stateName) } }] },
+      idempotent: true,
+    },
+    { what: `owner tag of workspace ${name}` },
+  );
+}
+
+/** After a create: the tag failing must not stop following the first run; the next plan adds it (claimChange). */
+export async function claimCreated(session: TfeSession, view: ObjectView, workspaceId: string, name: string): Promise<void> {
+  try {
+    await claimWorkspace(session, view, workspaceId, name);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    session.reporter.emit({ code: 'tfe.workspace.owner-tag', level: 'warn', message: `workspace ${name} was created but not tagged with its owner (${message}); the next plan adds the tag` });
+  }
+}
