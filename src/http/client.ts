@@ -124,8 +124,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   async function sendOnce(method: HttpRequest['method'], path: string, headers: Record<string, string>, body: string | undefined): Promise<HttpResponse> {
     await gate.wait();
     if (pacer) {
-      const wait = pacer.reserve();
-      if (wait > 0) await sleep(wait);
+      await pacer.acquire();
       // A 429 elsewhere may have closed the gate while this request waited for its slot.
       await gate.wait();
     }
