@@ -41,6 +41,15 @@ export const MEDIA_TYPE = 'application/vnd.api+json';
 /** Maximum page size (reference §8 Pagination). */
 export const PAGE_SIZE = 100;
 
+/** One page of a JSON:API list; `hasNext` when the list goes on after it. */
+export interface ListPage {
+  data: JsonApiResource[];
+  included: JsonApiResource[];
+  pageNumber: number;
+  totalPages: number | null;
+  hasNext: boolean;
+}
+
 /** What a call is about, for errors (and the manifest object, so a 422 finds its file:line). */
 export type CallContext = Omit<ErrorContext, 'organization'>;
 
@@ -147,16 +156,10 @@ export class TfeClient {
   }
 
   /**
-   * Every page of a list at page[size]=100. `keepGoing` may stop early (after a page is added).
+   * The pages of a list at page[size]=100, one at a time: a caller maps each page and lets it go, so a list of
+   * 10 000 workspaces never holds more than one page of wire objects (issue 14.4). Breaking out stops paging.
    */
-  async listAll(
-    path: string,
-    query: Record<string, string | number | boolean | undefined>,
-    ctx: CallContext,
-    keepGoing?: (page: { data: JsonApiResource[]; totalPages: number | null; pageNumber: number }) => boolean,
-  ): Promise<{ data: JsonApiResource[]; included: JsonApiResource[] }> {
-    const data: JsonApiResource[] = [];
-    const included: JsonApiResource[] = [];
+  async *pages(path: string, query: Record<string, string | number | boolean | undefined>, ctx: CallContext): AsyncGenerator<ListPage> {
     let page: number | null = 1;
     let size = PAGE_SIZE;
     while (page !== null) {
@@ -167,12 +170,29 @@ export class TfeClient {
       // Page numbers count pages of the size the service used: a service that pages smaller than
       // asked is followed at its own size, so no item is skipped.
       if (doc.pageSize !== null && doc.pageSize > 0 && doc.pageSize < size) size = doc.pageSize;
-      data.push(...doc.data);
-      included.push(...doc.included);
       // An out-of-range page answers 200 with empty data (reference §4): stop there too.
       const next: number | null = doc.data.length === 0 || doc.nextPage === null || doc.nextPage <= page ? null : doc.nextPage;
-      if (next !== null && keepGoing && !keepGoing({ data: doc.data, totalPages: doc.totalPages, pageNumber: page })) break;
+      yield { data: doc.data, included: doc.included, pageNumber: page, totalPages: doc.totalPages, hasNext: next !== null };
       page = next;
+    }
+  }
+
+  /**
+   * Every page of a list, collected (for the short lists: registry modules, projects, agent pools). `keepGoing`
+   * may stop early (after a page is added; asked only when another page follows).
+   */
+  async listAll(
+    path: string,
+    query: Record<string, string | number | boolean | undefined>,
+    ctx: CallContext,
+    keepGoing?: (page: { data: JsonApiResource[]; totalPages: number | null; pageNumber: number }) => boolean,
+  ): Promise<{ data: JsonApiResource[]; included: JsonApiResource[] }> {
+    const data: JsonApiResource[] = [];
+    const included: JsonApiResource[] = [];
+    for await (const page of this.pages(path, query, ctx)) {
+      data.push(...page.data);
+      included.push(...page.included);
+      if (page.hasNext && keepGoing && !keepGoing(page)) break;
     }
     return { data, included };
   }
@@ -364,18 +384,19 @@ export class TfeClient {
     return parseWorkspace(data, ctx.what);
   }
 
-  /** The organization's workspaces, page by page at 100; `keepGoing` may stop early. */
-  async listWorkspaces(
-    keepGoing?: (page: WorkspaceWire[], info: { pageNumber: number; totalPages: number | null }) => boolean,
-  ): Promise<WorkspaceWire[]> {
+  /** The organization's workspaces, one page (at 100) at a time, mapped; breaking out stops paging. */
+  async *workspacePages(): AsyncGenerator<{ workspaces: WorkspaceWire[]; pageNumber: number; totalPages: number | null }> {
     const what = `workspaces of ${this.organization}`;
-    const { data } = await this.listAll(
-      `/organizations/${this.org}/workspaces`,
-      {},
-      { what },
-      keepGoing && ((p) => keepGoing(p.data.map((r) => parseWorkspace(r, what)), { pageNumber: p.pageNumber, totalPages: p.totalPages })),
-    );
-    return data.map((r) => parseWorkspace(r, what));
+    for await (const page of this.pages(`/organizations/${this.org}/workspaces`, {}, { what })) {
+      yield { workspaces: page.data.map((r) => parseWorkspace(r, what)), pageNumber: page.pageNumber, totalPages: page.totalPages };
+    }
+  }
+
+  /** All the organization's workspaces. */
+  async listWorkspaces(): Promise<WorkspaceWire[]> {
+    const all: WorkspaceWire[] = [];
+    for await (const page of this.workspacePages()) all.push(...page.workspaces);
+    return all;
   }
 
   /** `POST /no-code-modules/:id/workspaces` (200, reference §2). Vars are sent in manifest order. */
