@@ -419,6 +419,7 @@ async function loadWorkspaces(
       ...(r ? { record: r } : {}),
       ...(notes.length > 0 ? { notes } : {}),
     };
+    managed.delete(name);
     return { view, diagnostics };
   });
   for (const b of built) {
