@@ -206,16 +206,16 @@ async function readWorkspaces(session: TfeSession, names: readonly string[]): Pr
   // soon as the pages left outnumber the workspaces still missing, and show those by name.
   const wanted = new Set(names);
   let stoppedEarly = false;
-  const all = await client.listWorkspaces((page, { pageNumber, totalPages }) => {
-    for (const w of page) if (wanted.has(w.name)) found.set(w.name, w);
+  for await (const { workspaces, pageNumber, totalPages } of client.workspacePages()) {
+    // Only the wanted workspaces are kept: the rest of the page is dropped with it.
+    for (const w of workspaces) if (wanted.has(w.name)) found.set(w.name, w);
     const missing = names.length - found.size;
+    if (missing === 0) break;
     if (totalPages !== null && totalPages - pageNumber > missing) {
       stoppedEarly = true;
-      return false;
+      break;
     }
-    return missing > 0;
-  });
-  for (const w of all) if (wanted.has(w.name)) found.set(w.name, w);
+  }
   // A list that ran to its end answers for every name; one stopped early does not.
   if (stoppedEarly) await show(names.filter((n) => !found.has(n)));
   return found;
@@ -268,11 +268,6 @@ async function loadWorkspaces(
     ]);
     managed.set(name, ids);
   }
-  const varsByName = new Map<string, VarWire[]>();
-  const needVars = names.filter((n) => live.has(n) && (managed.get(n)?.size ?? 0) > 0);
-  const varLists = await mapLimit(needVars, READ_CONCURRENCY, (n) => client.listVars((live.get(n) as WorkspaceWire).id, { what: `variables of workspace ${n}` }));
-  needVars.forEach((n, i) => varsByName.set(n, varLists[i] ?? []));
-
   // Runs an earlier apply started and did not see finish: read each once, to say so in the plan.
   const inFlightStatus = new Map<string, string>();
   const inFlight = records.filter((r) => r.inFlight !== undefined);
@@ -296,12 +291,18 @@ async function loadWorkspaces(
     const f = found[i];
     if (f?.first) pendingFirst.set(n, f);
   });
-  const moduleInfo = await moduleInfoPending;
 
-  for (const name of names) {
+  // One workspace at a time: its variables are read, its view is built, and its wire objects are dropped
+  // (issue 14.4: the whole fleet's workspaces and variable lists are never held side by side with the views).
+  const built = await mapLimit(names, READ_CONCURRENCY, async (name) => {
+    const ws = live.get(name);
+    const vars =
+      ws && (managed.get(name)?.size ?? 0) > 0 ? await client.listVars(ws.id, { what: `variables of workspace ${name}` }) : undefined;
+    live.delete(name);
+    const moduleInfo = await moduleInfoPending;
+    const diagnostics: Diagnostic[] = [];
     const d = desiredByName.get(name);
     const r = recordByName.get(name);
-    const ws = live.get(name);
     const notes: string[] = [];
     let desiredView: DesiredView | undefined;
     let projectName: string | undefined;
@@ -382,7 +383,6 @@ async function loadWorkspaces(
       // but the manifest, so an unowned workspace is not told apart from its manifest by it (an
       // adoption compares only what the service holds, decisions.md §17).
       const recordedDeletion = r ? r.applied.deletion : d?.spec.deletion;
-      const vars = varsByName.get(name);
       const compareProject = d ? d.spec.project !== undefined || str(r?.applied.project) !== undefined : projectName !== undefined;
       const liveProject = ws.projectId === null ? undefined : (projectsById.get(ws.projectId)?.name ?? ws.projectId);
       liveView = {
@@ -416,14 +416,20 @@ async function loadWorkspaces(
       const f = r.inFlight;
       notes.push(`${f.purpose} run ${f.runId} started by an earlier apply was last seen ${f.phase} (now ${inFlightStatus.get(name) ?? 'unknown'}): apply resumes following it`);
     }
-    views.push({
+    const view: ObjectView = {
       kind: 'NoCodeWorkspace',
       name,
       ...(desiredView ? { desired: desiredView } : {}),
       ...(liveView ? { live: liveView } : {}),
       ...(r ? { record: r } : {}),
       ...(notes.length > 0 ? { notes } : {}),
-    });
+    };
+    managed.delete(name);
+    return { view, diagnostics };
+  });
+  for (const b of built) {
+    views.push(b.view);
+    diagnostics.push(...b.diagnostics);
   }
 }
 

@@ -1,0 +1,125 @@
+import type { HttpResponse } from '../../http/types.js';
+import type { JsonValue } from '../../model/json.js';
+import type { CallContext, JsonApiTransport } from './jsonapi-transport.js';
+import { moduleHolds } from './read-back.js';
+import type { RegistryModulesClient } from './registry-modules-client.js';
+import { parseDocument, parseNoCodeModule, parseVariableOption, type JsonApiResource, type NoCodeModuleWire, type VariableOptionWire } from './wire.js';
+
+export interface NoCodeModuleBody {
+  registryModuleId: string;
+  versionPin: string;
+  enabled: boolean;
+  variableOptions: { variableName: string; variableType: string; options: JsonValue[] }[];
+}
+
+export interface NoCodeModuleRead {
+  module: NoCodeModuleWire;
+  options: VariableOptionWire[];
+}
+
+function noCodeModuleDocument(body: NoCodeModuleBody): unknown {
+  return {
+    data: {
+      type: 'no-code-modules',
+      // `enabled` is always sent: the spec says it defaults to false, the real service to true
+      // (reference "Spec versus real service").
+      attributes: { 'version-pin': body.versionPin, enabled: body.enabled },
+      relationships: {
+        // go-tfe requires the registry module on update too (reference §1.2).
+        'registry-module': { data: { id: body.registryModuleId, type: 'registry-module' } },
+        // The whole set without ids: replace, never duplicate (reference §1.2, PV test).
+        'variable-options': {
+          data: body.variableOptions.map((o) => ({
+            type: 'variable-options',
+            attributes: { 'variable-name': o.variableName, 'variable-type': o.variableType, options: o.options },
+          })),
+        },
+      },
+    },
+  };
+}
+
+function readNoCodeDoc(data: JsonApiResource, included: JsonApiResource[], what: string): NoCodeModuleRead {
+  const module = parseNoCodeModule(data, what);
+  // Included variable options, whatever the type string's spelling (reference "Surprises" 3).
+  const options = included
+    .filter((r) => /^variable[-_]options?$/.test(r.type) || r.id.startsWith('ncvaropt-') || typeof r.attributes['variable-name'] === 'string')
+    .map((r) => parseVariableOption(r, what));
+  return { module, options };
+}
+
+function modulePath(id: string): string {
+  return `/no-code-modules/${encodeURIComponent(id)}`;
+}
+
+/** The documented spelling of the include (reference §1.3). */
+const WITH_OPTIONS = { include: 'variable_options' };
+
+/** No-code modules (reference §1): enable, read, update, delete. */
+export class NoCodeModulesClient {
+  constructor(
+    private readonly api: JsonApiTransport,
+    private readonly registry: RegistryModulesClient,
+  ) {}
+
+  async enableNoCodeModule(body: NoCodeModuleBody, ctx: CallContext): Promise<NoCodeModuleRead> {
+    const { data, included } = await this.api.one(
+      {
+        method: 'POST',
+        path: `/organizations/${this.api.org}/no-code-modules`,
+        body: noCodeModuleDocument(body),
+        // Not idempotent: after a lost reply, the registry module names the no-code module the attempt made (STYLE.md §5).
+        readBack: () => this.readBackNoCodeModule(body.registryModuleId),
+      },
+      { ...ctx, refusesOrganizationTokens: true },
+    );
+    return readNoCodeDoc(data, included, ctx.what);
+  }
+
+  /** `GET /no-code-modules/:id?include=variable_options`; 404 → null. */
+  async readNoCodeModule(id: string, ctx: CallContext): Promise<NoCodeModuleRead | null> {
+    const body = await this.api.getOrNull(modulePath(id), WITH_OPTIONS, ctx);
+    if (body === null) return null;
+    const doc = parseDocument(body, ctx.what);
+    if (doc.data === null) return null;
+    return readNoCodeDoc(doc.data, doc.included, ctx.what);
+  }
+
+  /** The answer is not used: any 2xx is success, whatever its body (reference "Surprises" 1). */
+  async updateNoCodeModule(id: string, body: NoCodeModuleBody, ctx: CallContext): Promise<void> {
+    await this.api.send(
+      {
+        method: 'PATCH',
+        path: modulePath(id),
+        body: noCodeModuleDocument(body),
+        // After a 5xx or a lost reply, a module that already holds what was sent needs nothing more;
+        // otherwise the PATCH is sent again (it replaces the whole set, so a second one changes nothing more).
+        readBack: () => this.readBackModuleUpdate(id, body, ctx.what),
+      },
+      { ...ctx, refusesOrganizationTokens: true },
+    );
+  }
+
+  /** `DELETE /no-code-modules/:id` (undocumented in NC, used by go-tfe and the provider). 404 → false (already gone). */
+  async deleteNoCodeModule(id: string, ctx: CallContext): Promise<boolean> {
+    return this.api.sendOrGone({ method: 'DELETE', path: modulePath(id) }, ctx);
+  }
+
+  /** The no-code module of a registry module, as the raw answer of its read (the enable answer's shape); undefined when none. */
+  private async readBackNoCodeModule(registryModuleId: string): Promise<HttpResponse | undefined> {
+    const rm = (await this.registry.listRegistryModules()).find((m) => m.id === registryModuleId);
+    const id = rm?.noCodeModuleIds[0];
+    if (id === undefined) return undefined;
+    return this.api.readBackGet(modulePath(id), WITH_OPTIONS);
+  }
+
+  /** The module's read when it holds what the PATCH sent (read-back.ts), else undefined: send it again. */
+  private async readBackModuleUpdate(id: string, body: NoCodeModuleBody, what: string): Promise<HttpResponse | undefined> {
+    const res = await this.api.readBackGet(modulePath(id), WITH_OPTIONS);
+    if (res === undefined) return undefined;
+    const doc = parseDocument(JSON.parse(res.text) as unknown, what);
+    if (doc.data === null) return undefined;
+    const read = readNoCodeDoc(doc.data, doc.included, what);
+    return moduleHolds(read.module, read.options, body) ? res : undefined;
+  }
+}

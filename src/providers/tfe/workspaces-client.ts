@@ -1,0 +1,131 @@
+import type { JsonValue } from '../../model/json.js';
+import type { CallContext, JsonApiTransport } from './jsonapi-transport.js';
+import { varAttributes, type VarBody } from './variables-client.js';
+import { parseDocument, parseWorkspace, type WorkspaceWire } from './wire.js';
+
+export interface WorkspaceCreateBody {
+  name: string;
+  description: string;
+  executionMode: string;
+  agentPoolId: string | null;
+  autoApply: boolean;
+  sourceName: string | null;
+  sourceUrl: string | null;
+  projectId: string | null;
+  vars: VarBody[];
+}
+
+/** Attributes of `PATCH /workspaces/:id`; omitted ones keep their value (reference §5). */
+export interface WorkspaceUpdateBody {
+  description?: string;
+  executionMode?: string;
+  agentPoolId?: string | null;
+  autoApply?: boolean;
+  sourceName?: string | null;
+  sourceUrl?: string | null;
+  projectId?: string;
+}
+
+function workspacePath(id: string): string {
+  return `/workspaces/${encodeURIComponent(id)}`;
+}
+
+/** Workspaces (reference §2, §5): show, list, create from a no-code module, update, delete. */
+export class WorkspacesClient {
+  constructor(private readonly api: JsonApiTransport) {}
+
+  private byNamePath(name: string): string {
+    return `/organizations/${this.api.org}/workspaces/${encodeURIComponent(name)}`;
+  }
+
+  /** Show by exact name (the list's `search[name]` is fuzzy, reference §5); 404 → null. */
+  async showWorkspace(name: string, ctx?: CallContext): Promise<WorkspaceWire | null> {
+    const c = ctx ?? { what: `workspace ${name}` };
+    const body = await this.api.getOrNull(this.byNamePath(name), undefined, c);
+    if (body === null) return null;
+    const doc = parseDocument(body, c.what);
+    return doc.data ? parseWorkspace(doc.data, c.what) : null;
+  }
+
+  async readWorkspace(id: string, ctx: CallContext): Promise<WorkspaceWire> {
+    const { data } = await this.api.one({ method: 'GET', path: workspacePath(id) }, ctx);
+    return parseWorkspace(data, ctx.what);
+  }
+
+  /** The organization's workspaces, one page (at 100) at a time, mapped; breaking out stops paging. */
+  async *workspacePages(): AsyncGenerator<{ workspaces: WorkspaceWire[]; pageNumber: number; totalPages: number | null }> {
+    const what = `workspaces of ${this.api.organization}`;
+    for await (const page of this.api.pages(`/organizations/${this.api.org}/workspaces`, {}, { what })) {
+      yield { workspaces: page.data.map((r) => parseWorkspace(r, what)), pageNumber: page.pageNumber, totalPages: page.totalPages };
+    }
+  }
+
+  /** All the organization's workspaces. */
+  async listWorkspaces(): Promise<WorkspaceWire[]> {
+    const all: WorkspaceWire[] = [];
+    for await (const page of this.workspacePages()) all.push(...page.workspaces);
+    return all;
+  }
+
+  /** `POST /no-code-modules/:id/workspaces` (200, reference §2). Vars are sent in manifest order. */
+  async createNoCodeWorkspace(moduleId: string, body: WorkspaceCreateBody, ctx: CallContext): Promise<WorkspaceWire> {
+    const attributes: Record<string, JsonValue> = {
+      name: body.name,
+      description: body.description,
+      'execution-mode': body.executionMode,
+      // NC documents `auto_apply` for this endpoint; go-tfe and every response use `auto-apply`
+      // (reference §2). Both are sent so either reading takes it.
+      'auto-apply': body.autoApply,
+      auto_apply: body.autoApply,
+    };
+    // `agent-pool-id` only with agent mode: forbidden for remote (reference §5, spec §2).
+    if (body.agentPoolId !== null) attributes['agent-pool-id'] = body.agentPoolId;
+    if (body.sourceName !== null) attributes['source-name'] = body.sourceName;
+    if (body.sourceUrl !== null) attributes['source-url'] = body.sourceUrl;
+    const relationships: Record<string, JsonValue> = {
+      vars: { data: body.vars.map((v) => ({ type: 'vars', attributes: varAttributes(v) })) },
+    };
+    if (body.projectId !== null) relationships.project = { data: { id: body.projectId, type: 'project' } };
+    const { data } = await this.api.one(
+      {
+        method: 'POST',
+        path: `/no-code-modules/${encodeURIComponent(moduleId)}/workspaces`,
+        body: { data: { type: 'workspaces', attributes, relationships } },
+        // Not idempotent: after a lost reply, a workspace of that name is the one the attempt made (STYLE.md §5).
+        readBack: () => this.api.readBackGet(this.byNamePath(body.name)),
+      },
+      { ...ctx, refusesOrganizationTokens: true },
+    );
+    return parseWorkspace(data, ctx.what);
+  }
+
+  /** `PATCH /workspaces/:id`; omitted attributes keep their value. The answer is not used: any 2xx is success. */
+  async updateWorkspace(id: string, body: WorkspaceUpdateBody, ctx: CallContext): Promise<void> {
+    const attributes: Record<string, JsonValue> = {};
+    if (body.description !== undefined) attributes.description = body.description;
+    if (body.executionMode !== undefined) {
+      attributes['execution-mode'] = body.executionMode;
+      // Reference §5: execution-mode must be sent with its overwrite flag set, or the workspace
+      // keeps inheriting the project default.
+      attributes['setting-overwrites'] = { 'execution-mode': true, 'agent-pool': true };
+    }
+    if (body.agentPoolId !== undefined) attributes['agent-pool-id'] = body.agentPoolId;
+    if (body.autoApply !== undefined) attributes['auto-apply'] = body.autoApply;
+    if (body.sourceName !== undefined) attributes['source-name'] = body.sourceName;
+    if (body.sourceUrl !== undefined) attributes['source-url'] = body.sourceUrl;
+    const data: Record<string, JsonValue> = { type: 'workspaces', attributes };
+    if (body.projectId !== undefined) data.relationships = { project: { data: { id: body.projectId, type: 'projects' } } };
+    await this.api.send({ method: 'PATCH', path: workspacePath(id), body: { data } }, ctx);
+  }
+
+  /** `POST /workspaces/:id/actions/safe-delete` (204; 409 while it manages resources). 404 → false (already gone). */
+  async safeDeleteWorkspace(id: string, ctx: CallContext): Promise<boolean> {
+    // Deleting twice is harmless: the second answers 404, which means done.
+    return this.api.sendOrGone({ method: 'POST', path: `${workspacePath(id)}/actions/safe-delete`, idempotent: true }, ctx);
+  }
+
+  /** `DELETE /workspaces/:id` (force; 403 unless allowed). 404 → false. */
+  async forceDeleteWorkspace(id: string, ctx: CallContext): Promise<boolean> {
+    return this.api.sendOrGone({ method: 'DELETE', path: workspacePath(id) }, ctx);
+  }
+}
