@@ -2,6 +2,7 @@ import type { Address, Kind } from '../model/kinds.js';
 import type { AnyDesired } from '../model/desired.js';
 import type { JsonValue } from '../model/json.js';
 import type { Change } from '../plan/types.js';
+import type { Note } from '../plan/codes.js';
 import type { Reporter } from '../model/events.js';
 import type { SecretResolver } from '../secrets/types.js';
 import type { StateRecord, InFlightRun } from '../state/types.js';
@@ -54,8 +55,8 @@ export interface ObjectView {
   desired?: DesiredView;
   live?: LiveView;
   record?: StateRecord;
-  /** Notes the provider wants shown (e.g. "adopted: matched by name"). */
-  notes?: string[];
+  /** Notes the provider wants shown (how an adopted object was matched, warnings), as codes with data. */
+  notes?: Note[];
 }
 
 export interface LoadInput {

@@ -2,6 +2,7 @@ import type { Change, Plan } from '../plan/types.js';
 import { informativeDrift, renderDriftItemsText } from './drift.js';
 import { actionColor, actionSymbol, describeDiagnosticCount, changeFieldLines, formatFieldLine, painter, upgradeLine, type Paint } from './format.js';
 import { summaryLine } from './plan-summary.js';
+import { noteLines, reasonLine } from './change-sentences.js';
 import { adoptionLine, renderAdoptionsText } from './plan-adoptions.js';
 import { isRefreshOnly, noticeSentences, NOTHING_TO_REFRESH, refreshes, refreshLine, renderRefreshesText } from './plan-notices.js';
 
@@ -23,7 +24,8 @@ export function renderChangeText(c: Change, paint: Paint): string[] {
   const lines: string[] = [];
   const symbol = paint(actionColor(c.action), actionSymbol(c.action));
   lines.push(`  ${symbol} ${paint('bold', `${c.kind}/${c.name}`)}${headerNote(c)}`);
-  if (c.reason) lines.push(`${INDENT}${paint('dim', `# ${c.reason}`)}`);
+  const reason = reasonLine(c);
+  if (reason !== undefined) lines.push(`${INDENT}${paint('dim', `# ${reason}`)}`);
   const version = upgradeLine(c);
   if (version !== undefined) lines.push(`${INDENT}${version}`);
   if (c.action !== 'delete') {
@@ -31,7 +33,7 @@ export function renderChangeText(c: Change, paint: Paint): string[] {
       lines.push(c.action === 'create' ? `${INDENT}${f.path}: ${f.after ?? '(absent)'}` : `${INDENT}${formatFieldLine(f)}`);
     }
   }
-  for (const n of c.notes) lines.push(`${INDENT}${paint('dim', `note: ${n}`)}`);
+  for (const n of noteLines(c)) lines.push(`${INDENT}${paint('dim', `note: ${n}`)}`);
   return lines;
 }
 

@@ -95,7 +95,7 @@ function bigPlan(n: number): Plan {
     kind: 'NomadAuthMethod',
     name: `method-${String(i).padStart(4, '0')}`,
     action: i % 10 === 0 ? 'delete' : 'update',
-    reason: 'differs from the manifests',
+    reasons: [{ code: 'differs', paths: ['config.claimMappings.claim0'] }],
     fields: Array.from({ length: 5 }, (_, j) => ({ path: `config.claimMappings.claim${j}`, before: 'x'.repeat(20), after: 'y'.repeat(20), sensitive: false })),
     notes: [],
   }));

@@ -4,6 +4,7 @@ import type { DesiredObject } from '../../model/desired.js';
 import type { JsonValue } from '../../model/json.js';
 import { isSecretRef } from '../../model/secret-ref.js';
 import type { StateRecord } from '../../state/types.js';
+import type { Note } from '../../plan/codes.js';
 import type { DesiredView, LoadInput, LoadResult, ObjectView, ProviderContext } from '../provider.js';
 import { rangeOf } from './errors.js';
 import { mapLimit } from '../../async/map-limit.js';
@@ -122,7 +123,7 @@ async function loadModules(
   });
 
   for (const { name, d, r, path, rm, live } of reads) {
-    const notes: string[] = [];
+    const notes: Note[] = [];
     const latest = rm ? latestVersion(rm.versions) : null;
     let resolvedPin: string | null = null;
     let desiredView: DesiredView | undefined;
@@ -158,7 +159,7 @@ async function loadModules(
         if (latest === null) {
           diagnostics.push(errorAt(d, '/spec/versionPin', 'tfe.module.no-versions', `${path} has no usable version in the registry`, 'publish a version, or wait for its ingestion to finish'));
         } else {
-          notes.push(`versionPin not set: latest is ${latest}`);
+          notes.push({ code: 'version-unpinned', latest });
         }
       }
       desiredView = { object: d, fields: desiredModuleFields(d.spec, resolvedPin), secrets: {} };
@@ -304,7 +305,7 @@ async function loadWorkspaces(
     const d = desiredByName.get(name);
     const r = recordByName.get(name);
     const ws = live.get(name);
-    const notes: string[] = [];
+    const notes: Note[] = [];
     let desiredView: DesiredView | undefined;
     let projectName: string | undefined;
     const secretIds = new Set<string>();
@@ -409,7 +410,7 @@ async function loadWorkspaces(
     if (d && desiredView && liveView) diagnostics.push(...keepCreateOnly(d, desiredView, liveView));
     if (r?.inFlight) {
       const f = r.inFlight;
-      notes.push(`${f.purpose} run ${f.runId} started by an earlier apply was last seen ${f.phase} (now ${inFlightStatus.get(name) ?? 'unknown'}): apply resumes following it`);
+      notes.push({ code: 'run-in-flight', purpose: f.purpose, runId: f.runId, phase: f.phase, status: inFlightStatus.get(name) ?? null });
     }
     views.push({
       kind: 'NoCodeWorkspace',

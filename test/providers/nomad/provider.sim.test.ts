@@ -3,7 +3,6 @@ import { asAny, AUTH_METHOD_POS, jwt, method, rule } from './helpers.js';
 import { openRig, SECRET, type Rig } from './harness.js';
 import { HIDDEN_CHANGE_TEXT } from '../../../src/providers/nomad/load-auth-methods.js';
 import { adoptedNote, MANAGEMENT_NOTE } from '../../../src/providers/nomad/load-binding-rules.js';
-import { REPLACE_REASONS } from '../../../src/providers/nomad/refine.js';
 import { TEMPLATED_BIND_NOTE } from '../../../src/providers/nomad/acl-reference-checks.js';
 
 let rig: Rig;
@@ -204,7 +203,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
     const eng = planned.find((p) => p.change.name === 'eng');
     expect(eng?.change.action).toBe('update');
     expect(eng?.change.id).toBe(id);
-    expect(eng?.change.notes).toContain(adoptedNote(id));
+    expect(eng?.change.notes).toContainEqual(adoptedNote(id));
     const { outcomes } = await rig.converge(desired, { adopt: ['NomadBindingRule/eng'] });
     expect(outcomes.find((o) => o.name === 'eng')?.status).toBe('succeeded');
     expect(rig.records.get('NomadBindingRule/eng')?.id).toBe(id);
@@ -221,7 +220,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
     const { planned, views } = await rig.plan(desired);
     for (const p of planned) expect(p.change, p.change.name).toMatchObject({ action: 'no-op', adopt: true, fields: [] });
     // Issue 8: the rule's adoption is said in the plan even though nothing is sent.
-    expect(planned.find((p) => p.change.name === 'eng')?.change.notes).toContain(adoptedNote(id));
+    expect(planned.find((p) => p.change.name === 'eng')?.change.notes).toContainEqual(adoptedNote(id));
 
     rig.sim.log.clear();
     for (const p of planned) {
@@ -249,7 +248,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
     const { planned, outcomes } = await rig.converge([asAny(method('okta')), asAny(jwt('gh')), asAny(rule('eng', { authMethod: 'gh' }))]);
     const eng = planned.filter((p) => p.change.name === 'eng').map((p) => p.change);
     expect(eng.map((c) => c.action)).toEqual(['delete', 'create']);
-    expect(eng[0]?.reason).toBe(REPLACE_REASONS.authMethod);
+    expect(eng[0]?.reasons).toEqual([{ code: 'replace-auth-method' }]);
     expect(outcomes.filter((o) => o.name === 'eng').map((o) => o.status)).toEqual(['succeeded', 'succeeded']);
     const newId = rig.records.get('NomadBindingRule/eng')?.id;
     expect(newId).not.toBe(oldId);
@@ -289,7 +288,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
 
   it('a management rule carries a warning note', async () => {
     const { planned } = await rig.plan([asAny(method('okta')), asAny(rule('admins', { authMethod: 'okta', bindType: 'management', bindName: undefined }))]);
-    expect(planned.find((p) => p.change.name === 'admins')?.change.notes).toContain(MANAGEMENT_NOTE);
+    expect(planned.find((p) => p.change.name === 'admins')?.change.notes).toContainEqual(MANAGEMENT_NOTE);
   });
 
   it('deleting a rule removed from the manifests', async () => {
