@@ -1,11 +1,11 @@
-import type { Change, Plan } from '../plan/types.js';
+import { refreshes, type Change, type Plan } from '../plan/types.js';
 import { countDrift, informativeDrift } from './drift.js';
 import { actionSymbol, describeDiagnosticCount, changeFieldLines, plural, upgradeLine } from './format.js';
 import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdFence } from './markdown.js';
 import { NO_CHANGES } from './plan-summary.js';
 import { noteLines, reasonLine } from './change-sentences.js';
 import { adoptionMarkdown } from './plan-adoptions.js';
-import { isRefreshOnly, NOTHING_TO_REFRESH, noticesMarkdown, refreshes } from './plan-notices.js';
+import { isRefreshOnly, NOTHING_TO_REFRESH, noticesMarkdown } from './plan-notices.js';
 
 /*
  * A plan as a PR comment / job summary. GitHub caps a comment at 65 536 characters, so the output

@@ -1,10 +1,11 @@
-import type { Change, Plan } from '../plan/types.js';
+import { refreshes, type Change, type Plan } from '../plan/types.js';
 import { informativeDrift, renderDriftItemsText } from './drift.js';
 import { actionColor, actionSymbol, describeDiagnosticCount, changeFieldLines, formatFieldLine, painter, upgradeLine, type Paint } from './format.js';
 import { summaryLine } from './plan-summary.js';
 import { noteLines, reasonLine } from './change-sentences.js';
+import { heredocLines, multilineSides } from './multiline-diff.js';
 import { adoptionLine, renderAdoptionsText } from './plan-adoptions.js';
-import { isRefreshOnly, noticeSentences, NOTHING_TO_REFRESH, refreshes, refreshLine, renderRefreshesText } from './plan-notices.js';
+import { isRefreshOnly, noticeSentences, NOTHING_TO_REFRESH, refreshLine, renderRefreshesText } from './plan-notices.js';
 
 /*
  * Terraform-like text of a Plan. A pure function of the plain Plan data that the JSON view keeps
@@ -29,7 +30,14 @@ export function renderChangeText(c: Change, paint: Paint): string[] {
   const version = upgradeLine(c);
   if (version !== undefined) lines.push(`${INDENT}${version}`);
   if (c.action !== 'delete') {
+    const plain = new Map(c.fields.filter((f) => !f.sensitive).map((f) => [f.path, f]));
     for (const f of changeFieldLines(c)) {
+      const raw = plain.get(f.path);
+      const sides = raw && multilineSides(c.action === 'create' ? null : raw.before, raw.after);
+      if (sides) {
+        for (const l of heredocLines(f.path, sides)) lines.push(`${INDENT}${l}`.trimEnd());
+        continue;
+      }
       lines.push(c.action === 'create' ? `${INDENT}${f.path}: ${f.after ?? '(absent)'}` : `${INDENT}${formatFieldLine(f)}`);
     }
   }
