@@ -108,3 +108,32 @@ export const NOTE_CODES = {
 export function adoptedNote(address: string): Note {
   return { code: 'adopted', address };
 }
+
+/** What the object a provider reports on is called in people's words: a Nomad rule or role has only an id. */
+export type OutcomeObject = 'rule' | 'role';
+
+/**
+ * What a succeeded apply outcome did, as a code with data (ApplyOutcome.detail); views/apply-result.ts
+ * words it. An outcome without one carries a provider's `message` for people instead.
+ */
+export type OutcomeDetail =
+  | { code: 'done' }
+  | { code: 'done-id'; id: string; object?: OutcomeObject; paths?: string[] }
+  | { code: 'already-gone'; id?: string; object?: OutcomeObject; notFound?: boolean }
+  | { code: 'protect-recorded' }
+  | { code: 'dropped-no-id'; object: OutcomeObject }
+  | { code: 'created-no-first-run'; id: string }
+  | { code: 'created-run'; id: string; version: string | null; run: 'applied' | 'no-changes' };
+
+export type OutcomeCode = OutcomeDetail['code'];
+
+/** Every outcome code; `satisfies` makes a code missing here a type error. */
+export const OUTCOME_CODES = {
+  done: { meaning: 'the action was done; the plan’s fields or versions say the rest', data: '-' },
+  'done-id': { meaning: 'the action was done on the remote object of this id', data: "id: string; object?: 'rule' | 'role'; paths?: string[]" },
+  'already-gone': { meaning: 'a delete found the object already gone; it counts as done', data: "id?: string; object?: 'rule' | 'role'; notFound?: boolean (the service answered 404)" },
+  'protect-recorded': { meaning: 'only `protect` changed; it is recorded in state, nothing is sent', data: '-' },
+  'dropped-no-id': { meaning: 'a delete of an object whose id converge never learned: its record is dropped', data: "object: 'rule' | 'role'" },
+  'created-no-first-run': { meaning: 'a workspace was created, but no first run appeared within the run timeout', data: 'id: string' },
+  'created-run': { meaning: 'a workspace was created and its first run followed to the end', data: "id: string; version: string | null; run: 'applied' | 'no-changes'" },
+} as const satisfies Record<OutcomeCode, CodeDoc>;

@@ -2,7 +2,7 @@ import type { Address, Kind } from '../model/kinds.js';
 import type { AnyDesired } from '../model/desired.js';
 import type { JsonValue } from '../model/json.js';
 import type { Change } from '../plan/types.js';
-import type { Note } from '../plan/codes.js';
+import type { Note, OutcomeDetail } from '../plan/codes.js';
 import type { Reporter } from '../model/events.js';
 import type { SecretResolver } from '../secrets/types.js';
 import type { StateRecord, InFlightRun } from '../state/types.js';
@@ -113,7 +113,9 @@ export interface ApplyOutcome {
   name: string;
   action: Change['action'];
   status: OutcomeStatus;
-  /** One line for people: what happened, or why it failed / was skipped. */
+  /** What a success did, as a code with data; views word it (`apply --json` adds the sentence as `message`). */
+  detail?: OutcomeDetail;
+  /** Otherwise one line for people: what happened, or why it failed / was skipped. */
   message?: string;
   error?: ConvergeError;
   /** A run to look at (manual confirm, errored upgrade). */

@@ -365,7 +365,7 @@ async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired):
   await saveRecord(env, p, ws.id, appliedFields(p, version), { workspaceId: ws.id, moduleId, ...(await secretVersions(env, p, d, ws.id, true)) });
   const runId = await findFirstRun(env, ws);
   if (runId === undefined) {
-    return outcome(p, 'succeeded', `created ${ws.id}; no first run appeared within the run timeout`);
+    return outcome(p, 'succeeded', { code: 'created-no-first-run', id: ws.id });
   }
   const startedAt = new Date().toISOString();
   await env.ctx.setInFlight(p.change, { purpose: 'provision', runId, phase: 'initiated', startedAt, toVersion: version });
@@ -379,6 +379,10 @@ async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired):
     policy: spec.upgrade?.confirm ?? 'auto',
     autoApply: ws.autoApply ?? body.autoApply,
   });
+  if (result.status === 'applied' || result.status === 'no-changes') {
+    // Said as a code with data: the view words "created ws-… at 1.4.0: run applied" (views/apply-result.ts).
+    return outcome(p, 'succeeded', { code: 'created-run', id: ws.id, version, run: result.status }, { runUrl: url });
+  }
   return runOutcome(p, `created ${ws.id} at ${version ?? 'the module’s version'}`, result, url);
 }
 

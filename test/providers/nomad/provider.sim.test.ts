@@ -133,7 +133,7 @@ describe('Nomad provider against the simulator: auth methods', () => {
     rig.sim.log.clear();
     const retriesBefore = rig.http.stats().retries;
     const again = await rig.apply(stale.planned, stale.views);
-    expect(again).toEqual([expect.objectContaining({ name: 'gh', status: 'succeeded', message: 'already gone' })]);
+    expect(again).toEqual([expect.objectContaining({ name: 'gh', status: 'succeeded', detail: { code: 'already-gone' } })]);
     expect(rig.records.size).toBe(0);
     // The 500 is settled by one read, not by six backed-off retries of the delete.
     expect(rig.sim.log.entries().map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
@@ -147,7 +147,7 @@ describe('Nomad provider against the simulator: auth methods', () => {
     await rig.converge([asAny(method('okta')), asAny(jwt('gh'))]);
     rig.sim.faults.set({ failNextWrites: 1 });
     const { outcomes } = await rig.converge([asAny(jwt('gh'))]);
-    expect(outcomes).toEqual([expect.objectContaining({ name: 'okta', action: 'delete', status: 'succeeded', message: 'deleted' })]);
+    expect(outcomes).toEqual([expect.objectContaining({ name: 'okta', action: 'delete', status: 'succeeded', detail: { code: 'done' } })]);
     expect(rig.sim.log.entries({ method: 'DELETE' }).map((e) => e.status)).toEqual([500, 200]);
 
     rig.sim.faults.set({ failNextWrites: 100 });
