@@ -137,3 +137,32 @@ export const OUTCOME_CODES = {
   'created-no-first-run': { meaning: 'a workspace was created, but no first run appeared within the run timeout', data: 'id: string' },
   'created-run': { meaning: 'a workspace was created and its first run followed to the end', data: "id: string; version: string | null; run: 'applied' | 'no-changes'" },
 } as const satisfies Record<OutcomeCode, CodeDoc>;
+
+/** A change converge cannot read, as the provider saw it (LiveView.hiddenChange). */
+export type HiddenChange =
+  /** HCP Terraform: the version-id of these sensitive variables moved since the last apply. */
+  | { code: 'secret-versions-moved'; paths: string[] }
+  /** Nomad: the auth method's hash moved while every readable field matches. */
+  | { code: 'secret-hash-moved' };
+
+/** What a drift item says, as a code with data (DriftItem.detail); views/drift.ts words it. */
+export type DriftDetail =
+  | { code: 'gone-live'; recreate: boolean }
+  | { code: 'changed-outside' }
+  | { code: 'manifest-changed' }
+  | { code: 'manifest-removed' }
+  | { code: 'hidden-change'; hidden: HiddenChange }
+  /** Only in a plan written by an older converge, whose drift said a sentence: shown as written. */
+  | { code: 'legacy-text'; text: string };
+
+export type DriftCode = DriftDetail['code'];
+
+/** Every drift code; `satisfies` makes a code missing here a type error. */
+export const DRIFT_CODES = {
+  'gone-live': { meaning: 'an owned object is gone from the live service', data: 'recreate: boolean (still in the manifests: apply creates it again)' },
+  'changed-outside': { meaning: 'live differs from what converge last applied: the drift item’s fields', data: '-' },
+  'manifest-changed': { meaning: 'the manifests changed since the last apply; live did not: the drift item’s fields', data: '-' },
+  'manifest-removed': { meaning: 'the object left the manifests; apply deletes it', data: '-' },
+  'hidden-change': { meaning: 'a field converge cannot read (a secret) may have changed', data: "hidden: { code: 'secret-versions-moved'; paths: string[] } | { code: 'secret-hash-moved' }" },
+  'legacy-text': { meaning: 'drift from a plan written by an older converge, shown as written', data: 'text: string' },
+} as const satisfies Record<DriftCode, CodeDoc>;

@@ -84,6 +84,13 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
     if (c.reasons !== undefined && !isCodedList(c.reasons)) throw bad(file, `${where}.reasons is not a list of coded reasons`);
   });
   if (!Array.isArray(data.drift)) throw bad(file, '`drift` is not a list');
+  data.drift.forEach((d: unknown, i) => {
+    if (!isObject(d)) throw bad(file, `drift[${i}] is not an object`);
+    // A plan saved by an older converge says its drift in a sentence: kept as written (`legacy-text`).
+    if (typeof d.message === 'string' && d.detail === undefined) d.detail = { code: 'legacy-text', text: d.message };
+    delete d.message;
+    if (!isObject(d.detail) || typeof d.detail.code !== 'string') throw bad(file, `drift[${i}].detail is not a coded drift detail`);
+  });
   if (!Array.isArray(data.diagnostics)) throw bad(file, '`diagnostics` is not a list');
   if (!isObject(data.summary)) throw bad(file, '`summary` is missing');
   const saved = data.saved;

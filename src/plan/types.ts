@@ -2,7 +2,7 @@ import type { Action } from '../model/action.js';
 import type { Kind } from '../model/kinds.js';
 import type { JsonValue } from '../model/json.js';
 import type { Diagnostic } from '../diagnostics/types.js';
-import type { Note, Reason } from './codes.js';
+import type { DriftDetail, Note, Reason } from './codes.js';
 
 export const PLAN_FORMAT_VERSION = '1.0';
 
@@ -80,7 +80,8 @@ export interface DriftItem {
    */
   cause: DriftCause;
   fields: FieldChange[];
-  message: string;
+  /** What to say about it, as a code with data; views/drift.ts words it (JSON outputs add it as `message`). */
+  detail: DriftDetail;
 }
 
 /** A digest of what one object looked like when it was read for this plan (staleness check on apply). */

@@ -2,7 +2,7 @@ import type { Address, Kind } from '../model/kinds.js';
 import type { AnyDesired } from '../model/desired.js';
 import type { JsonValue } from '../model/json.js';
 import type { Change } from '../plan/types.js';
-import type { Note, OutcomeDetail } from '../plan/codes.js';
+import type { HiddenChange, Note, OutcomeDetail } from '../plan/codes.js';
 import type { Reporter } from '../model/events.js';
 import type { SecretResolver } from '../secrets/types.js';
 import type { StateRecord, InFlightRun } from '../state/types.js';
@@ -45,7 +45,7 @@ export interface LiveView {
    * Set when a field converge cannot read may have changed outside converge
    * (e.g. Nomad's Hash moved while every visible field matches). Reported as drift, never as a change.
    */
-  hiddenChange?: string;
+  hiddenChange?: HiddenChange;
 }
 
 /** Everything known about one address. At least one of desired / live / record is present. */

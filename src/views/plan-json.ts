@@ -3,6 +3,7 @@ import type { Change, Plan } from '../plan/types.js';
 import { isAdoption, isRefresh, PLAN_FORMAT_VERSION } from '../plan/types.js';
 import type { Note, Reason } from '../plan/codes.js';
 import { noteLines, reasonLine } from './change-sentences.js';
+import { driftItemFromJson, jsonDriftItem } from './drift-sentences.js';
 
 /*
  * `plan --json`: a report for machines. Exactly
@@ -60,7 +61,7 @@ export function planJsonObject(plan: Plan): Record<string, unknown> {
     formatVersion: plan.formatVersion,
     changes: plan.changes.filter((c) => c.action !== 'no-op' || isAdoption(c) || isRefresh(c)).map(jsonChange),
     summary: { create: plan.summary.create, update: plan.summary.update, delete: plan.summary.delete, upgrade: plan.summary.upgrade },
-    drift: plan.drift,
+    drift: plan.drift.map(jsonDriftItem),
     diagnostics: plan.diagnostics,
     ...(plan.notices !== undefined && plan.notices.length > 0 ? { notices: plan.notices } : {}),
   };
@@ -91,7 +92,7 @@ export function parsePlanJson(text: string): Plan {
     formatVersion: PLAN_FORMAT_VERSION,
     createdAt: '',
     changes: data.changes.map(changeFromJson),
-    drift: data.drift ?? [],
+    drift: (data.drift ?? []).map(driftItemFromJson),
     diagnostics: data.diagnostics ?? [],
     summary: data.summary,
     ...(data.notices !== undefined ? { notices: data.notices } : {}),

@@ -42,7 +42,7 @@ describe('createPlan', () => {
     expect(c?.action).toBe('update');
     expect(c?.fields).toEqual([{ path: 'maxTokenTtl', before: '30m', after: '2h', sensitive: false }]);
     expect(c?.reasons).toEqual([{ code: 'differs', paths: ['maxTokenTtl'] }]);
-    expect(run.plan.drift).toEqual([{ kind: 'NomadAuthMethod', name: 'gh', cause: 'pending', fields: [{ path: 'maxTokenTtl', before: '30m', after: '2h', sensitive: false }], message: expect.stringContaining('maxTokenTtl') }]);
+    expect(run.plan.drift).toEqual([{ kind: 'NomadAuthMethod', name: 'gh', cause: 'pending', fields: [{ path: 'maxTokenTtl', before: '30m', after: '2h', sensitive: false }], detail: { code: 'manifest-changed' } }]);
   });
 
   it('a rotated secret is an update with placeholders only', async () => {
@@ -130,7 +130,7 @@ describe('createPlan', () => {
     g.fields.tokenLocality = 'global';
     const o = w.nomad.live.get('NomadAuthMethod/okta');
     if (!o) throw new Error('no okta');
-    o.hiddenChange = 'the server hash moved while every readable field matches';
+    o.hiddenChange = { code: 'secret-hash-moved' };
     const run = await w.plan([okta({ maxTokenTtl: '3h' }), gh()]);
     expect(run.plan.drift.map((d) => `${d.name}:${d.cause}:${d.fields.map((f) => f.path).join(',')}`)).toEqual([
       'gh:outside:tokenLocality',

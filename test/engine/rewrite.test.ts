@@ -23,7 +23,7 @@ function view(over: Partial<ObjectView> = {}): ObjectView {
     kind: 'NomadAuthMethod',
     name: 'okta',
     desired: { object: okta(), fields: { ...FIELDS }, secrets: { [SECRET]: 'sha256:1' } },
-    live: { id: 'okta', fields: { ...FIELDS }, extra: {}, hiddenChange: 'the server hash moved' },
+    live: { id: 'okta', fields: { ...FIELDS }, extra: {}, hiddenChange: { code: 'secret-hash-moved' } },
     record: record(),
     ...over,
   };

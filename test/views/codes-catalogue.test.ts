@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NOTE_CODES, OUTCOME_CODES, REASON_CODES, type CodeDoc, type Note, type NoteCode, type OutcomeCode, type OutcomeDetail, type Reason, type ReasonCode } from '../../src/plan/codes.js';
+import { DRIFT_CODES, NOTE_CODES, OUTCOME_CODES, REASON_CODES, type CodeDoc, type DriftCode, type DriftDetail, type Note, type NoteCode, type OutcomeCode, type OutcomeDetail, type Reason, type ReasonCode } from '../../src/plan/codes.js';
 import type { Action } from '../../src/model/action.js';
 import { outcomeSentence } from '../../src/views/apply-result.js';
+import { driftSentence } from '../../src/views/drift-sentences.js';
+import type { DriftItem } from '../../src/plan/types.js';
 import { noteSentence, reasonSentence } from '../../src/views/change-sentences.js';
 
 /*
@@ -65,6 +67,15 @@ const OUTCOME_EXAMPLES: { [C in OutcomeCode]: { action: Action; detail: Extract<
   'created-run': { action: 'create', detail: { code: 'created-run', id: 'ws-abc', version: '1.4.0', run: 'applied' } },
 };
 
+const DRIFT_EXAMPLES: { [C in DriftCode]: Omit<DriftItem, 'detail'> & { detail: Extract<DriftDetail, { code: C }> } } = {
+  'gone-live': { kind: 'NomadAuthMethod', name: 'okta', cause: 'missing', fields: [], detail: { code: 'gone-live', recreate: true } },
+  'changed-outside': { kind: 'NomadAuthMethod', name: 'okta', cause: 'outside', fields: [{ path: 'tokenLocality', before: 'local', after: 'global', sensitive: false }], detail: { code: 'changed-outside' } },
+  'manifest-changed': { kind: 'NomadAuthMethod', name: 'okta', cause: 'pending', fields: [{ path: 'maxTokenTtl', before: '30m', after: '1h', sensitive: false }], detail: { code: 'manifest-changed' } },
+  'manifest-removed': { kind: 'NomadAuthMethod', name: 'okta', cause: 'pending', fields: [], detail: { code: 'manifest-removed' } },
+  'hidden-change': { kind: 'NoCodeWorkspace', name: 'vpc-dev', cause: 'hidden', fields: [], detail: { code: 'hidden-change', hidden: { code: 'secret-versions-moved', paths: ['terraform:db_password'] } } },
+  'legacy-text': { kind: 'NomadAuthMethod', name: 'okta', cause: 'outside', fields: [], detail: { code: 'legacy-text', text: '(the sentence as an older converge wrote it)' } },
+};
+
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 
 function table<C extends string, T>(docs: Record<C, CodeDoc>, examples: Record<C, T>, say: (x: T) => string): string[] {
@@ -96,6 +107,12 @@ function codesDoc(): string {
     '',
     ...table(NOTE_CODES, NOTE_EXAMPLES, noteSentence),
     '',
+    '## Drift',
+    '',
+    'A drift item (in `converge drift` and the plan) carries `cause` and `fields`, and `detail`, a code with data. Text and Markdown print the sentence below; the JSON outputs keep `detail` and give the sentence as `message` (format 1.0).',
+    '',
+    ...table(DRIFT_CODES, DRIFT_EXAMPLES, driftSentence),
+    '',
     '## Apply outcomes',
     '',
     'A succeeded outcome of `apply` carries `detail`, a code with data. The text result line words it after the address (with the fields or versions the plan knew); `apply --json` keeps `detail` and gives the sentence below as `message` (schemas/apply-result.json). Outcomes without a code (failures, skips, HCP Terraform runs) carry a `message` for people and, when failed, an `error` with a stable code.',
@@ -116,6 +133,13 @@ describe('the catalogue of reason and note codes', () => {
     };
     expect(schema.definitions.reason?.properties.code.enum).toEqual(Object.keys(REASON_CODES));
     expect(schema.definitions.note?.properties.code.enum).toEqual(Object.keys(NOTE_CODES));
+  });
+
+  it('schemas/plan.json names exactly the drift codes', () => {
+    const schema = JSON.parse(readFileSync(join(import.meta.dirname, '../../schemas/plan.json'), 'utf8')) as {
+      definitions: { driftItem: { properties: { detail: { properties: { code: { enum: string[] } } } } } };
+    };
+    expect(schema.definitions.driftItem.properties.detail.properties.code.enum).toEqual(Object.keys(DRIFT_CODES));
   });
 
   it('schemas/apply-result.json names exactly the outcome codes', () => {

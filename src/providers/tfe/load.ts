@@ -4,7 +4,7 @@ import type { DesiredObject } from '../../model/desired.js';
 import type { JsonValue } from '../../model/json.js';
 import { isSecretRef } from '../../model/secret-ref.js';
 import type { StateRecord } from '../../state/types.js';
-import type { Note } from '../../plan/codes.js';
+import type { HiddenChange, Note } from '../../plan/codes.js';
 import type { DesiredView, LoadInput, LoadResult, ObjectView, ProviderContext } from '../provider.js';
 import { rangeOf } from './errors.js';
 import { mapLimit } from '../../async/map-limit.js';
@@ -404,7 +404,7 @@ async function loadWorkspaces(
       };
       const moved = movedSecrets(r, vars);
       if (moved.length > 0) {
-        liveView.hiddenChange = `secret variable${moved.length > 1 ? 's' : ''} ${moved.join(', ')} rewritten outside converge (version-id moved since the last apply)`;
+        liveView.hiddenChange = { code: 'secret-versions-moved', paths: moved } satisfies HiddenChange;
       }
     }
     if (d && desiredView && liveView) diagnostics.push(...keepCreateOnly(d, desiredView, liveView));

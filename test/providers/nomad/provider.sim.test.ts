@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAny, AUTH_METHOD_POS, jwt, method, rule } from './helpers.js';
 import { openRig, SECRET, type Rig } from './harness.js';
-import { HIDDEN_CHANGE_TEXT } from '../../../src/providers/nomad/load-auth-methods.js';
+import { HIDDEN_CHANGE } from '../../../src/providers/nomad/load-auth-methods.js';
 import { adoptedNote, MANAGEMENT_NOTE } from '../../../src/providers/nomad/load-binding-rules.js';
 import { TEMPLATED_BIND_NOTE } from '../../../src/providers/nomad/acl-reference-checks.js';
 
@@ -81,7 +81,7 @@ describe('Nomad provider against the simulator: auth methods', () => {
     expect((await rig.raw('POST', '/v1/acl/auth-method/okta', got.json)).status).toBe(200);
     const { planned, load } = await rig.plan([asAny(method('okta'))]);
     expect(actions(planned)).toEqual({ okta: 'no-op' });
-    expect(load.views[0]?.live?.hiddenChange).toBe(HIDDEN_CHANGE_TEXT);
+    expect(load.views[0]?.live?.hiddenChange).toEqual(HIDDEN_CHANGE);
   });
 
   it('a visible change outside converge is read with a full GET and planned back', async () => {
@@ -364,7 +364,7 @@ describe('Nomad provider against a server whose Hash is order-dependent (referen
       expect((await r.raw('POST', '/v1/acl/auth-method/okta', live)).status).toBe(200);
       const after = await r.plan([asAny(method('okta', { maxTokenTtl: '4h', config: { ...method('okta').spec.config, claimMappings: claims } }))]);
       expect(actions(after.planned)).toEqual({ okta: 'no-op' });
-      expect(after.views.get('NomadAuthMethod/okta')?.live?.hiddenChange).toBe(HIDDEN_CHANGE_TEXT);
+      expect(after.views.get('NomadAuthMethod/okta')?.live?.hiddenChange).toEqual(HIDDEN_CHANGE);
     } finally {
       await r.close();
     }

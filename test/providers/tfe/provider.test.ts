@@ -208,7 +208,7 @@ describe('TFE provider against the simulator', () => {
     expect(patched.status).toBe(200);
     const run = await w.plan(objects);
     expect(run.plan.drift.map((d) => [d.name, d.cause])).toEqual([['vpc-dev', 'hidden']]);
-    expect(run.plan.drift[0]?.message).toMatch(/terraform:db_password/);
+    expect(run.plan.drift[0]?.detail).toEqual({ code: 'hidden-change', hidden: { code: 'secret-versions-moved', paths: ['terraform:db_password'] } });
     expect(JSON.stringify(run.plan)).not.toContain('changed-by-hand-771');
   });
 
