@@ -7,7 +7,7 @@ import { PLAN_FORMAT_VERSION, summarize, type Change, type DriftItem, type Plan,
 import type { StateRecord } from '../state/types.js';
 import { classifyDrift } from './drift.js';
 import { fingerprint } from './fingerprint.js';
-import { adoptedNote, forceRewrite, genericChange, NOTE_ADOPT_MATCHES } from './generic-change.js';
+import { adoptedNote, forceRewrite, genericChange } from './generic-change.js';
 import { sortForApply } from './order.js';
 import { refreshOnlyChange, withRefresh } from './refresh.js';
 import { expandTargets, outOfScope, outOfScopeNotice } from './scope.js';
@@ -27,7 +27,7 @@ function byAddress(a: { kind: Kind; name: string }, b: { kind: Kind; name: strin
 function settleAdoption(change: Change): Change {
   if (change.adopt !== true || change.action === 'no-op') return change;
   const { adopt: _adopt, ...rest } = change;
-  const notes = rest.notes.map((n) => (n === NOTE_ADOPT_MATCHES ? adoptedNote(addressKey(change)) : n));
+  const notes = rest.notes.map((n) => (n.code === 'adopt-matches' ? adoptedNote(addressKey(change)) : n));
   return { ...rest, notes };
 }
 

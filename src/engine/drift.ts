@@ -1,11 +1,6 @@
-import { addressKey } from '../model/kinds.js';
 import type { ObjectView } from '../providers/provider.js';
 import { diffFields, diffSecrets } from '../plan/diff.js';
-import type { DriftItem, FieldChange } from '../plan/types.js';
-
-function paths(fields: readonly FieldChange[]): string {
-  return fields.map((f) => f.path).join(', ');
-}
+import type { DriftItem } from '../plan/types.js';
 
 /**
  * Drift of one owned object (a view with a state record), measured against what converge last
@@ -19,7 +14,6 @@ function paths(fields: readonly FieldChange[]): string {
 export function classifyDrift(view: ObjectView): DriftItem[] {
   const { kind, name, record, live, desired } = view;
   if (!record) return [];
-  const address = addressKey(view);
   const items: DriftItem[] = [];
   if (!live) {
     items.push({
@@ -27,15 +21,13 @@ export function classifyDrift(view: ObjectView): DriftItem[] {
       name,
       cause: 'missing',
       fields: [],
-      message: desired
-        ? `${address} is owned by converge but gone from the live service (deleted outside converge): apply will create it again`
-        : `${address} is owned by converge but gone from the live service: apply will drop it from state`,
+      detail: { code: 'gone-live', recreate: desired !== undefined },
     });
     return items;
   }
   const outside = diffFields(record.applied, live.fields);
   if (outside.length > 0) {
-    items.push({ kind, name, cause: 'outside', fields: outside, message: `${address} was changed outside converge: ${paths(outside)}` });
+    items.push({ kind, name, cause: 'outside', fields: outside, detail: { code: 'changed-outside' } });
   }
   if (desired) {
     // A path absent from `outside` has live == applied there, so a manifest difference on it is pending.
@@ -44,13 +36,13 @@ export function classifyDrift(view: ObjectView): DriftItem[] {
     const secrets = diffSecrets(desired.secrets, record.secretDigests).fields;
     const all = [...pending, ...secrets].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     if (all.length > 0) {
-      items.push({ kind, name, cause: 'pending', fields: all, message: `${address} has manifest changes not applied yet: ${paths(all)}` });
+      items.push({ kind, name, cause: 'pending', fields: all, detail: { code: 'manifest-changed' } });
     }
   } else {
-    items.push({ kind, name, cause: 'pending', fields: [], message: `${address} was removed from the manifests: apply will delete it` });
+    items.push({ kind, name, cause: 'pending', fields: [], detail: { code: 'manifest-removed' } });
   }
   if (live.hiddenChange !== undefined) {
-    items.push({ kind, name, cause: 'hidden', fields: [], message: `${address}: a field converge cannot read may have changed: ${live.hiddenChange}; \`converge apply --rewrite ${address}\` sends the manifest's values again and settles it` });
+    items.push({ kind, name, cause: 'hidden', fields: [], detail: { code: 'hidden-change', hidden: live.hiddenChange } });
   }
   return items;
 }

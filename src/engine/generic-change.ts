@@ -2,22 +2,11 @@ import { addressKey } from '../model/kinds.js';
 import type { Diagnostic, SourceRange } from '../diagnostics/types.js';
 import type { ObjectView } from '../providers/provider.js';
 import { diffFields, diffSecrets, mergeFieldChanges } from '../plan/diff.js';
-import { describePaths, REASON_ADOPT, REASON_REWRITE, rewriteReason, updateReason } from '../plan/reasons.js';
-import { NOTE_ADOPT_MATCHES, SENSITIVE_PLACEHOLDER, type Change, type FieldChange } from '../plan/types.js';
+import { adoptedNote, type Note } from '../plan/codes.js';
+import { describePaths, rewriteReasons, updateReasons } from '../plan/reasons.js';
+import { SENSITIVE_PLACEHOLDER, type Change, type FieldChange } from '../plan/types.js';
 
-export { NOTE_ADOPT_MATCHES };
-
-export const NOTE_SECRET_INVISIBLE = 'live secret drift cannot be seen: the server never returns secret values';
-export const NOTE_SECRET_UNKNOWN = 'secret value unknown to converge: it will be written';
-export const NOTE_ALREADY_GONE = 'already gone: will be dropped from state';
-export { REASON_ADOPT, REASON_REWRITE };
-
-/** The note of an unowned object whose adoption also sends a change (an update, upgrade, …). */
-export function adoptedNote(address: string): string {
-  return `adopted: ${address} exists and is not in state; converge takes ownership of it`;
-}
-
-export const REASON_ADOPT_REFUSED = 'exists live, not owned, differs from the manifests: not taken over';
+export { adoptedNote };
 
 function shown(v: FieldChange['before']): string {
   return v === null ? '(absent)' : JSON.stringify(v);
@@ -52,8 +41,8 @@ export function forceRewrite(change: Change, view: ObjectView): Change {
     .filter((path) => !have.has(path))
     .map((path) => ({ path, before: SENSITIVE_PLACEHOLDER, after: SENSITIVE_PLACEHOLDER, sensitive: true }));
   const { adopt: _adopt, ...rest } = change;
-  const reason = rewriteReason(rest.reason && rest.action !== 'no-op' ? rest.reason : undefined);
-  return { ...rest, action: rest.action === 'no-op' ? 'update' : rest.action, reason, fields: mergeFieldChanges(rest.fields, secrets) };
+  const reasons = rewriteReasons(rest.action !== 'no-op' ? (rest.reasons ?? []) : []);
+  return { ...rest, action: rest.action === 'no-op' ? 'update' : rest.action, reasons, fields: mergeFieldChanges(rest.fields, secrets) };
 }
 
 /**
@@ -64,7 +53,7 @@ export function genericChange(view: ObjectView, opts: { adopt?: boolean } = {}):
   const { kind, name, desired, live, record } = view;
   const address = addressKey(view);
   const id = live?.id ?? record?.id;
-  const notes = [...(view.notes ?? [])];
+  const notes: Note[] = [...(view.notes ?? [])];
   const diagnostics: Diagnostic[] = [];
   const base = { kind, name, ...(id !== undefined ? { id } : {}) };
   const hasSecrets = desired !== undefined && Object.keys(desired.secrets).length > 0;
@@ -76,13 +65,13 @@ export function genericChange(view: ObjectView, opts: { adopt?: boolean } = {}):
       after: SENSITIVE_PLACEHOLDER,
       sensitive: true,
     }));
-    if (record) notes.push(`owned by converge but not found live (deleted outside converge?): it will be created again`);
-    if (hasSecrets) notes.push(NOTE_SECRET_INVISIBLE);
+    if (record) notes.push({ code: 'recreate-missing' });
+    if (hasSecrets) notes.push({ code: 'secret-invisible' });
     return {
       change: {
         ...base,
         action: 'create',
-        reason: record ? 'missing from the live service' : 'new in the manifests',
+        reasons: [{ code: record ? 'missing-live' : 'new' }],
         fields: mergeFieldChanges(diffFields({}, desired.fields), secretFields),
         notes,
       },
@@ -103,7 +92,7 @@ export function genericChange(view: ObjectView, opts: { adopt?: boolean } = {}):
     // is a field: its live value cannot be read, reference nomad-api.md §5 / tfc-api.md §6): nothing
     // to send. Not a change; apply only records ownership (decisions.md §9).
     if (!record && fields.length === 0) {
-      return { change: { ...base, action: 'no-op', reason: REASON_ADOPT, fields: [], notes: [...notes, NOTE_ADOPT_MATCHES], adopt: true }, diagnostics };
+      return { change: { ...base, action: 'no-op', reasons: [{ code: 'adopt' }], fields: [], notes: [...notes, { code: 'adopt-matches' }], adopt: true }, diagnostics };
     }
     // Unowned and a readable field differs: taking it over would overwrite someone's object (perhaps
     // another state's), so only an explicit `--adopt` does (decisions.md §17).
@@ -112,16 +101,16 @@ export function genericChange(view: ObjectView, opts: { adopt?: boolean } = {}):
       // The first differing field's node when its path maps to one (`config.jwksUrl` → /spec/config/jwksUrl), else the document.
       const at = (first !== undefined ? desired.object.positions[`/spec/${first.split('.').join('/')}`] : undefined) ?? desired.object.range;
       diagnostics.push(adoptRefused(address, plain, at));
-      return { change: { ...base, action: 'no-op', reason: REASON_ADOPT_REFUSED, fields: [], notes }, diagnostics };
+      return { change: { ...base, action: 'no-op', reasons: [{ code: 'adopt-refused' }], fields: [], notes }, diagnostics };
     }
     if (!record) {
       notes.push(adoptedNote(address));
-      if (secrets.unknown.length > 0) notes.push(`${NOTE_SECRET_UNKNOWN} (${secrets.unknown.join(', ')})`);
+      if (secrets.unknown.length > 0) notes.push({ code: 'secret-unknown', paths: [...secrets.unknown] });
     }
-    if (hasSecrets) notes.push(NOTE_SECRET_INVISIBLE);
+    if (hasSecrets) notes.push({ code: 'secret-invisible' });
     if (fields.length === 0 && record) return { change: { ...base, action: 'no-op', fields: [], notes }, diagnostics };
-    const reason = updateReason({ recordedProtect: record?.protect, desiredProtect: desired.object.protect, fields });
-    return { change: { ...base, action: 'update', reason, fields, notes }, diagnostics };
+    const reasons = updateReasons({ recordedProtect: record?.protect, desiredProtect: desired.object.protect, fields });
+    return { change: { ...base, action: 'update', reasons, fields, notes }, diagnostics };
   }
 
   if (!desired && live && record) {
@@ -135,18 +124,18 @@ export function genericChange(view: ObjectView, opts: { adopt?: boolean } = {}):
           `or stop managing it without deleting it: \`converge state rm ${address}\``,
       });
       return {
-        change: { ...base, action: 'no-op', reason: 'protected: deletion refused', fields: [], notes: [...notes, 'protected: deletion refused'] },
+        change: { ...base, action: 'no-op', reasons: [{ code: 'protected-delete' }], fields: [], notes: [...notes, { code: 'protected-delete' }] },
         diagnostics,
       };
     }
     return {
-      change: { ...base, action: 'delete', reason: 'removed from the manifests', fields: diffFields(live.fields, {}), notes },
+      change: { ...base, action: 'delete', reasons: [{ code: 'removed' }], fields: diffFields(live.fields, {}), notes },
       diagnostics,
     };
   }
 
   if (!desired && !live && record) {
-    return { change: { ...base, action: 'no-op', fields: [], notes: [...notes, NOTE_ALREADY_GONE] }, diagnostics };
+    return { change: { ...base, action: 'no-op', fields: [], notes: [...notes, { code: 'already-gone' }] }, diagnostics };
   }
 
   // Live but neither desired nor owned: not converge's business (providers should not return these).

@@ -42,6 +42,7 @@ function bad(file: string, what: string): ConvergeError {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isCodedList = (v: unknown): boolean => Array.isArray(v) && v.every((x) => isObject(x) && typeof x.code === 'string');
 
 /** Parses and checks the shape of a saved plan; every problem is a `plan.*` error naming the file. */
 export function parseSavedPlan(text: string, file: string): SavedPlan {
@@ -75,10 +76,22 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
     if (!Array.isArray(c.fields) || !c.fields.every((f) => isObject(f) && typeof f.path === 'string' && typeof f.sensitive === 'boolean')) {
       throw bad(file, `${where}.fields is not a list of field changes`);
     }
-    if (!isStringArray(c.notes)) throw bad(file, `${where}.notes is not a list of strings`);
+    // A plan saved by an older converge holds sentences: kept as written (`legacy-text`), shown as they were.
+    if (isStringArray(c.notes)) c.notes = c.notes.map((text) => ({ code: 'legacy-text', text }));
+    if (typeof c.reason === 'string' && c.reasons === undefined) c.reasons = [{ code: 'legacy-text', text: c.reason }];
+    delete c.reason;
+    if (!isCodedList(c.notes)) throw bad(file, `${where}.notes is not a list of coded notes`);
+    if (c.reasons !== undefined && !isCodedList(c.reasons)) throw bad(file, `${where}.reasons is not a list of coded reasons`);
     if (c.intent !== undefined && !(isObject(c.intent) && typeof c.intent.type === 'string')) throw bad(file, `${where}.intent is not an apply intent`);
   });
   if (!Array.isArray(data.drift)) throw bad(file, '`drift` is not a list');
+  data.drift.forEach((d: unknown, i) => {
+    if (!isObject(d)) throw bad(file, `drift[${i}] is not an object`);
+    // A plan saved by an older converge says its drift in a sentence: kept as written (`legacy-text`).
+    if (typeof d.message === 'string' && d.detail === undefined) d.detail = { code: 'legacy-text', text: d.message };
+    delete d.message;
+    if (!isObject(d.detail) || typeof d.detail.code !== 'string') throw bad(file, `drift[${i}].detail is not a coded drift detail`);
+  });
   if (!Array.isArray(data.diagnostics)) throw bad(file, '`diagnostics` is not a list');
   if (!isObject(data.summary)) throw bad(file, '`summary` is missing');
   const saved = data.saved;

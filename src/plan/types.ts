@@ -3,11 +3,9 @@ import type { Kind } from '../model/kinds.js';
 import type { JsonValue } from '../model/json.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { ApplyIntent } from './intent.js';
+import type { DriftDetail, Note, Reason } from './codes.js';
 
 export const PLAN_FORMAT_VERSION = '1.0';
-
-/** The note on an adoption (Change.adopt): what happens to the object, for readers of any view. */
-export const NOTE_ADOPT_MATCHES = 'exists and matches the manifests; not owned yet: the next apply records it in state without sending anything';
 
 /** Shown instead of any sensitive value, in every view and in saved plans. */
 export const SENSITIVE_PLACEHOLDER = '(sensitive)';
@@ -27,11 +25,11 @@ export interface Change {
   action: Action;
   /** Remote id when known (auth methods use the name, binding rules a UUID, TFE `nocode-…`/`ws-…`). */
   id?: string;
-  /** People-facing explanation of why; never steers apply. */
-  reason?: string;
+  /** Why, as codes with data (plan/codes.ts); views word them; never steers apply. Absent when there is none. */
+  reasons?: Reason[];
   fields: FieldChange[];
-  /** Notes a reviewer must see: adopted objects, hidden secrets, deletion policy, warnings. */
-  notes: string[];
+  /** Notes a reviewer must see (adopted objects, hidden secrets, warnings), as codes with data; views word them. */
+  notes: Note[];
   /** For `upgrade`: module version from → to. */
   upgrade?: { from: string | null; to: string | null };
   /** For `delete` of a workspace: which policy applies. */
@@ -89,7 +87,8 @@ export interface DriftItem {
    */
   cause: DriftCause;
   fields: FieldChange[];
-  message: string;
+  /** What to say about it, as a code with data; views/drift.ts words it (JSON outputs add it as `message`). */
+  detail: DriftDetail;
 }
 
 /** A digest of what one object looked like when it was read for this plan (staleness check on apply). */

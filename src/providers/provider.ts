@@ -2,6 +2,7 @@ import type { Address, Kind } from '../model/kinds.js';
 import type { AnyDesired } from '../model/desired.js';
 import type { JsonValue } from '../model/json.js';
 import type { Change } from '../plan/types.js';
+import type { HiddenChange, Note, OutcomeDetail } from '../plan/codes.js';
 import type { Reporter } from '../model/events.js';
 import type { SecretResolver } from '../secrets/types.js';
 import type { StateRecord, InFlightRun } from '../state/types.js';
@@ -49,7 +50,7 @@ export interface LiveView {
    * Set when a field converge cannot read may have changed outside converge
    * (e.g. Nomad's Hash moved while every visible field matches). Reported as drift, never as a change.
    */
-  hiddenChange?: string;
+  hiddenChange?: HiddenChange;
 }
 
 /** Everything known about one address. At least one of desired / live / record is present. */
@@ -59,8 +60,8 @@ export interface ObjectView {
   desired?: DesiredView;
   live?: LiveView;
   record?: StateRecord;
-  /** Notes the provider wants shown (e.g. "adopted: matched by name"). */
-  notes?: string[];
+  /** Notes the provider wants shown (how an adopted object was matched, warnings), as codes with data. */
+  notes?: Note[];
 }
 
 export interface LoadInput {
@@ -117,7 +118,9 @@ export interface ApplyOutcome {
   name: string;
   action: Change['action'];
   status: OutcomeStatus;
-  /** One line for people: what happened, or why it failed / was skipped. */
+  /** What a success did, as a code with data; views word it (`apply --json` adds the sentence as `message`). */
+  detail?: OutcomeDetail;
+  /** Otherwise one line for people: what happened, or why it failed / was skipped. */
   message?: string;
   error?: ConvergeError;
   /** A run to look at (manual confirm, errored upgrade). */

@@ -3,6 +3,7 @@ import { addressKey } from '../model/kinds.js';
 import type { ApplyOutcome } from '../providers/provider.js';
 import type { ApplyResult } from '../engine/types.js';
 import type { Change } from '../plan/types.js';
+import type { OutcomeDetail } from '../plan/codes.js';
 import { actionSymbol } from './format.js';
 
 /*
@@ -47,17 +48,50 @@ function planned(c: Change | undefined): string {
   return '';
 }
 
+function named(d: { id?: string; object?: string }): string {
+  return [d.object, d.id].filter((s) => s !== undefined).join(' ');
+}
+
 /**
- * The succeeded line's text. A provider message that already starts with the verb ("created rule
- * 0876…") says what happened by itself; a bare verb ("created") adds nothing; anything else is
- * detail after the verb and what the plan knew.
+ * A succeeded outcome's text from its code: the verb and the remote id say what happened by
+ * themselves ("created rule 0876…"); otherwise the verb and what the plan knew, then the detail.
+ * Without a code, a provider's sentence is detail after the verb.
  */
 function succeededText(o: ApplyOutcome, change: Change | undefined): string {
   const verb = done(o.action);
-  const message = o.message?.trim() ?? '';
-  if (message === verb || message === '') return `${verb}${planned(change)}`;
-  if (message.startsWith(`${verb} `)) return message;
-  return `${verb}${planned(change)}: ${message}`;
+  const head = `${verb}${planned(change)}`;
+  const d = o.detail;
+  if (d === undefined) {
+    const message = o.message?.trim() ?? '';
+    return message === '' ? head : `${head}: ${message}`;
+  }
+  if (d.code === 'done') return head;
+  if (d.code === 'done-id' || d.code === 'created-no-first-run' || d.code === 'created-run') return outcomeSentence(o.action, d);
+  return `${head}: ${outcomeSentence(o.action, d)}`;
+}
+
+/** What a success did, in one sentence: `apply --json` gives it as `message` (format 1.0 readers rely on it). */
+export function outcomeSentence(action: Action, d: OutcomeDetail): string {
+  const verb = done(action);
+  switch (d.code) {
+    case 'done':
+      return verb;
+    case 'done-id':
+      return `${verb} ${named(d)}${d.paths !== undefined && d.paths.length > 0 ? `: ${d.paths.join(', ')}` : ''}`;
+    case 'already-gone':
+      if (d.notFound === true && d.id !== undefined) return `${named(d)} was already gone (404)`;
+      return d.id !== undefined ? `${named(d)} already gone` : 'already gone';
+    case 'protect-recorded':
+      return 'protect recorded in state';
+    case 'dropped-no-id':
+      return `no ${d.object} id known: dropped from state`;
+    case 'created-no-first-run':
+      return `created ${d.id}; no first run appeared (HCP Terraform queues one with the creation; start one there if the workspace needs it)`;
+    case 'created-run':
+      return `created ${d.id} at ${d.version ?? 'the module’s version'}: ${d.run === 'applied' ? 'run applied' : 'run planned no changes'}`;
+    default:
+      return assertNever(d, 'outcome detail');
+  }
 }
 
 function headText(o: ApplyOutcome, change: Change | undefined): string {
@@ -107,7 +141,11 @@ export function renderApplyResultText(result: ApplyResult, plan?: { changes: rea
   return out.join('\n') + '\n';
 }
 
-/** `apply --json`: the result as data; an error keeps only its stable code and message (no stack, no cause). */
+/**
+ * `apply --json`: the result as data; an error keeps only its stable code and message (no stack, no
+ * cause). An outcome with a `detail` code also gets its sentence as `message`, as format 1.0 had it.
+ */
 export function renderApplyResultJson(result: ApplyResult): string {
-  return JSON.stringify(result, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as Error & { code?: string }).code, message: v.message } : v), 2);
+  const outcomes = result.outcomes.map((o) => (o.detail !== undefined && o.message === undefined ? { ...o, message: outcomeSentence(o.action, o.detail) } : o));
+  return JSON.stringify({ ...result, outcomes }, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as Error & { code?: string }).code, message: v.message } : v), 2);
 }

@@ -2,6 +2,7 @@ import { assertNever } from '../model/action.js';
 import { hasChanges, type DriftCause, type DriftItem, type Plan } from '../plan/types.js';
 import { formatFieldLine, painter, plural, presentFields, type Paint } from './format.js';
 import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdEscape, mdFence } from './markdown.js';
+import { driftSentence, jsonDriftItem, type JsonDriftItem } from './drift-sentences.js';
 
 const BANNER_NAMES = 20;
 
@@ -68,7 +69,7 @@ export function renderDriftItemsText(items: readonly DriftItem[], paint: Paint):
     lines.push(`  ${causeTitle(cause)}:`);
     for (const item of group) {
       lines.push(`  ${paint(cause === 'pending' ? 'yellow' : 'magenta', causeMark(cause))} ${paint('bold', `${item.kind}/${item.name}`)}`);
-      lines.push(`      ${paint('dim', `# ${item.message}`)}`);
+      lines.push(`      ${paint('dim', `# ${driftSentence(item)}`)}`);
       for (const f of presentFields(item.fields)) lines.push(`      ${formatFieldLine(f)}`);
     }
   }
@@ -107,7 +108,7 @@ export interface DriftReport {
   formatVersion: typeof DRIFT_FORMAT_VERSION;
   inSync: boolean;
   counts: DriftCounts;
-  drift: DriftItem[];
+  drift: JsonDriftItem[];
   /** What `converge plan` would do (objects without a state record show here, not as drift). */
   summary: Plan['summary'];
 }
@@ -117,7 +118,7 @@ export function driftReport(plan: Plan): DriftReport {
     formatVersion: DRIFT_FORMAT_VERSION,
     inSync: plan.drift.length === 0 && !hasChanges(plan),
     counts: countDrift(plan.drift),
-    drift: plan.drift,
+    drift: plan.drift.map(jsonDriftItem),
     summary: plan.summary,
   };
 }
@@ -141,7 +142,7 @@ function driftSection(item: DriftItem): string {
   return [
     `<details><summary><code>${htmlEscape(driftMark(item))}</code> ${htmlEscape(what)}</summary>`,
     '',
-    mdEscape(item.message),
+    mdEscape(driftSentence(item)),
     '',
     ...(diff.length > 0 ? [mdFence('diff', diff.join('\n')), ''] : []),
     '</details>',

@@ -1,4 +1,5 @@
-import { adoptions, NOTE_ADOPT_MATCHES, type Change, type Plan } from '../plan/types.js';
+import { adoptions, type Change, type Plan } from '../plan/types.js';
+import { noteSentence } from './change-sentences.js';
 import { mdCode } from './markdown.js';
 import { plural, type Paint } from './format.js';
 
@@ -16,7 +17,7 @@ export function adoptionLine(plan: Pick<Plan, 'changes'>): string | undefined {
 
 /** Notes worth a line under the object: the provider's (how a rule was matched), not the generic one the heading says. */
 export function adoptionNotes(c: Change): string[] {
-  return c.notes.filter((n) => n !== NOTE_ADOPT_MATCHES);
+  return c.notes.filter((n) => n.code !== 'adopt-matches').map(noteSentence);
 }
 
 /** The text plan's section: one line per adopted object, with the provider's notes under it. */

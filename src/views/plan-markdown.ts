@@ -1,10 +1,11 @@
-import type { Change, Plan } from '../plan/types.js';
+import { refreshes, type Change, type Plan } from '../plan/types.js';
 import { countDrift, informativeDrift } from './drift.js';
 import { actionSymbol, describeDiagnosticCount, changeFieldLines, plural, upgradeLine } from './format.js';
 import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdFence } from './markdown.js';
 import { NO_CHANGES } from './plan-summary.js';
+import { noteLines, reasonLine } from './change-sentences.js';
 import { adoptionMarkdown } from './plan-adoptions.js';
-import { isRefreshOnly, NOTHING_TO_REFRESH, noticesMarkdown, refreshes } from './plan-notices.js';
+import { isRefreshOnly, NOTHING_TO_REFRESH, noticesMarkdown } from './plan-notices.js';
 
 /*
  * A plan as a PR comment / job summary. GitHub caps a comment at 65 536 characters, so the output
@@ -17,7 +18,8 @@ const BANNER_NAMES = 20;
 
 function diffLines(c: Change): string[] {
   const lines: string[] = [`${actionSymbol(c.action)} ${c.kind}/${c.name}${c.deletion ? ` (deletion: ${c.deletion})` : ''}`];
-  if (c.reason) lines.push(`# ${c.reason}`);
+  const reason = reasonLine(c);
+  if (reason !== undefined) lines.push(`# ${reason}`);
   const u = c.upgrade;
   const version = upgradeLine(c);
   if (u && version !== undefined) {
@@ -28,7 +30,7 @@ function diffLines(c: Change): string[] {
     if (f.before !== null) lines.push(`- ${f.path}: ${f.before}`);
     if (f.after !== null) lines.push(`+ ${f.path}: ${f.after}`);
   }
-  for (const n of c.notes) lines.push(`# note: ${n}`);
+  for (const n of noteLines(c)) lines.push(`# note: ${n}`);
   return lines;
 }
 

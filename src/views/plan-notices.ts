@@ -41,8 +41,6 @@ export function isRefreshOnly(plan: Pick<Plan, 'notices'>): boolean {
 /** A refresh-only plan changes nothing live, so "no changes" would say nothing; it says whether records move. */
 export const NOTHING_TO_REFRESH = 'Nothing to refresh: every state record matches its live object.';
 
-export { refreshes };
-
 /** The summary's extra line for refreshes, or undefined without any. */
 export function refreshLine(plan: Pick<Plan, 'changes'>): string | undefined {
   const n = refreshes(plan).length;

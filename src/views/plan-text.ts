@@ -1,9 +1,11 @@
-import type { Change, Plan } from '../plan/types.js';
+import { refreshes, type Change, type Plan } from '../plan/types.js';
 import { informativeDrift, renderDriftItemsText } from './drift.js';
 import { actionColor, actionSymbol, describeDiagnosticCount, changeFieldLines, formatFieldLine, painter, upgradeLine, type Paint } from './format.js';
 import { summaryLine } from './plan-summary.js';
+import { noteLines, reasonLine } from './change-sentences.js';
+import { heredocLines, multilineSides } from './multiline-diff.js';
 import { adoptionLine, renderAdoptionsText } from './plan-adoptions.js';
-import { isRefreshOnly, noticeSentences, NOTHING_TO_REFRESH, refreshes, refreshLine, renderRefreshesText } from './plan-notices.js';
+import { isRefreshOnly, noticeSentences, NOTHING_TO_REFRESH, refreshLine, renderRefreshesText } from './plan-notices.js';
 
 /*
  * Terraform-like text of a Plan. A pure function of the plain Plan data that the JSON view keeps
@@ -23,15 +25,23 @@ export function renderChangeText(c: Change, paint: Paint): string[] {
   const lines: string[] = [];
   const symbol = paint(actionColor(c.action), actionSymbol(c.action));
   lines.push(`  ${symbol} ${paint('bold', `${c.kind}/${c.name}`)}${headerNote(c)}`);
-  if (c.reason) lines.push(`${INDENT}${paint('dim', `# ${c.reason}`)}`);
+  const reason = reasonLine(c);
+  if (reason !== undefined) lines.push(`${INDENT}${paint('dim', `# ${reason}`)}`);
   const version = upgradeLine(c);
   if (version !== undefined) lines.push(`${INDENT}${version}`);
   if (c.action !== 'delete') {
+    const plain = new Map(c.fields.filter((f) => !f.sensitive).map((f) => [f.path, f]));
     for (const f of changeFieldLines(c)) {
+      const raw = plain.get(f.path);
+      const sides = raw && multilineSides(c.action === 'create' ? null : raw.before, raw.after);
+      if (sides) {
+        for (const l of heredocLines(f.path, sides)) lines.push(`${INDENT}${l}`.trimEnd());
+        continue;
+      }
       lines.push(c.action === 'create' ? `${INDENT}${f.path}: ${f.after ?? '(absent)'}` : `${INDENT}${formatFieldLine(f)}`);
     }
   }
-  for (const n of c.notes) lines.push(`${INDENT}${paint('dim', `note: ${n}`)}`);
+  for (const n of noteLines(c)) lines.push(`${INDENT}${paint('dim', `note: ${n}`)}`);
   return lines;
 }
 

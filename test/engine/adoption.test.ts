@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { adoptedNote, findStaleness, genericChange, NOTE_ADOPT_MATCHES, NOTE_SECRET_UNKNOWN, REASON_ADOPT, toSavedPlan } from '../../src/engine/index.js';
+import { adoptedNote, findStaleness, genericChange, toSavedPlan } from '../../src/engine/index.js';
+import type { Note } from '../../src/plan/codes.js';
+
+const ADOPT_MATCHES: Note = { code: 'adopt-matches' };
 import type { JsonValue } from '../../src/model/json.js';
 import { addressKey } from '../../src/model/kinds.js';
 import { parseSavedPlan, serializePlan } from '../../src/plan/serialize.js';
@@ -41,16 +44,16 @@ describe('genericChange: adoption', () => {
   it('unowned, every field matching and no secret desired: a no-op marked adopt, with the note', () => {
     const { change, diagnostics } = genericChange(view());
     expect(diagnostics).toEqual([]);
-    expect(change).toEqual({ kind: 'NomadAuthMethod', name: 'gh', id: 'gh', action: 'no-op', reason: REASON_ADOPT, fields: [], notes: [NOTE_ADOPT_MATCHES], adopt: true });
+    expect(change).toEqual({ kind: 'NomadAuthMethod', name: 'gh', id: 'gh', action: 'no-op', reasons: [{ code: 'adopt' }], fields: [], notes: [ADOPT_MATCHES], adopt: true });
     expect(hasChanges({ changes: [change] })).toBe(false);
     expect(adoptions({ changes: [change] })).toEqual([change]);
   });
 
   it("keeps the provider's notes (a binding rule matched by its natural key is still said)", () => {
-    const note = 'adopted existing rule 1234: matched by auth method, selector, bind type and bind name';
+    const note: Note = { code: 'adopted-rule', id: '1234' };
     const { change } = genericChange(view({ notes: [note] }));
     expect(change.action).toBe('no-op');
-    expect(change.notes).toEqual([note, NOTE_ADOPT_MATCHES]);
+    expect(change.notes).toEqual([note, ADOPT_MATCHES]);
   });
 
   it('unowned with a field that differs: refused with an error naming the field and the ways to take it, nothing planned', () => {
@@ -70,19 +73,19 @@ describe('genericChange: adoption', () => {
     expect(diagnostics).toEqual([]);
     expect(change.action).toBe('update');
     expect(change.adopt).toBeUndefined();
-    expect(change.reason).toBe(`differs from the manifests: maxTokenTtl; ${REASON_ADOPT}`);
+    expect(change.reasons).toEqual([{ code: 'differs', paths: ['maxTokenTtl'] }, { code: 'adopt' }]);
     expect(change.fields).toEqual([{ path: 'maxTokenTtl', before: '1h', after: '30m', sensitive: false }]);
-    expect(change.notes).toContain(adoptedNote('NomadAuthMethod/gh'));
-    expect(change.notes).not.toContain(NOTE_ADOPT_MATCHES);
+    expect(change.notes).toContainEqual(adoptedNote('NomadAuthMethod/gh'));
+    expect(change.notes).not.toContainEqual(ADOPT_MATCHES);
   });
 
   it('unowned with a desired secret converge cannot compare: an update that says it writes the secret', () => {
     const { change } = genericChange(view({ desired: { object: okta(), fields: { ...GH_FIELDS }, secrets: { 'config.oidcClientSecret': 'sha256:x' } } }));
     expect(change.action).toBe('update');
     expect(change.adopt).toBeUndefined();
-    expect(change.reason).toBe(REASON_ADOPT);
+    expect(change.reasons).toEqual([{ code: 'adopt' }]);
     expect(change.fields).toEqual([{ path: 'config.oidcClientSecret', before: '(sensitive)', after: '(sensitive)', sensitive: true }]);
-    expect(change.notes).toContain(`${NOTE_SECRET_UNKNOWN} (config.oidcClientSecret)`);
+    expect(change.notes).toContainEqual({ code: 'secret-unknown', paths: ['config.oidcClientSecret'] });
   });
 
   it('owned and matching: a plain no-op, no adopt marker, no note', () => {
@@ -172,7 +175,7 @@ describe('plan and apply of adoptions', () => {
   it('a provider refine that turns an adoption into a real change makes it an ordinary adopting change', async () => {
     const w = world();
     outOfBand(w);
-    w.nomad.refineHook = (v, change) => (v.name === 'gh' ? [{ ...change, action: 'update', reason: 'the provider wants a write' }] : [change]);
+    w.nomad.refineHook = (v, change) => (v.name === 'gh' ? [{ ...change, action: 'update', reasons: [{ code: 'upgrade-available' }] }] : [change]);
     const run = await w.plan([gh()]);
     const c = run.plan.changes[0];
     expect(c?.action).toBe('update');

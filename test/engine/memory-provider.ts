@@ -18,6 +18,8 @@ import type {
 import { ConvergeError } from '../../src/diagnostics/errors.js';
 import type { Diagnostic } from '../../src/diagnostics/types.js';
 import type { StateRecord } from '../../src/state/types.js';
+import type { HiddenChange } from '../../src/plan/codes.js';
+
 
 /*
  * A test double of the Provider interface: live objects in a Map. It normalises desired specs the
@@ -31,7 +33,7 @@ export interface LiveObject {
   fields: Record<string, JsonValue>;
   /** Secret values as the "server" holds them (never returned by load). */
   secrets: Record<string, string>;
-  hiddenChange?: string;
+  hiddenChange?: HiddenChange;
 }
 
 export interface BatchCall {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { addressKey } from '../../src/model/kinds.js';
-import { NOTE_ADOPT_MATCHES, NOTE_ALREADY_GONE, NOTE_SECRET_INVISIBLE } from '../../src/engine/index.js';
 import { CANARY, gh, okta, rule, vpcModule, workspace } from './fixtures.js';
 import { World } from './harness.js';
 
@@ -20,7 +19,7 @@ describe('createPlan', () => {
     expect(actions(run)).toEqual(['create NomadAuthMethod/gh', 'create NomadAuthMethod/okta']);
     const c = run.plan.changes.find((x) => x.name === 'okta');
     expect(c?.fields.find((f) => f.path === 'config.oidcClientSecret')).toEqual({ path: 'config.oidcClientSecret', before: null, after: '(sensitive)', sensitive: true });
-    expect(c?.notes).toContain(NOTE_SECRET_INVISIBLE);
+    expect(c?.notes).toContainEqual({ code: 'secret-invisible' });
     expect(run.plan.summary).toEqual({ create: 2, update: 0, delete: 0, upgrade: 0 });
     expect(JSON.stringify(run.plan)).not.toContain(CANARY);
     expect(run.secretDigests['NomadAuthMethod/okta#config.oidcClientSecret']).toMatch(/^scrypt:N=4096,r=8,p=1:[0-9a-f]{64}$/);
@@ -42,8 +41,8 @@ describe('createPlan', () => {
     const c = run.plan.changes.find((x) => x.name === 'gh');
     expect(c?.action).toBe('update');
     expect(c?.fields).toEqual([{ path: 'maxTokenTtl', before: '30m', after: '2h', sensitive: false }]);
-    expect(c?.reason).toContain('maxTokenTtl');
-    expect(run.plan.drift).toEqual([{ kind: 'NomadAuthMethod', name: 'gh', cause: 'pending', fields: [{ path: 'maxTokenTtl', before: '30m', after: '2h', sensitive: false }], message: expect.stringContaining('maxTokenTtl') }]);
+    expect(c?.reasons).toEqual([{ code: 'differs', paths: ['maxTokenTtl'] }]);
+    expect(run.plan.drift).toEqual([{ kind: 'NomadAuthMethod', name: 'gh', cause: 'pending', fields: [{ path: 'maxTokenTtl', before: '30m', after: '2h', sensitive: false }], detail: { code: 'manifest-changed' } }]);
   });
 
   it('a rotated secret is an update with placeholders only', async () => {
@@ -53,7 +52,7 @@ describe('createPlan', () => {
     const run = await w.plan([okta()]);
     const c = run.plan.changes[0];
     expect(c?.action).toBe('update');
-    expect(c?.reason).toContain('secret changed');
+    expect(c?.reasons).toEqual([{ code: 'secret-changed', paths: ['config.oidcClientSecret'] }]);
     expect(c?.fields).toEqual([{ path: 'config.oidcClientSecret', before: '(sensitive)', after: '(sensitive)', sensitive: true }]);
     expect(JSON.stringify(run.plan)).not.toContain(CANARY);
   });
@@ -65,12 +64,12 @@ describe('createPlan', () => {
     const run = await w.plan([okta(), gh()]);
     const o = run.plan.changes.find((x) => x.name === 'okta');
     expect(o?.action).toBe('update');
-    expect(o?.notes.some((n) => n.startsWith('adopted:'))).toBe(true);
-    expect(o?.notes.some((n) => n.startsWith('secret value unknown to converge: it will be written'))).toBe(true);
+    expect(o?.notes).toContainEqual({ code: 'adopted', address: 'NomadAuthMethod/okta' });
+    expect(o?.notes.some((n) => n.code === 'secret-unknown')).toBe(true);
     // Matching fields and no secret: nothing to send (decisions.md §9). A no-op marked adopt, not
     // counted as a change, and apply records it without sending it to the provider's apply.
     const g = run.plan.changes.find((x) => x.name === 'gh');
-    expect(g).toMatchObject({ action: 'no-op', adopt: true, fields: [], reason: 'adopt into state', notes: [NOTE_ADOPT_MATCHES] });
+    expect(g).toMatchObject({ action: 'no-op', adopt: true, fields: [], reasons: [{ code: 'adopt' }], notes: [{ code: 'adopt-matches' }] });
     expect(run.plan.summary).toEqual({ create: 0, update: 1, delete: 0, upgrade: 0 });
     const result = await w.apply(run);
     expect(result.adopted).toEqual([{ kind: 'NomadAuthMethod', name: 'gh' }]);
@@ -108,7 +107,7 @@ describe('createPlan', () => {
     await w.converge([gh()]);
     w.nomad.live.delete('NomadAuthMethod/gh');
     const run = await w.plan([]);
-    expect(run.plan.changes).toEqual([expect.objectContaining({ action: 'no-op', notes: [NOTE_ALREADY_GONE] })]);
+    expect(run.plan.changes).toEqual([expect.objectContaining({ action: 'no-op', notes: [{ code: 'already-gone' }] })]);
     expect(run.plan.drift).toEqual([expect.objectContaining({ cause: 'missing', name: 'gh' })]);
     await w.apply(run);
     expect(w.backend.doc.records).toEqual([]);
@@ -119,7 +118,7 @@ describe('createPlan', () => {
     await w.converge([gh()]);
     w.nomad.live.delete('NomadAuthMethod/gh');
     const run = await w.plan([gh()]);
-    expect(run.plan.changes[0]).toMatchObject({ action: 'create', reason: 'missing from the live service' });
+    expect(run.plan.changes[0]).toMatchObject({ action: 'create', reasons: [{ code: 'missing-live' }] });
     expect(run.plan.drift[0]).toMatchObject({ cause: 'missing' });
   });
 
@@ -131,7 +130,7 @@ describe('createPlan', () => {
     g.fields.tokenLocality = 'global';
     const o = w.nomad.live.get('NomadAuthMethod/okta');
     if (!o) throw new Error('no okta');
-    o.hiddenChange = 'the server hash moved while every readable field matches';
+    o.hiddenChange = { code: 'secret-hash-moved' };
     const run = await w.plan([okta({ maxTokenTtl: '3h' }), gh()]);
     expect(run.plan.drift.map((d) => `${d.name}:${d.cause}:${d.fields.map((f) => f.path).join(',')}`)).toEqual([
       'gh:outside:tokenLocality',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forceRewrite, genericChange, REASON_REWRITE } from '../../src/engine/generic-change.js';
+import { forceRewrite, genericChange } from '../../src/engine/generic-change.js';
 import type { JsonValue } from '../../src/model/json.js';
 import { SENSITIVE_PLACEHOLDER } from '../../src/plan/types.js';
 import type { ObjectView } from '../../src/providers/provider.js';
@@ -23,7 +23,7 @@ function view(over: Partial<ObjectView> = {}): ObjectView {
     kind: 'NomadAuthMethod',
     name: 'okta',
     desired: { object: okta(), fields: { ...FIELDS }, secrets: { [SECRET]: 'sha256:1' } },
-    live: { id: 'okta', fields: { ...FIELDS }, extra: {}, hiddenChange: 'the server hash moved' },
+    live: { id: 'okta', fields: { ...FIELDS }, extra: {}, hiddenChange: { code: 'secret-hash-moved' } },
     record: record(),
     ...over,
   };
@@ -36,7 +36,7 @@ describe('forceRewrite', () => {
     expect(generic.action).toBe('no-op');
     const forced = forceRewrite(generic, v);
     expect(forced.action).toBe('update');
-    expect(forced.reason).toBe(REASON_REWRITE);
+    expect(forced.reasons).toEqual([{ code: 'rewrite' }]);
     expect(forced.fields).toEqual([{ path: SECRET, before: SENSITIVE_PLACEHOLDER, after: SENSITIVE_PLACEHOLDER, sensitive: true }]);
   });
 
@@ -44,7 +44,7 @@ describe('forceRewrite', () => {
     const v = view({ desired: { object: okta(), fields: { ...FIELDS, 'config.oidcClientId': 'xyz' }, secrets: { [SECRET]: 'sha256:1' } } });
     const forced = forceRewrite(genericChange(v).change, v);
     expect(forced.action).toBe('update');
-    expect(forced.reason?.startsWith(`${REASON_REWRITE}; differs from the manifests`)).toBe(true);
+    expect(forced.reasons).toEqual([{ code: 'rewrite' }, { code: 'differs', paths: ['config.oidcClientId'] }]);
     expect(forced.fields.map((f) => f.path)).toEqual(['config.oidcClientId', SECRET]);
   });
 

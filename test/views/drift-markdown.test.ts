@@ -10,7 +10,7 @@ function driftPlan(n: number, cause: DriftItem['cause'] = 'outside'): Plan {
     kind: 'NomadAuthMethod',
     name: `method-${String(i).padStart(4, '0')}`,
     cause,
-    message: `changed outside converge: config.claimMappings`,
+    detail: { code: 'changed-outside' },
     fields: Array.from({ length: 4 }, (_, j) => ({ path: `config.claimMappings.claim${j}`, before: 'x'.repeat(30), after: 'y'.repeat(30), sensitive: false })),
   }));
   return { formatVersion: '1.0', createdAt: '', changes: [], drift, diagnostics: [], summary: summarize([]) };

@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { NOTE_ADOPT_MATCHES, summarize, type Change, type Plan } from '../../src/plan/types.js';
+import { summarize, type Change, type Plan } from '../../src/plan/types.js';
+import type { Note } from '../../src/plan/codes.js';
 import { parsePlanJson, planJsonObject, renderPlanJson } from '../../src/views/plan-json.js';
 import { renderPlanMarkdown } from '../../src/views/plan-markdown.js';
 import { renderPlanText } from '../../src/views/plan-text.js';
 
 /* Adoptions (decisions.md §9) in every plan view: said, never counted as changes. */
 
-const RULE_NOTE = 'adopted existing rule 2b6c: matched by auth method, selector, bind type and bind name';
+const RULE_NOTE: Note = { code: 'adopted-rule', id: '2b6c' };
+const ADOPT_MATCHES: Note = { code: 'adopt-matches' };
 
 function plan(extra: Change[] = []): Plan {
   const changes: Change[] = [
     ...extra,
-    { kind: 'NomadAuthMethod', name: 'gh', id: 'gh', action: 'no-op', reason: 'adopt into state', fields: [], notes: [NOTE_ADOPT_MATCHES], adopt: true },
-    { kind: 'NomadBindingRule', name: 'dev', id: '2b6c', action: 'no-op', reason: 'adopt into state', fields: [], notes: [RULE_NOTE, NOTE_ADOPT_MATCHES], adopt: true },
+    { kind: 'NomadAuthMethod', name: 'gh', id: 'gh', action: 'no-op', reasons: [{ code: 'adopt' }], fields: [], notes: [ADOPT_MATCHES], adopt: true },
+    { kind: 'NomadBindingRule', name: 'dev', id: '2b6c', action: 'no-op', reasons: [{ code: 'adopt' }], fields: [], notes: [RULE_NOTE, ADOPT_MATCHES], adopt: true },
     { kind: 'NomadAuthMethod', name: 'owned', id: 'owned', action: 'no-op', fields: [], notes: [] },
   ];
   return { formatVersion: '1.0', createdAt: '2026-01-01T00:00:00.000Z', changes, drift: [], diagnostics: [], summary: summarize(changes) };
@@ -28,7 +30,7 @@ describe('plan views with adoptions', () => {
         '',
         '  = NomadAuthMethod/gh',
         '  = NomadBindingRule/dev (id 2b6c)',
-        `      note: ${RULE_NOTE}`,
+        "      note: adopted existing rule 2b6c: matched by auth method, selector, bind type and bind name",
         '',
         'No changes. Live state matches the manifests.',
         '2 existing objects match the manifests and will be recorded as owned by the next apply (nothing is sent for them).',
@@ -48,7 +50,7 @@ describe('plan views with adoptions', () => {
   });
 
   it('with a real change: the summary counts it and the adopt line follows', () => {
-    const text = renderPlanText(plan([{ kind: 'NomadAuthMethod', name: 'new', action: 'create', reason: 'new in the manifests', fields: [], notes: [] }]), { color: false });
+    const text = renderPlanText(plan([{ kind: 'NomadAuthMethod', name: 'new', action: 'create', reasons: [{ code: 'new' }], fields: [], notes: [] }]), { color: false });
     expect(text).toContain('Plan: 1 to create, 0 to update, 0 to delete, 0 to upgrade.\n2 existing objects match the manifests');
   });
 

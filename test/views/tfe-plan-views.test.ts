@@ -141,7 +141,7 @@ describe('no-code plan views against the TFE simulator', () => {
     expect(out.match(/1\.4\.0.{1,6}1\.5\.0/g)?.length).toBe(3); // module versionPin, workspace moduleVersion, and the reason
     expect(out).not.toContain('version: 1.4.0 → 1.5.0');
     expect(out).toContain('      moduleVersion: "1.4.0" → "1.5.0"\n');
-    expect(up.reason).toBe('module vpc moves from 1.4.0 to 1.5.0');
+    expect(up.reasons).toEqual([{ code: 'module-version', module: 'vpc', from: '1.4.0', to: '1.5.0' }]);
     expect(out).not.toContain('Drift since the last apply');
     const md = renderPlanMarkdown(run.plan);
     expect(md).not.toContain('- version:');

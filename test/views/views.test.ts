@@ -41,17 +41,17 @@ describe('plan views (golden files)', () => {
     await expect(renderApplyResultText(sampleResult(), samplePlan())).toMatchFileSnapshot('__golden__/apply-result.txt');
     // Regression: "ok  NomadAuthMethod/okta: created: created" said the verb twice.
     const clean = renderApplyResultText(
-      { outcomes: [{ kind: 'NomadAuthMethod', name: 'okta', action: 'create', status: 'succeeded', message: 'created' }], counts: { succeeded: 1, failed: 0, skipped: 0, awaiting: 0 } },
+      { outcomes: [{ kind: 'NomadAuthMethod', name: 'okta', action: 'create', status: 'succeeded', detail: { code: 'done' } }], counts: { succeeded: 1, failed: 0, skipped: 0, awaiting: 0 } },
       samplePlan(),
     );
     expect(clean).toBe('  + NomadAuthMethod/okta  created\n\nApply complete: 1 succeeded.\n');
     const updated = renderApplyResultText(
-      { outcomes: [{ kind: 'NomadAuthMethod', name: 'gh', action: 'update', status: 'succeeded', message: 'updated' }], counts: { succeeded: 1, failed: 0, skipped: 0, awaiting: 0 } },
+      { outcomes: [{ kind: 'NomadAuthMethod', name: 'gh', action: 'update', status: 'succeeded', detail: { code: 'done' } }], counts: { succeeded: 1, failed: 0, skipped: 0, awaiting: 0 } },
       samplePlan(),
     );
     expect(updated).toContain('  ~ NomadAuthMethod/gh  updated (config.claimMappings.email, config.claimMappings.mail, maxTokenTtl)\n');
     // Without the plan the line still says what happened, once.
-    expect(renderApplyResultText({ outcomes: [{ kind: 'NomadBindingRule', name: 'r', action: 'create', status: 'succeeded', message: 'created rule 42' }], counts: { succeeded: 1, failed: 0, skipped: 0, awaiting: 0 } })).toBe(
+    expect(renderApplyResultText({ outcomes: [{ kind: 'NomadBindingRule', name: 'r', action: 'create', status: 'succeeded', detail: { code: 'done-id', object: 'rule', id: '42' } }], counts: { succeeded: 1, failed: 0, skipped: 0, awaiting: 0 } })).toBe(
       '  + NomadBindingRule/r  created rule 42\n\nApply complete: 1 succeeded.\n',
     );
   });
@@ -95,7 +95,7 @@ function bigPlan(n: number): Plan {
     kind: 'NomadAuthMethod',
     name: `method-${String(i).padStart(4, '0')}`,
     action: i % 10 === 0 ? 'delete' : 'update',
-    reason: 'differs from the manifests',
+    reasons: [{ code: 'differs', paths: ['config.claimMappings.claim0'] }],
     fields: Array.from({ length: 5 }, (_, j) => ({ path: `config.claimMappings.claim${j}`, before: 'x'.repeat(20), after: 'y'.repeat(20), sensitive: false })),
     notes: [],
   }));

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics/types.js';
 import { boundObject, isTemplatedBindName } from '../../kinds/nomad-binding-rule/bound-object.js';
 import type { DesiredObject } from '../../model/desired.js';
 import type { StateRecord } from '../../state/types.js';
+import type { Note } from '../../plan/codes.js';
 import type { WireAclRole } from './wire.js';
 
 /**
@@ -62,7 +63,7 @@ export function checkRolePolicies(roles: readonly DesiredObject<'NomadAclRole'>[
 }
 
 /** Nomad fills the template from the login's claims; nothing to check before a login. */
-export const TEMPLATED_BIND_NOTE = 'bindName is a template (${…}): Nomad fills it at login, so converge cannot check that the role or policy exists';
+export const TEMPLATED_BIND_NOTE: Note = { code: 'templated-bind-name' };
 
 /**
  * A role or policy binding rule whose bind name exists nowhere grants nothing at login (Nomad does not

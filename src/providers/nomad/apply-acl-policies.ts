@@ -22,7 +22,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
       // 200 whether or not it existed: Nomad cannot tell "deleted" from "already gone".
       await session.client.deleteAclPolicy(change.name);
       await ctx.forget(address);
-      return succeeded(p, 'deleted');
+      return succeeded(p, { code: 'done' });
     }
     case 'create':
     case 'update': {
@@ -34,13 +34,13 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
       if (!body) {
         const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
         await ctx.save(newRecord(p, change.name, desired.fields, {}, hash));
-        return succeeded(p, 'protect recorded in state');
+        return succeeded(p, { code: 'protect-recorded' });
       }
       await session.client.upsertAclPolicy(body, { range: desired.object.range });
       // No Hash known (read failed or raced a delete): the next plan reads the policy instead of trusting the record.
       const back = await session.client.readAclPolicy(change.name);
       await ctx.save(newRecord(p, change.name, desired.fields, {}, back?.Hash ?? ''));
-      return succeeded(p, change.action === 'create' ? 'created' : 'updated');
+      return succeeded(p, { code: 'done' });
     }
     case 'upgrade':
     case 'no-op':

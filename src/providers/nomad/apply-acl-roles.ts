@@ -22,11 +22,11 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
     const id = change.id ?? view.live?.id ?? view.record?.id;
     if (id === undefined) {
       await ctx.forget(address);
-      return succeeded(p, 'no role id known: dropped from state');
+      return succeeded(p, { code: 'dropped-no-id', object: 'role' });
     }
     const result = await session.client.deleteAclRole(id, subject);
     await ctx.forget(address);
-    return succeeded(p, result === 'deleted' ? `deleted role ${id}` : `role ${id} already gone`);
+    return succeeded(p, result === 'deleted' ? { code: 'done-id', object: 'role', id } : { code: 'already-gone', object: 'role', id });
   }
   if (change.action !== 'create' && change.action !== 'update') {
     throw new ConvergeError('nomad.apply-internal', `${subject}: unexpected action ${change.action}`, { source: 'internal' });
@@ -42,16 +42,16 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
     if (!body) throw new ConvergeError('nomad.apply-internal', `${subject}: create without a body`, { source: 'internal' });
     const role = await session.client.createAclRole(body, call);
     await ctx.save(newRecord(p, role.ID, desired.fields, {}, role.Hash));
-    return succeeded(p, `created role ${role.ID}`);
+    return succeeded(p, { code: 'done-id', object: 'role', id: role.ID });
   }
   const id = intent.id ?? view.live?.id ?? change.id;
   if (id === undefined) throw new ConvergeError('nomad.apply-internal', `${subject}: update without a role id`, { source: 'internal' });
   if (!body) {
     const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
     await ctx.save(newRecord(p, id, desired.fields, {}, hash));
-    return succeeded(p, 'protect recorded in state');
+    return succeeded(p, { code: 'protect-recorded' });
   }
   const role = await session.client.updateAclRole(id, body, call);
   await ctx.save(newRecord(p, role.ID || id, desired.fields, {}, role.Hash));
-  return succeeded(p, `updated role ${id}`);
+  return succeeded(p, { code: 'done-id', object: 'role', id });
 }

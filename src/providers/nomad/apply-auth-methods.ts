@@ -51,7 +51,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
     case 'delete': {
       const result = await session.client.deleteAuthMethod(change.name);
       await ctx.forget(address);
-      return succeeded(p, result === 'deleted' ? 'deleted' : 'already gone');
+      return succeeded(p, result === 'deleted' ? { code: 'done' } : { code: 'already-gone' });
     }
     case 'create':
     case 'update': {
@@ -65,7 +65,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
       if (!planned) {
         const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
         await ctx.save(newRecord(p, change.name, desired.fields, view.record?.secretDigests ?? {}, hash));
-        return succeeded(p, 'protect recorded in state');
+        return succeeded(p, { code: 'protect-recorded' });
       }
       // Secrets come only from the manifest, resolved now; never from a read (§5: reads say `redacted`).
       const values = await resolveAuthMethodSecrets(object, ctx.secrets);
@@ -82,7 +82,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
           data: { kind: change.kind, name: change.name, paths: mismatch.map((f) => f.path) },
         });
       }
-      return succeeded(p, change.action === 'create' ? 'created' : 'updated');
+      return succeeded(p, { code: 'done' });
     }
     case 'upgrade':
     case 'no-op':

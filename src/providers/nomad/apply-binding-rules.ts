@@ -45,11 +45,11 @@ async function applyOne(session: NomadSession, p: PlannedChange, batch: ApplyBat
       const id = change.id ?? view.live?.id ?? view.record?.id;
       if (id === undefined) {
         await ctx.forget(address);
-        return succeeded(p, 'no rule id known: dropped from state');
+        return succeeded(p, { code: 'dropped-no-id', object: 'rule' });
       }
       const result = await session.client.deleteBindingRule(id, subject);
       await ctx.forget(address);
-      return succeeded(p, result === 'deleted' ? `deleted rule ${id}` : `rule ${id} already gone`);
+      return succeeded(p, result === 'deleted' ? { code: 'done-id', object: 'rule', id } : { code: 'already-gone', object: 'rule', id });
     }
     case 'update': {
       const { range } = desiredSpec(p);
@@ -61,11 +61,11 @@ async function applyOne(session: NomadSession, p: PlannedChange, batch: ApplyBat
       if (!body) {
         const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
         await ctx.save(newRecord(p, id, fields, {}, hash));
-        return succeeded(p, 'protect recorded in state');
+        return succeeded(p, { code: 'protect-recorded' });
       }
       const reply = await session.client.updateBindingRule(id, body, subject, { range });
       await ctx.save(newRecord(p, reply.ID || id, fields, {}, reply.Hash));
-      return succeeded(p, `updated rule ${id}`);
+      return succeeded(p, { code: 'done-id', object: 'rule', id });
     }
     case 'create': {
       const { spec, range } = desiredSpec(p);
@@ -73,7 +73,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, batch: ApplyBat
       if (!body) throw new ConvergeError('nomad.apply-internal', `${subject}: create without a body`, { source: 'internal' });
       const rule = await createWithRecovery(session, spec, body, subject, range, claimedIds(batch, ctx));
       await ctx.save(newRecord(p, rule.ID, view.desired?.fields ?? {}, {}, rule.Hash));
-      return succeeded(p, `created rule ${rule.ID}`);
+      return succeeded(p, { code: 'done-id', object: 'rule', id: rule.ID });
     }
     case 'upgrade':
     case 'no-op':

@@ -1,5 +1,6 @@
 import type { DesiredObject } from '../../model/desired.js';
 import type { StateRecord } from '../../state/types.js';
+import type { Note } from '../../plan/codes.js';
 import type { ObjectView } from '../provider.js';
 import { aclRoleFields, liveAclRoleFields } from './acl-mapping.js';
 import type { CallOptions } from './client.js';
@@ -14,8 +15,8 @@ export interface AclRoleLoad {
   live: WireAclRole[];
 }
 
-export function adoptedRoleNote(id: string): string {
-  return `adopted existing role ${id}: matched by name`;
+export function adoptedRoleNote(id: string): Note {
+  return { code: 'adopted-role', id };
 }
 
 /**

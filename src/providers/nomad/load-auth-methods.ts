@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../../diagnostics/types.js';
 import type { DesiredObject } from '../../model/desired.js';
 import { diffFields } from '../../plan/diff.js';
+import type { HiddenChange } from '../../plan/codes.js';
 import type { StateRecord } from '../../state/types.js';
 import type { LiveView, ObjectView, ProviderContext } from '../provider.js';
 import type { CallOptions } from './client.js';
@@ -12,7 +13,7 @@ import { liveAuthMethodFields } from './mapping.js';
 import type { NomadSession } from './session.js';
 import type { WireAuthMethodStub } from './wire.js';
 
-export const HIDDEN_CHANGE_TEXT = 'rewritten outside converge; the client secret may differ';
+export const HIDDEN_CHANGE: HiddenChange = { code: 'secret-hash-moved' };
 
 export interface AuthMethodLoad {
   views: ObjectView[];
@@ -77,7 +78,7 @@ export async function loadAuthMethods(
     // Hence drift of a hidden field, never a planned change. No recorded hash (a server that sent
     // none) means nothing can be said.
     if (record && typeof recordedHash === 'string' && recordedHash !== '' && recordedHash !== wire.Hash && diffFields(record.applied, live.fields).length === 0) {
-      live.hiddenChange = HIDDEN_CHANGE_TEXT;
+      live.hiddenChange = HIDDEN_CHANGE;
     }
     view.live = live;
   });

@@ -9,11 +9,12 @@ import { READ_CONCURRENCY } from './session.js';
 import { bindingRuleSpecFromWire, liveBindingRuleFields, ruleNaturalKey } from './mapping.js';
 import type { NomadSession } from './session.js';
 import type { WireBindingRule, WireBindingRuleStub } from './wire.js';
+import type { Note } from '../../plan/codes.js';
 
-export const MANAGEMENT_NOTE = 'bindType management: everyone the selector matches gets a management token (full access to the cluster)';
+export const MANAGEMENT_NOTE: Note = { code: 'management-rule' };
 
-export function adoptedNote(id: string): string {
-  return `adopted existing rule ${id}: matched by auth method, selector, bind type and bind name`;
+export function adoptedNote(id: string): Note {
+  return { code: 'adopted-rule', id };
 }
 
 /**

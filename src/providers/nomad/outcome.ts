@@ -1,11 +1,13 @@
 import { ConvergeError, errorMessage, isConvergeError } from '../../diagnostics/errors.js';
 import type { JsonValue } from '../../model/json.js';
 import type { Change } from '../../plan/types.js';
+import type { OutcomeDetail } from '../../plan/codes.js';
 import type { StateRecord } from '../../state/types.js';
 import type { ApplyOutcome, PlannedChange } from '../provider.js';
 
-export function succeeded(p: PlannedChange, message: string): ApplyOutcome {
-  return { kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'succeeded', message };
+/** What was done, as a code with data: views/apply-result.ts words it. */
+export function succeeded(p: PlannedChange, detail: OutcomeDetail): ApplyOutcome {
+  return { kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'succeeded', detail };
 }
 
 export function failed(p: PlannedChange, e: unknown): ApplyOutcome {

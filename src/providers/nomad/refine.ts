@@ -1,12 +1,7 @@
 import { diffFields } from '../../plan/diff.js';
 import type { Change } from '../../plan/types.js';
+import type { Note, Reason } from '../../plan/codes.js';
 import type { ObjectView } from '../provider.js';
-
-/** Why a binding-rule update is planned as delete + create (reasons are for people; apply never reads them). */
-export const REPLACE_REASONS = {
-  authMethod: "Nomad cannot move a binding rule to another auth method; it is replaced",
-  management: "Nomad cannot turn a role or policy binding rule into a management one in place (it keeps the old bind name); it is replaced",
-} as const;
 
 /**
  * Pure adjustments of the engine's generic change: updates Nomad refuses become a delete of the old rule
@@ -19,21 +14,23 @@ export function refineNomad(view: ObjectView, change: Change): Change[] {
   if (view.kind !== 'NomadBindingRule' || change.action !== 'update' || !view.live || !view.desired) return [change];
   const live = view.live.fields;
   const desired = view.desired.fields;
-  let reason: string;
-  let note: string;
+  // Reasons are for people; apply never reads them.
+  let reason: Reason;
+  let note: Note;
   if (live.authMethod !== undefined && live.authMethod !== desired.authMethod) {
-    reason = REPLACE_REASONS.authMethod;
-    note = `replaces rule ${view.live.id} (auth method ${String(live.authMethod)} → ${String(desired.authMethod)})`;
+    reason = { code: 'replace-auth-method' };
+    note = { code: 'replaces-rule', id: view.live.id, field: 'authMethod', from: String(live.authMethod), to: String(desired.authMethod) };
   } else if (desired.bindType === 'management' && live.bindType !== 'management') {
-    reason = REPLACE_REASONS.management;
-    note = `replaces rule ${view.live.id} (bind type ${String(live.bindType)} → management)`;
+    reason = { code: 'replace-to-management' };
+    note = { code: 'replaces-rule', id: view.live.id, field: 'bindType', from: String(live.bindType), to: 'management' };
   } else {
     return [change];
   }
   const notes = [...change.notes, note];
+  const reasons = [reason];
   const { id: _id, ...base } = change;
   return [
-    { ...base, id: view.live.id, action: 'delete', reason, fields: diffFields(view.live.fields, {}), notes },
-    { ...base, action: 'create', reason, fields: diffFields({}, view.desired.fields), notes },
+    { ...base, id: view.live.id, action: 'delete', reasons, fields: diffFields(view.live.fields, {}), notes },
+    { ...base, action: 'create', reasons, fields: diffFields({}, view.desired.fields), notes },
   ];
 }

@@ -2,6 +2,7 @@ import { ConvergeError } from '../../diagnostics/errors.js';
 import type { DesiredObject } from '../../model/desired.js';
 import { addressKey } from '../../model/kinds.js';
 import type { JsonValue } from '../../model/json.js';
+import type { OutcomeDetail } from '../../plan/codes.js';
 import type { StateRecord } from '../../state/types.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
 import { desiredModuleFields } from './mapping.js';
@@ -55,11 +56,11 @@ async function writeModule(p: PlannedChange, session: TfeSession, ctx: ApplyCont
     return outcome(p, 'succeeded', `enabled no-code provisioning for ${d.spec.registryModule} at ${body.versionPin} (${read.module.id})`);
   }
   if (!live) return outcome(p, 'failed', 'internal: update without a live module');
-  let message = 'recorded in state';
+  let message: string | OutcomeDetail = 'recorded in state';
   if (body) {
     // The whole desired set, no ids, registry module always included (reference §1.2).
     await session.client.updateNoCodeModule(live.id, body, call);
-    message = `updated ${live.id}: ${p.change.fields.map((f) => f.path).join(', ')}`;
+    message = { code: 'done-id', id: live.id, paths: p.change.fields.map((f) => f.path) };
   }
   const registryModuleId = body?.registryModuleId ?? (typeof live.extra.registryModuleId === 'string' ? live.extra.registryModuleId : null);
   await ctx.save(record(p, live.id, fields, { registryModuleId, registryModule: d.spec.registryModule }, ctx));
@@ -90,11 +91,11 @@ async function deleteModule(p: PlannedChange, batch: ApplyBatch, session: TfeSes
   const id = p.view.live?.id ?? p.view.record?.id;
   if (id === undefined) {
     await ctx.forget(p.change);
-    return outcome(p, 'succeeded', 'already gone');
+    return outcome(p, 'succeeded', { code: 'already-gone' });
   }
   const existed = await session.client.deleteNoCodeModule(id, { what: `no-code module ${id} (${addressKey(p.change)})` });
   await ctx.forget(p.change);
-  return outcome(p, 'succeeded', existed ? `deleted ${id}` : `${id} was already gone (404)`);
+  return outcome(p, 'succeeded', existed ? { code: 'done-id', id } : { code: 'already-gone', id, notFound: true });
 }
 
 export async function applyModules(batch: ApplyBatch, session: TfeSession, ctx: ApplyContext): Promise<ApplyOutcome[]> {

@@ -4,6 +4,7 @@ import type { DesiredObject } from '../../model/desired.js';
 import type { JsonValue } from '../../model/json.js';
 import { isSecretRef } from '../../model/secret-ref.js';
 import type { StateRecord } from '../../state/types.js';
+import type { HiddenChange, Note } from '../../plan/codes.js';
 import type { DesiredView, LoadInput, LoadResult, ObjectView, ProviderContext } from '../provider.js';
 import { rangeOf } from './errors.js';
 import { mapLimit } from '../../async/map-limit.js';
@@ -121,7 +122,7 @@ async function loadModules(
   });
 
   for (const { name, d, r, path, rm, live } of reads) {
-    const notes: string[] = [];
+    const notes: Note[] = [];
     const latest = rm ? latestVersion(rm.versions) : null;
     let resolvedPin: string | null = null;
     let desiredView: DesiredView | undefined;
@@ -157,7 +158,7 @@ async function loadModules(
         if (latest === null) {
           diagnostics.push(errorAt(d, '/spec/versionPin', 'tfe.module.no-versions', `${path} has no usable version in the registry`, 'publish a version, or wait for its ingestion to finish'));
         } else {
-          notes.push(`versionPin not set: latest is ${latest}`);
+          notes.push({ code: 'version-unpinned', latest });
         }
       }
       // The registry module id goes into the create's intent (a module with no no-code module yet).
@@ -303,7 +304,7 @@ async function loadWorkspaces(
     const diagnostics: Diagnostic[] = [];
     const d = desiredByName.get(name);
     const r = recordByName.get(name);
-    const notes: string[] = [];
+    const notes: Note[] = [];
     let desiredView: DesiredView | undefined;
     let projectName: string | undefined;
     let projectId: string | undefined;
@@ -408,13 +409,13 @@ async function loadWorkspaces(
       };
       const moved = movedSecrets(r, vars);
       if (moved.length > 0) {
-        liveView.hiddenChange = `secret variable${moved.length > 1 ? 's' : ''} ${moved.join(', ')} rewritten outside converge (version-id moved since the last apply)`;
+        liveView.hiddenChange = { code: 'secret-versions-moved', paths: moved } satisfies HiddenChange;
       }
     }
     if (d && desiredView && liveView) diagnostics.push(...keepCreateOnly(d, desiredView, liveView));
     if (r?.inFlight) {
       const f = r.inFlight;
-      notes.push(`${f.purpose} run ${f.runId} started by an earlier apply was last seen ${f.phase} (now ${inFlightStatus.get(name) ?? 'unknown'}): apply resumes following it`);
+      notes.push({ code: 'run-in-flight', purpose: f.purpose, runId: f.runId, phase: f.phase, status: inFlightStatus.get(name) ?? null });
     }
     const view: ObjectView = {
       kind: 'NoCodeWorkspace',

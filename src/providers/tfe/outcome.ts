@@ -1,14 +1,15 @@
 import { ConvergeError, errorMessage, isConvergeError } from '../../diagnostics/errors.js';
+import type { OutcomeDetail } from '../../plan/codes.js';
 import type { ApplyOutcome, OutcomeStatus, PlannedChange } from '../provider.js';
 
-/** An outcome for one planned change. */
-export function outcome(p: PlannedChange, status: OutcomeStatus, message: string, extra: { error?: ConvergeError; runUrl?: string | null } = {}): ApplyOutcome {
+/** An outcome for one planned change: what happened as a code with data (views word it), or a sentence. */
+export function outcome(p: PlannedChange, status: OutcomeStatus, said: string | OutcomeDetail, extra: { error?: ConvergeError; runUrl?: string | null } = {}): ApplyOutcome {
   return {
     kind: p.change.kind,
     name: p.change.name,
     action: p.change.action,
     status,
-    message,
+    ...(typeof said === 'string' ? { message: said } : { detail: said }),
     ...(extra.error ? { error: extra.error } : {}),
     ...(extra.runUrl ? { runUrl: extra.runUrl } : {}),
   };

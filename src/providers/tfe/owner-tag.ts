@@ -62,10 +62,10 @@ export function ownershipDiagnostics(views: readonly ObjectView[], stateName: st
 export function claimChange(view: ObjectView, change: Change, stateName: string | undefined): Change {
   if (stateName === undefined || view.kind !== 'NoCodeWorkspace' || !view.live || !view.desired) return change;
   if (ownerOfView(view) !== null) return change;
-  const tagging = `tag the workspace ${ownerTag(stateName)} (owner of record)`;
-  if (change.action === 'no-op') return { ...change, action: 'update', reason: tagging };
+  const tag = ownerTag(stateName);
+  if (change.action === 'no-op') return { ...change, action: 'update', reasons: [{ code: 'owner-tag', tag }] };
   // An update tags it as it goes (apply-workspaces.ts); an upgrade does not, so the plan after it does.
-  if (change.action === 'update') return { ...change, notes: [...change.notes, tagging] };
+  if (change.action === 'update') return { ...change, notes: [...change.notes, { code: 'owner-tag', tag }] };
   return change;
 }
 

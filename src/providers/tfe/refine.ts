@@ -2,7 +2,8 @@ import { addressKey } from '../../model/kinds.js';
 import type { JsonValue } from '../../model/json.js';
 import { canonicalJson } from '../../plan/canonical.js';
 import type { Change } from '../../plan/types.js';
-import { rewriteReason, updateReason } from '../../plan/reasons.js';
+import type { Note, Reason } from '../../plan/codes.js';
+import { rewriteReasons, updateReasons } from '../../plan/reasons.js';
 import type { ObjectView, RefineContext } from '../provider.js';
 import { isDeletionPolicy, type DeletionPolicy } from './mapping.js';
 
@@ -23,12 +24,6 @@ export function deletionPolicyOf(view: ObjectView): DeletionPolicy {
   return isDeletionPolicy(recorded) ? recorded : 'safe';
 }
 
-const DELETION_REASON: Record<DeletionPolicy, string> = {
-  safe: 'removed from the manifests: deletion safe — the workspace is safe-deleted, which HCP Terraform refuses while it still manages resources',
-  destroy: 'removed from the manifests: deletion destroy — a destroy run removes its resources, then the workspace is safe-deleted',
-  orphan: 'removed from the manifests: deletion orphan — converge forgets it; the workspace and its resources stay',
-};
-
 function str(v: JsonValue | undefined): string | null {
   return typeof v === 'string' ? v : null;
 }
@@ -42,51 +37,51 @@ function moduleOptionsChange(view: ObjectView, all: ReadonlyMap<string, ObjectVi
 }
 
 /**
- * The update's reason without `moduleVersion`: the upgrade's own reason names both versions, so a
+ * The update's reasons without `moduleVersion`: the upgrade's own reason names both versions, so a
  * reviewer reads the move once (the field list still shows it).
  */
-function reasonBesidesVersion(view: ObjectView, change: Change, how: RefineContext): string {
-  if (change.action !== 'update' || !view.desired) return '';
-  const rest = updateReason({
+function reasonsBesidesVersion(view: ObjectView, change: Change, how: RefineContext): Reason[] {
+  if (change.action !== 'update' || !view.desired) return [];
+  const rest = updateReasons({
     recordedProtect: view.record?.protect,
     desiredProtect: view.desired.object.protect,
     fields: change.fields.filter((f) => f.path !== 'moduleVersion'),
   });
-  return how.rewrite ? rewriteReason(rest || undefined) : rest;
+  return how.rewrite ? rewriteReasons(rest) : rest;
 }
 
 export function refineTfe(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext = { rewrite: false }): Change[] {
   if (view.kind !== 'NoCodeWorkspace') return [change];
   if (change.action === 'delete') {
     const deletion = deletionPolicyOf(view);
-    return [{ ...change, deletion, reason: DELETION_REASON[deletion] }];
+    return [{ ...change, deletion, reasons: [{ code: 'deletion-policy', policy: deletion }] }];
   }
   const { desired, live, record } = view;
   if (!desired || !live || (change.action !== 'update' && change.action !== 'no-op')) return [change];
 
   const from = str(live.fields.moduleVersion);
   const to = str(desired.fields.moduleVersion);
-  const reasons: string[] = [];
-  if (to !== null && from !== to) reasons.push(`module ${str(desired.fields.module) ?? ''} moves from ${from ?? 'an unknown version'} to ${to}`);
-  else if (moduleOptionsChange(view, all)) reasons.push('the module’s variable options change: the workspace takes them through an upgrade');
-  else if (live.extra.upgradeAvailable === true) reasons.push('HCP Terraform reports a no-code upgrade is available');
+  const reasons: Reason[] = [];
+  if (to !== null && from !== to) reasons.push({ code: 'module-version', module: str(desired.fields.module) ?? '', from, to });
+  else if (moduleOptionsChange(view, all)) reasons.push({ code: 'module-options' });
+  else if (live.extra.upgradeAvailable === true) reasons.push({ code: 'upgrade-available' });
 
   const inFlight = record?.inFlight;
   // An adopted workspace whose first run is still in flight (load.ts, issue 16.5): apply follows that run.
   const firstRun = record === undefined ? str(live.extra.pendingFirstRun) : null;
-  const firstRunText = firstRun !== null ? `its first run ${firstRun} is in flight (${str(live.extra.pendingFirstRunStatus) ?? 'unknown'}) and not in state: apply follows it and confirms it per upgrade.confirm` : '';
+  const firstRunStatus = str(live.extra.pendingFirstRunStatus);
   if (reasons.length > 0) {
-    const rest = reasonBesidesVersion(view, change, how);
-    const other = rest ? `; ${rest}` : '';
-    const notes = [...change.notes];
-    if (inFlight?.purpose === 'upgrade') notes.push(`resumes upgrade run ${inFlight.runId} (last seen ${inFlight.phase}) instead of starting another`);
-    if (firstRun !== null) notes.push(`${firstRunText}, then upgrades`);
-    return [{ ...change, action: 'upgrade', upgrade: { from, to: to ?? from }, reason: `${reasons.join('; ')}${other}`, notes }];
+    const notes: Note[] = [...change.notes];
+    if (inFlight?.purpose === 'upgrade') notes.push({ code: 'resumes-upgrade-run', runId: inFlight.runId, phase: inFlight.phase });
+    if (firstRun !== null) notes.push({ code: 'first-run-then-upgrade', runId: firstRun, status: firstRunStatus });
+    return [{ ...change, action: 'upgrade', upgrade: { from, to: to ?? from }, reasons: [...reasons, ...reasonsBesidesVersion(view, change, how)], notes }];
   }
-  if (firstRun !== null && change.action === 'no-op') return [{ ...change, action: 'update', reason: firstRunText }];
-  if (firstRun !== null && change.action === 'update') return [{ ...change, reason: `${change.reason ? `${change.reason}; ` : ''}${firstRunText}` }];
+  if (firstRun !== null && (change.action === 'no-op' || change.action === 'update')) {
+    const before = change.action === 'update' ? (change.reasons ?? []) : [];
+    return [{ ...change, action: 'update', reasons: [...before, { code: 'first-run-in-flight', runId: firstRun, status: firstRunStatus }] }];
+  }
   if (inFlight && change.action === 'no-op') {
-    return [{ ...change, action: 'update', reason: `resume following ${inFlight.purpose} run ${inFlight.runId} started by an earlier apply (last seen ${inFlight.phase})` }];
+    return [{ ...change, action: 'update', reasons: [{ code: 'resume-run', purpose: inFlight.purpose, runId: inFlight.runId, phase: inFlight.phase }] }];
   }
   return [change];
 }

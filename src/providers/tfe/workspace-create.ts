@@ -45,7 +45,7 @@ export async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDe
   await claimCreated(env.session, p.view, ws.id, d.name);
   const runId = await findFirstRun(env, ws);
   if (runId === undefined) {
-    return outcome(p, 'succeeded', `created ${ws.id}; no first run appeared (HCP Terraform queues one with the creation; start one there if the workspace needs it)`);
+    return outcome(p, 'succeeded', { code: 'created-no-first-run', id: ws.id });
   }
   const startedAt = new Date().toISOString();
   await env.ctx.setInFlight(p.change, { purpose: 'provision', runId, phase: 'initiated', startedAt, toVersion: version });
@@ -60,5 +60,9 @@ export async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDe
     policy: spec.upgrade?.confirm ?? 'auto',
     autoApply: ws.autoApply ?? body.autoApply,
   });
+  if (result.status === 'applied' || result.status === 'no-changes') {
+    // Said as a code with data: the view words "created ws-… at 1.4.0: run applied" (views/apply-result.ts).
+    return outcome(p, 'succeeded', { code: 'created-run', id: ws.id, version, run: result.status }, { runUrl: url });
+  }
   return runOutcome(p, `created ${ws.id} at ${version ?? 'the module’s version'}`, result, url);
 }

@@ -51,7 +51,7 @@ describe('Nomad provider against the simulator: ACL policies and roles', () => {
     const { planned } = await rig.plan(chain());
     const viewer = planned.find((p) => p.change.name === 'viewer');
     expect(viewer?.change).toMatchObject({ action: 'update', fields: [{ path: 'description' }] });
-    expect(viewer?.change.notes).toContain(adoptedRoleNote(id));
+    expect(viewer?.change.notes).toContainEqual(adoptedRoleNote(id));
     await rig.converge(chain());
     expect(rig.records.get('NomadAclRole/viewer')?.id).toBe(id);
     expect(((await rig.raw('GET', '/v1/acl/roles')).json as unknown[]).length).toBe(1);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { flattenMultierror, isAlreadyGone, nomadError } from '../../../src/providers/nomad/errors.js';
 import { parseAuthMethod, parseAuthMethodStubs, parseBindingRuleStubs, decodeJson } from '../../../src/providers/nomad/wire.js';
-import { refineNomad, REPLACE_REASONS } from '../../../src/providers/nomad/refine.js';
+import { refineNomad } from '../../../src/providers/nomad/refine.js';
+import { reasonSentence } from '../../../src/views/change-sentences.js';
 import type { ObjectView } from '../../../src/providers/provider.js';
 import { RANGE, rule } from './helpers.js';
 import { bindingRuleFields } from '../../../src/providers/nomad/mapping.js';
@@ -90,8 +91,8 @@ describe('refine', () => {
     expect(out.map((c) => c.action)).toEqual(['delete', 'create']);
     expect(out[0]?.id).toBe('uuid-1');
     expect(out[1]?.id).toBeUndefined();
-    expect(out.every((c) => c.reason === REPLACE_REASONS.authMethod)).toBe(true);
-    expect(REPLACE_REASONS.authMethod).not.toMatch(/reference|§/);
+    expect(out.every((c) => c.reasons?.[0]?.code === 'replace-auth-method')).toBe(true);
+    expect(reasonSentence({ code: 'replace-auth-method' })).not.toMatch(/reference|§/);
   });
 
   it('leaves other changes alone', () => {

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAny, AUTH_METHOD_POS, jwt, method, rule } from './helpers.js';
 import { openRig, SECRET, type Rig } from './harness.js';
-import { HIDDEN_CHANGE_TEXT } from '../../../src/providers/nomad/load-auth-methods.js';
+import { HIDDEN_CHANGE } from '../../../src/providers/nomad/load-auth-methods.js';
 import { adoptedNote, MANAGEMENT_NOTE } from '../../../src/providers/nomad/load-binding-rules.js';
-import { REPLACE_REASONS } from '../../../src/providers/nomad/refine.js';
 import { TEMPLATED_BIND_NOTE } from '../../../src/providers/nomad/acl-reference-checks.js';
 
 let rig: Rig;
@@ -82,7 +81,7 @@ describe('Nomad provider against the simulator: auth methods', () => {
     expect((await rig.raw('POST', '/v1/acl/auth-method/okta', got.json)).status).toBe(200);
     const { planned, load } = await rig.plan([asAny(method('okta'))]);
     expect(actions(planned)).toEqual({ okta: 'no-op' });
-    expect(load.views[0]?.live?.hiddenChange).toBe(HIDDEN_CHANGE_TEXT);
+    expect(load.views[0]?.live?.hiddenChange).toEqual(HIDDEN_CHANGE);
   });
 
   it('a visible change outside converge is read with a full GET and planned back', async () => {
@@ -134,7 +133,7 @@ describe('Nomad provider against the simulator: auth methods', () => {
     rig.sim.log.clear();
     const retriesBefore = rig.http.stats().retries;
     const again = await rig.apply(stale.planned, stale.views);
-    expect(again).toEqual([expect.objectContaining({ name: 'gh', status: 'succeeded', message: 'already gone' })]);
+    expect(again).toEqual([expect.objectContaining({ name: 'gh', status: 'succeeded', detail: { code: 'already-gone' } })]);
     expect(rig.records.size).toBe(0);
     // The 500 is settled by one read, not by six backed-off retries of the delete.
     expect(rig.sim.log.entries().map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
@@ -148,7 +147,7 @@ describe('Nomad provider against the simulator: auth methods', () => {
     await rig.converge([asAny(method('okta')), asAny(jwt('gh'))]);
     rig.sim.faults.set({ failNextWrites: 1 });
     const { outcomes } = await rig.converge([asAny(jwt('gh'))]);
-    expect(outcomes).toEqual([expect.objectContaining({ name: 'okta', action: 'delete', status: 'succeeded', message: 'deleted' })]);
+    expect(outcomes).toEqual([expect.objectContaining({ name: 'okta', action: 'delete', status: 'succeeded', detail: { code: 'done' } })]);
     expect(rig.sim.log.entries({ method: 'DELETE' }).map((e) => e.status)).toEqual([500, 200]);
 
     rig.sim.faults.set({ failNextWrites: 100 });
@@ -204,7 +203,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
     const eng = planned.find((p) => p.change.name === 'eng');
     expect(eng?.change.action).toBe('update');
     expect(eng?.change.id).toBe(id);
-    expect(eng?.change.notes).toContain(adoptedNote(id));
+    expect(eng?.change.notes).toContainEqual(adoptedNote(id));
     const { outcomes } = await rig.converge(desired, { adopt: ['NomadBindingRule/eng'] });
     expect(outcomes.find((o) => o.name === 'eng')?.status).toBe('succeeded');
     expect(rig.records.get('NomadBindingRule/eng')?.id).toBe(id);
@@ -221,7 +220,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
     const { planned, views } = await rig.plan(desired);
     for (const p of planned) expect(p.change, p.change.name).toMatchObject({ action: 'no-op', adopt: true, fields: [] });
     // Issue 8: the rule's adoption is said in the plan even though nothing is sent.
-    expect(planned.find((p) => p.change.name === 'eng')?.change.notes).toContain(adoptedNote(id));
+    expect(planned.find((p) => p.change.name === 'eng')?.change.notes).toContainEqual(adoptedNote(id));
 
     rig.sim.log.clear();
     for (const p of planned) {
@@ -249,7 +248,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
     const { planned, outcomes } = await rig.converge([asAny(method('okta')), asAny(jwt('gh')), asAny(rule('eng', { authMethod: 'gh' }))]);
     const eng = planned.filter((p) => p.change.name === 'eng').map((p) => p.change);
     expect(eng.map((c) => c.action)).toEqual(['delete', 'create']);
-    expect(eng[0]?.reason).toBe(REPLACE_REASONS.authMethod);
+    expect(eng[0]?.reasons).toEqual([{ code: 'replace-auth-method' }]);
     expect(outcomes.filter((o) => o.name === 'eng').map((o) => o.status)).toEqual(['succeeded', 'succeeded']);
     const newId = rig.records.get('NomadBindingRule/eng')?.id;
     expect(newId).not.toBe(oldId);
@@ -289,7 +288,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
 
   it('a management rule carries a warning note', async () => {
     const { planned } = await rig.plan([asAny(method('okta')), asAny(rule('admins', { authMethod: 'okta', bindType: 'management', bindName: undefined }))]);
-    expect(planned.find((p) => p.change.name === 'admins')?.change.notes).toContain(MANAGEMENT_NOTE);
+    expect(planned.find((p) => p.change.name === 'admins')?.change.notes).toContainEqual(MANAGEMENT_NOTE);
   });
 
   it('deleting a rule removed from the manifests', async () => {
@@ -365,7 +364,7 @@ describe('Nomad provider against a server whose Hash is order-dependent (referen
       expect((await r.raw('POST', '/v1/acl/auth-method/okta', live)).status).toBe(200);
       const after = await r.plan([asAny(method('okta', { maxTokenTtl: '4h', config: { ...method('okta').spec.config, claimMappings: claims } }))]);
       expect(actions(after.planned)).toEqual({ okta: 'no-op' });
-      expect(after.views.get('NomadAuthMethod/okta')?.live?.hiddenChange).toBe(HIDDEN_CHANGE_TEXT);
+      expect(after.views.get('NomadAuthMethod/okta')?.live?.hiddenChange).toEqual(HIDDEN_CHANGE);
     } finally {
       await r.close();
     }

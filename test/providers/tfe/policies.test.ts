@@ -116,7 +116,7 @@ describe('TFE provider: projects, agent pools, variables, first-run policy, orph
     const run = await w.plan([lambdaModule(), ...kept]);
     const del = run.plan.changes.find((c) => c.name === 'orphan-ws');
     expect(del).toMatchObject({ action: 'delete', deletion: 'orphan' });
-    expect(del?.reason).toMatch(/forgets it/);
+    expect(del?.reasons).toEqual([{ code: 'deletion-policy', policy: 'orphan' }]);
     const deletes = [w.count('DELETE', /\/workspaces\//), w.count('POST', /safe-delete$/)];
     expect((await w.apply(run)).counts.failed).toBe(0);
     expect([w.count('DELETE', /\/workspaces\//), w.count('POST', /safe-delete$/)]).toEqual(deletes);

@@ -21,7 +21,7 @@ describe('TFE provider against the simulator', () => {
     const c = run.plan.changes.find((x) => x.name === 'lambda');
     expect(c?.action).toBe('create');
     expect(c?.fields.find((f) => f.path === 'versionPin')?.after).toBe('1.1.0');
-    expect(c?.notes).toContain('versionPin not set: latest is 1.1.0');
+    expect(c?.notes).toContainEqual({ code: 'version-unpinned', latest: '1.1.0' });
     expect(w.sim.log.writes('tfe')).toEqual([]);
     // One paginated registry list, never one read per module.
     expect(w.count('GET', /\/registry-modules$/)).toBeGreaterThanOrEqual(1);
@@ -69,7 +69,7 @@ describe('TFE provider against the simulator', () => {
     const run = await w.plan(objects);
     const c = run.plan.changes.find((x) => x.name === 'vpc-dev');
     expect(c?.action).toBe('update');
-    expect(c?.notes.join('\n')).toMatch(/adopted/);
+    expect(c?.notes).toContainEqual({ code: 'adopted', address: 'NoCodeWorkspace/vpc-dev' });
     w.state.doc = saved;
   });
 
@@ -135,7 +135,7 @@ describe('TFE provider against the simulator', () => {
 
     const initiates = w.count('POST', UPGRADE_INITIATE);
     const plan = await w.plan([lambdaModule(), vpcModule('1.3.0'), vpcDev()]);
-    expect(plan.plan.changes.find((c) => c.name === 'vpc-dev')?.notes.join('\n')).toMatch(new RegExp(`resumes upgrade run ${inFlight?.runId}`));
+    expect(plan.plan.changes.find((c) => c.name === 'vpc-dev')?.notes).toContainEqual({ code: 'resumes-upgrade-run', runId: inFlight?.runId, phase: inFlight?.phase });
     const b = await w.apply(plan);
     expect(b.counts.failed).toBe(0);
     expect(w.count('POST', UPGRADE_INITIATE)).toBe(initiates);
@@ -208,7 +208,7 @@ describe('TFE provider against the simulator', () => {
     expect(patched.status).toBe(200);
     const run = await w.plan(objects);
     expect(run.plan.drift.map((d) => [d.name, d.cause])).toEqual([['vpc-dev', 'hidden']]);
-    expect(run.plan.drift[0]?.message).toMatch(/terraform:db_password/);
+    expect(run.plan.drift[0]?.detail).toEqual({ code: 'hidden-change', hidden: { code: 'secret-versions-moved', paths: ['terraform:db_password'] } });
     expect(JSON.stringify(run.plan)).not.toContain('changed-by-hand-771');
   });
 
@@ -236,7 +236,7 @@ describe('TFE provider against the simulator', () => {
     const run = await w.plan([lambdaModule()]);
     const del = run.plan.changes.find((c) => c.name === 'vpc-dev');
     expect(del).toMatchObject({ action: 'delete', deletion: 'destroy' });
-    expect(del?.reason).toMatch(/destroy run/);
+    expect(del?.reasons).toEqual([{ code: 'deletion-policy', policy: 'destroy' }]);
     const result = await w.apply(run);
     expect(result.counts.failed).toBe(0);
     expect((await w.get('/organizations/acme/workspaces/vpc-dev')).status).toBe(404);

@@ -3,11 +3,13 @@ import { genericChange } from '../../../src/engine/generic-change.js';
 import type { AnyDesired } from '../../../src/model/desired.js';
 import { refineTfe } from '../../../src/providers/tfe/refine.js';
 import type { ObjectView } from '../../../src/providers/provider.js';
+import { reasonLine } from '../../../src/views/change-sentences.js';
 
 /*
  * Regression: the upgrade's reason was made by cutting `moduleVersion` out of the engine's sentence,
  * which names at most five paths and then "and N more": with moduleVersion fifth, the cut left
- * "moduleVersion and 2 more" in the reason. The reason is now built from the fields themselves.
+ * "moduleVersion and 2 more" in the reason. The reasons are now codes built from the fields
+ * themselves, worded by the view.
  */
 // Paths that sort before `moduleVersion`, so it is the fifth path the engine names.
 const fields = (version: string, suffix: string) => ({
@@ -36,13 +38,14 @@ describe('an upgrade with many changed fields', () => {
   it('names the version move once and every other path, whatever position moduleVersion had', () => {
     const v = view();
     const generic = genericChange(v).change;
-    expect(generic.reason).toBe('differs from the manifests: agentPoolId, autoApply, description, executionMode, moduleVersion and 2 more');
+    expect(reasonLine(generic)).toBe('differs from the manifests: agentPoolId, autoApply, description, executionMode, moduleVersion and 2 more');
     const [upgrade] = refineTfe(v, generic, new Map(), { rewrite: false });
     expect(upgrade?.action).toBe('upgrade');
-    expect(upgrade?.reason).toMatch(/^module vpc moves from 1\.4\.0 to 1\.5\.0; differs from the manifests: /);
-    expect(upgrade?.reason).not.toContain('moduleVersion');
-    expect(upgrade?.reason).toContain('executionMode, variables.terraform.a and 1 more');
+    expect(upgrade && reasonLine(upgrade)).toMatch(/^module vpc moves from 1\.4\.0 to 1\.5\.0; differs from the manifests: /);
+    expect(upgrade && reasonLine(upgrade)).not.toContain('moduleVersion');
+    expect(upgrade?.reasons?.[0]).toEqual({ code: 'module-version', module: 'vpc', from: '1.4.0', to: '1.5.0' });
+    expect(upgrade && reasonLine(upgrade)).toContain('executionMode, variables.terraform.a and 1 more');
     const [rewritten] = refineTfe(v, generic, new Map(), { rewrite: true });
-    expect(rewritten?.reason).toContain('rewrite requested (--rewrite)');
+    expect(rewritten && reasonLine(rewritten)).toContain('rewrite requested (--rewrite)');
   });
 });

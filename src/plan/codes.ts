@@ -1,0 +1,173 @@
+/*
+ * Why a change is planned (reasons) and what a reviewer must know about it (notes), as codes with
+ * data. The engine and the providers make these; only views/ turns them into sentences
+ * (views/change-sentences.ts), so nothing downstream ever has to take a sentence apart. Data holds
+ * paths, ids, versions and names, never a value of a sensitive field. docs/codes.md lists every
+ * code (a test keeps it in step with REASON_CODES and NOTE_CODES below).
+ */
+
+/** How a workspace removed from the manifests goes (tfe/mapping.ts DeletionPolicy). */
+export type DeletionPolicyCode = 'safe' | 'destroy' | 'orphan';
+
+export type Reason =
+  | { code: 'new' }
+  | { code: 'missing-live' }
+  | { code: 'removed' }
+  | { code: 'differs'; paths: string[] }
+  | { code: 'secret-changed'; paths: string[] }
+  | { code: 'protect-changed' }
+  | { code: 'adopt' }
+  | { code: 'adopt-refused' }
+  | { code: 'protected-delete' }
+  | { code: 'rewrite' }
+  | { code: 'replace-auth-method' }
+  | { code: 'replace-to-management' }
+  | { code: 'module-version'; module: string; from: string | null; to: string }
+  | { code: 'module-options' }
+  | { code: 'upgrade-available' }
+  | { code: 'first-run-in-flight'; runId: string; status: string | null }
+  | { code: 'resume-run'; purpose: string; runId: string; phase: string }
+  | { code: 'deletion-policy'; policy: DeletionPolicyCode }
+  /** A workspace this named state owns lacks its owner tag (tfe/owner-tag.ts): the update adds it. */
+  | { code: 'owner-tag'; tag: string }
+  /** Only in a plan written by an older converge, whose reasons were sentences: shown as written. */
+  | { code: 'legacy-text'; text: string };
+
+export type Note =
+  | { code: 'adopt-matches' }
+  | { code: 'adopted'; address: string }
+  | { code: 'adopted-rule'; id: string }
+  | { code: 'adopted-role'; id: string }
+  | { code: 'secret-invisible' }
+  | { code: 'secret-unknown'; paths: string[] }
+  | { code: 'already-gone' }
+  | { code: 'recreate-missing' }
+  | { code: 'protected-delete' }
+  | { code: 'replaces-rule'; id: string; field: 'authMethod' | 'bindType'; from: string; to: string }
+  | { code: 'management-rule' }
+  | { code: 'templated-bind-name' }
+  | { code: 'version-unpinned'; latest: string }
+  | { code: 'run-in-flight'; purpose: string; runId: string; phase: string; status: string | null }
+  | { code: 'resumes-upgrade-run'; runId: string; phase: string }
+  | { code: 'first-run-then-upgrade'; runId: string; status: string | null }
+  | { code: 'owner-tag'; tag: string }
+  /** Only in a plan written by an older converge, whose notes were sentences: shown as written. */
+  | { code: 'legacy-text'; text: string };
+
+export type ReasonCode = Reason['code'];
+export type NoteCode = Note['code'];
+
+/** One line of docs/codes.md: what the code means and the data it carries. */
+export interface CodeDoc {
+  meaning: string;
+  data: string;
+}
+
+/** Every reason code; `satisfies` makes a code missing here a type error. */
+export const REASON_CODES = {
+  new: { meaning: 'the object is in the manifests and neither live nor in state', data: '-' },
+  'missing-live': { meaning: 'an owned object is gone from the live service; it is created again', data: '-' },
+  removed: { meaning: 'an owned object left the manifests; it is deleted', data: '-' },
+  differs: { meaning: 'readable fields differ between live and the manifests', data: 'paths: string[]' },
+  'secret-changed': { meaning: 'a secret’s digest differs from the one recorded at the last apply', data: 'paths: string[]' },
+  'protect-changed': { meaning: '`protect` changed; it lives only in state', data: '-' },
+  adopt: { meaning: 'an unowned live object is taken into state', data: '-' },
+  'adopt-refused': { meaning: 'an unowned live object differs from its manifest and is not taken over (an error says how)', data: '-' },
+  'protected-delete': { meaning: 'a protected object left the manifests; deletion is refused (an error says how)', data: '-' },
+  rewrite: { meaning: '`--rewrite` sends every field again, secrets included', data: '-' },
+  'replace-auth-method': { meaning: 'Nomad cannot move a binding rule to another auth method: delete + create', data: '-' },
+  'replace-to-management': { meaning: 'Nomad cannot turn a role/policy binding rule into a management one: delete + create', data: '-' },
+  'module-version': { meaning: 'the workspace’s module version moves: an upgrade run', data: 'module: string; from: string | null; to: string' },
+  'module-options': { meaning: 'the module’s variable options change: the workspace takes them through an upgrade', data: '-' },
+  'upgrade-available': { meaning: 'HCP Terraform flags a no-code upgrade as available', data: '-' },
+  'first-run-in-flight': { meaning: 'an adopted workspace’s first run is in flight; apply follows it', data: 'runId: string; status: string | null' },
+  'resume-run': { meaning: 'a run an earlier apply started is still in flight; apply resumes following it', data: 'purpose: string; runId: string; phase: string' },
+  'deletion-policy': { meaning: 'a workspace left the manifests; its deletion policy says what happens', data: "policy: 'safe' | 'destroy' | 'orphan'" },
+  'owner-tag': { meaning: 'a workspace this named state owns lacks its owner tag; the update adds it', data: 'tag: string' },
+  'legacy-text': { meaning: 'a reason from a plan written by an older converge, shown as written', data: 'text: string' },
+} as const satisfies Record<ReasonCode, CodeDoc>;
+
+/** Every note code; `satisfies` makes a code missing here a type error. */
+export const NOTE_CODES = {
+  'adopt-matches': { meaning: 'an unowned object matches the manifests; apply records it, sending nothing', data: '-' },
+  adopted: { meaning: 'an unowned object is taken over by a change that also sends something', data: 'address: string' },
+  'adopted-rule': { meaning: 'an unowned Nomad binding rule was matched by its contents', data: 'id: string' },
+  'adopted-role': { meaning: 'an unowned Nomad ACL role was matched by name', data: 'id: string' },
+  'secret-invisible': { meaning: 'the service never returns secrets, so their live drift cannot be seen', data: '-' },
+  'secret-unknown': { meaning: 'an adopted object’s secrets are unknown to converge and are written', data: 'paths: string[]' },
+  'already-gone': { meaning: 'an owned object is gone live and left the manifests; its record is dropped', data: '-' },
+  'recreate-missing': { meaning: 'an owned object is gone live (deleted outside converge?); it is created again', data: '-' },
+  'protected-delete': { meaning: 'a protected object’s deletion is refused', data: '-' },
+  'replaces-rule': { meaning: 'a binding-rule replacement: which rule, and the field Nomad cannot change in place', data: "id: string; field: 'authMethod' | 'bindType'; from: string; to: string" },
+  'management-rule': { meaning: 'a management binding rule gives full access to everyone its selector matches', data: '-' },
+  'templated-bind-name': { meaning: 'a templated bind name is filled at login; the role or policy it names cannot be checked', data: '-' },
+  'version-unpinned': { meaning: 'a module has no versionPin; the registry’s latest version is used', data: 'latest: string' },
+  'run-in-flight': { meaning: 'a run an earlier apply started was last seen in a phase; apply resumes following it', data: 'purpose: string; runId: string; phase: string; status: string | null' },
+  'resumes-upgrade-run': { meaning: 'the upgrade resumes an earlier apply’s run instead of starting another', data: 'runId: string; phase: string' },
+  'first-run-then-upgrade': { meaning: 'an adopted workspace’s first run is followed, then the workspace upgrades', data: 'runId: string; status: string | null' },
+  'owner-tag': { meaning: 'the update also adds the owner tag of this named state to the workspace', data: 'tag: string' },
+  'legacy-text': { meaning: 'a note from a plan written by an older converge, shown as written', data: 'text: string' },
+} as const satisfies Record<NoteCode, CodeDoc>;
+
+/** The adoption note of an address (engine and providers make it the same way). */
+export function adoptedNote(address: string): Note {
+  return { code: 'adopted', address };
+}
+
+/** What the object a provider reports on is called in people's words: a Nomad rule or role has only an id. */
+export type OutcomeObject = 'rule' | 'role';
+
+/**
+ * What a succeeded apply outcome did, as a code with data (ApplyOutcome.detail); views/apply-result.ts
+ * words it. An outcome without one carries a provider's `message` for people instead.
+ */
+export type OutcomeDetail =
+  | { code: 'done' }
+  | { code: 'done-id'; id: string; object?: OutcomeObject; paths?: string[] }
+  | { code: 'already-gone'; id?: string; object?: OutcomeObject; notFound?: boolean }
+  | { code: 'protect-recorded' }
+  | { code: 'dropped-no-id'; object: OutcomeObject }
+  | { code: 'created-no-first-run'; id: string }
+  | { code: 'created-run'; id: string; version: string | null; run: 'applied' | 'no-changes' };
+
+export type OutcomeCode = OutcomeDetail['code'];
+
+/** Every outcome code; `satisfies` makes a code missing here a type error. */
+export const OUTCOME_CODES = {
+  done: { meaning: 'the action was done; the plan’s fields or versions say the rest', data: '-' },
+  'done-id': { meaning: 'the action was done on the remote object of this id', data: "id: string; object?: 'rule' | 'role'; paths?: string[]" },
+  'already-gone': { meaning: 'a delete found the object already gone; it counts as done', data: "id?: string; object?: 'rule' | 'role'; notFound?: boolean (the service answered 404)" },
+  'protect-recorded': { meaning: 'only `protect` changed; it is recorded in state, nothing is sent', data: '-' },
+  'dropped-no-id': { meaning: 'a delete of an object whose id converge never learned: its record is dropped', data: "object: 'rule' | 'role'" },
+  'created-no-first-run': { meaning: 'a workspace was created, but no first run appeared while converge looked for it', data: 'id: string' },
+  'created-run': { meaning: 'a workspace was created and its first run followed to the end', data: "id: string; version: string | null; run: 'applied' | 'no-changes'" },
+} as const satisfies Record<OutcomeCode, CodeDoc>;
+
+/** A change converge cannot read, as the provider saw it (LiveView.hiddenChange). */
+export type HiddenChange =
+  /** HCP Terraform: the version-id of these sensitive variables moved since the last apply. */
+  | { code: 'secret-versions-moved'; paths: string[] }
+  /** Nomad: the auth method's hash moved while every readable field matches. */
+  | { code: 'secret-hash-moved' };
+
+/** What a drift item says, as a code with data (DriftItem.detail); views/drift.ts words it. */
+export type DriftDetail =
+  | { code: 'gone-live'; recreate: boolean }
+  | { code: 'changed-outside' }
+  | { code: 'manifest-changed' }
+  | { code: 'manifest-removed' }
+  | { code: 'hidden-change'; hidden: HiddenChange }
+  /** Only in a plan written by an older converge, whose drift said a sentence: shown as written. */
+  | { code: 'legacy-text'; text: string };
+
+export type DriftCode = DriftDetail['code'];
+
+/** Every drift code; `satisfies` makes a code missing here a type error. */
+export const DRIFT_CODES = {
+  'gone-live': { meaning: 'an owned object is gone from the live service', data: 'recreate: boolean (still in the manifests: apply creates it again)' },
+  'changed-outside': { meaning: 'live differs from what converge last applied: the drift item’s fields', data: '-' },
+  'manifest-changed': { meaning: 'the manifests changed since the last apply; live did not: the drift item’s fields', data: '-' },
+  'manifest-removed': { meaning: 'the object left the manifests; apply deletes it', data: '-' },
+  'hidden-change': { meaning: 'a field converge cannot read (a secret) may have changed', data: "hidden: { code: 'secret-versions-moved'; paths: string[] } | { code: 'secret-hash-moved' }" },
+  'legacy-text': { meaning: 'drift from a plan written by an older converge, shown as written', data: 'text: string' },
+} as const satisfies Record<DriftCode, CodeDoc>;
