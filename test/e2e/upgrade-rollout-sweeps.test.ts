@@ -92,14 +92,14 @@ describe('rollouts follow their runs in sweeps', () => {
   it('a run waiting in the organization queue beyond its concurrency is not reported stuck', async () => {
     ws = await openWorkspace();
     await ws.write('settings.yaml', LOCAL_STATE_SETTINGS);
-    const all = names(8);
-    await converged(ws, manifests('1.0.0', all), ['--poll-interval', '20ms']);
-    // One run plans or applies at a time; 7 upgrades after the canary queue for it. Each run is busy about
-    // 8 steps (3.2 s); the last waits about as long again in plan_queued and apply_queued.
-    ws.sandbox.tfe.control.setStepDelay(400);
+    const all = names(16);
+    await converged(ws, manifests('1.0.0', all), ['--parallelism', '16', '--poll-interval', '20ms']);
+    // One run plans or applies at a time; 15 upgrades after the canary queue for it. Each run moves about
+    // 8 steps (2.4 s); the last waits about 30 steps (9 s) in plan_queued and apply_queued, beyond --run-timeout.
+    ws.sandbox.tfe.control.setStepDelay(300);
     ws.sandbox.tfe.control.setRunConcurrency(1);
     await ws.write('tfe.yaml', manifests('1.1.0', all));
-    const r = await ws.cli(['apply', '--auto-approve', '--parallelism', '8', '--poll-interval', '50ms', '--run-timeout', '6s']);
+    const r = await ws.cli(['apply', '--auto-approve', '--parallelism', '16', '--poll-interval', '50ms', '--run-timeout', '6s']);
     const out = r.stdout + r.stderr;
     expect(out).not.toMatch(/did not finish within/);
     expect(r.code, out).toBe(0);

@@ -6,8 +6,9 @@ import type { RunState } from './run-sweep.js';
 import type { WorkspaceWire } from './wire.js';
 
 /*
- * The run follower: polls one run (a first run, an upgrade run, a destroy run) until it ends,
- * confirming it once its plan is ready when the policy says so. Run states per reference
+ * The run follower: follows one run (a first run, an upgrade run, a destroy run) until it ends, confirming it
+ * once its plan is ready when the policy says so. Its reads go through the run sweeper (run-sweep.ts), which
+ * reads many runs with one request. Run states per reference
  * tfc-api.md §3 (RUN and go-tfe `RunStatus`); finals: applied, planned_and_finished,
  * policy_soft_failed, discarded, errored, canceled, force_canceled.
  */
