@@ -23,5 +23,3 @@ export class HostGate {
     for (let ms = this.remaining(); ms > 0; ms = this.remaining()) await sleep(ms);
   }
 }
-
-export { sleep };

@@ -1,3 +1,5 @@
+import { ConvergeError } from '../diagnostics/errors.js';
+
 /*
  * What to do about a request that never got an answer, by Node's error code. A certificate the client
  * refused has three different fixes: trust its CA, use a name it carries, or renew it. Saying "trust the
@@ -43,4 +45,35 @@ export function networkHint(code: string, origin: string, original: unknown): st
     return `the certificate ${origin} presented is not trusted: point NOMAD_CACERT (Nomad) or NODE_EXTRA_CA_CERTS (HCP Terraform / Terraform Enterprise) at the CA that signed it, or fix the certificate`;
   }
   return `check that ${origin} is reachable from here (address, port, TLS settings, proxies)`;
+}
+
+/** A few words on what a socket error code means, for the message ('' when the code speaks for itself). */
+function describeCode(code: string): string {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return ' (connection refused: nothing listens there)';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return ' (the connection was closed by the other side)';
+    case 'ENOTFOUND':
+      return ' (host name not found)';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return ' (timed out)';
+    default:
+      return '';
+  }
+}
+
+/** `http.network`: a request that never got an answer once retries ran out, with what to do about it. */
+export function networkError(request: string, origin: string, code: string | undefined, original: unknown): ConvergeError {
+  const shown = code ?? 'network error';
+  return new ConvergeError('http.network', `${request} failed: ${shown}${describeCode(shown)}`, {
+    source: 'remote',
+    retryable: true,
+    hint: networkHint(shown, origin, original),
+    cause: original,
+  });
 }

@@ -199,4 +199,10 @@ export interface ProviderModule {
   connect(input: ConnectInput): Provider;
   /** The read-only export of live objects, with the same connection rules as `connect`. */
   exporter(input: ConnectInput): ExportSource;
+  /**
+   * For an answer converge could not read as this service's API (not JSON, or JSON of another shape):
+   * the error codes that say so, and a hint naming the address it came from and the setting to check,
+   * since the likeliest cause on first use is an address pointing at another server.
+   */
+  readonly unreadableAnswer?: { codes: readonly string[]; hint(env: NodeJS.ProcessEnv): string | undefined };
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 import { actions, jwtMethod } from './fixtures-first-use.js';
 
@@ -27,13 +27,14 @@ describe('accepting drift (built CLI ↔ sandbox)', () => {
   const recorded = async () =>
     (JSON.parse(await readFile(join(ws.dir, '.converge', 'state.json'), 'utf8')) as { records: { name: string; applied: Record<string, unknown> }[] }).records.find((r) => r.name === 'ci')?.applied;
 
-  beforeAll(async () => {
+  // A fresh sandbox and directory per test, so each runs alone (`-t`).
+  beforeEach(async () => {
     ws = await openWorkspace();
     await ws.write('methods.yaml', jwtMethod('ci', { locality: 'global' }));
     const a = await ws.cli(['apply', '--auto-approve']);
     expect(a.code, a.stderr).toBe(0);
   });
-  afterAll(async () => ws?.close());
+  afterEach(async () => ws?.close());
 
   it('manifest updated to match a live change: the plan has no change but says it refreshes the record; apply does, and drift is clean', async () => {
     await changeLive({ TokenLocality: 'local' });

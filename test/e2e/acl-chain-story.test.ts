@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, type Workspace } from './harness.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { givenApplied, openWorkspace, type Workspace } from './harness.js';
 import { LOCAL_STATE_SETTINGS, OKTA_METHOD } from './manifests.js';
 
 /*
@@ -92,7 +92,9 @@ describe('Nomad ACL policies and roles end to end (built CLI ↔ sandbox over lo
   const firstIndex = (writes: string[], prefix: string) => writes.findIndex((w) => w.startsWith(prefix));
   const lastIndex = (writes: string[], prefix: string) => writes.map((w) => w.startsWith(prefix)).lastIndexOf(true);
 
-  beforeAll(async () => {
+  // Each test starts from a fresh sandbox and directory, and first makes the world it needs
+  // (`givenApplied`), so any one of them runs alone (`-t`).
+  beforeEach(async () => {
     ws = await openWorkspace();
     await ws.write('settings.yaml', LOCAL_STATE_SETTINGS);
     await ws.write('method.yaml', OKTA_METHOD);
@@ -100,7 +102,7 @@ describe('Nomad ACL policies and roles end to end (built CLI ↔ sandbox over lo
     await ws.write('roles.yaml', roles());
     await ws.write('rules.yaml', rules());
   });
-  afterAll(async () => ws?.close());
+  afterEach(async () => ws?.close());
 
   it('a rule binding a role that exists nowhere fails the plan at its bindName line, and nothing is sent', async () => {
     await ws.write('rules.yaml', rules('ghost'));
@@ -113,7 +115,6 @@ describe('Nomad ACL policies and roles end to end (built CLI ↔ sandbox over lo
     const a = await ws.cli(['apply', '--auto-approve']);
     expect(a.code).toBe(1);
     expect(writePaths()).toEqual([]);
-    await ws.write('rules.yaml', rules());
   });
 
   it('creates policies, then roles, then the rules that bind them; a re-plan has no changes', async () => {
@@ -141,6 +142,7 @@ describe('Nomad ACL policies and roles end to end (built CLI ↔ sandbox over lo
   });
 
   it('trailing blanks in the rules are no change; a real edit and a changed role are updates in place', async () => {
+    await givenApplied(ws);
     await ws.write('policies.yaml', policies('namespace "*" { policy = "write" }   \n    node { policy = "read" }\n\n'));
     expect((await ws.cli(['plan', '--detailed-exitcode'])).code).toBe(0);
 
@@ -161,6 +163,7 @@ describe('Nomad ACL policies and roles end to end (built CLI ↔ sandbox over lo
   });
 
   it('after the state is lost, adopts the live roles by name instead of creating a second one', async () => {
+    await givenApplied(ws);
     const ids = (await liveRoles()).map((r) => r.ID).sort();
     await rm(join(ws.dir, '.converge'), { recursive: true, force: true });
     const p = await ws.cli(['plan', '--json']);
@@ -181,6 +184,7 @@ describe('Nomad ACL policies and roles end to end (built CLI ↔ sandbox over lo
   });
 
   it('deleting a policy that a kept role still uses is refused at plan time with both names', async () => {
+    await givenApplied(ws);
     await ws.write('policies.yaml', policies().split('---')[0] ?? '');
     ws.sandbox.log.clear();
     const r = await ws.cli(['plan']);
@@ -190,10 +194,10 @@ describe('Nomad ACL policies and roles end to end (built CLI ↔ sandbox over lo
     // roles.yaml line 10 is `  policies: [readonly]`: the entry itself.
     expect(r.stderr).toContain('on roles.yaml line 10, column 14');
     expect(writePaths()).toEqual([]);
-    await ws.write('policies.yaml', policies('namespace "*" { policy = "write" }\n    node { policy = "write" }'));
   });
 
   it('deleting the chain deletes rules, then roles, then policies: no orphaned role or rule', async () => {
+    await givenApplied(ws);
     for (const f of ['rules.yaml', 'roles.yaml', 'policies.yaml', 'method.yaml']) await rm(join(ws.dir, f));
     ws.sandbox.log.clear();
     // No documents left while the state owns objects: deleting everything is asked for (decision 16).

@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, seedNomadAcl, type Workspace } from './harness.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { givenApplied, openWorkspace, seedNomadAcl, type Workspace } from './harness.js';
 
 /*
  * Adoption without writes (decisions.md ยง9), built CLI against both sandboxes over loopback: objects
@@ -79,7 +79,9 @@ describe('adoption of matching live objects after the state is lost (built CLI โ
   const loseState = () => rm(join(ws.dir, '.converge'), { recursive: true, force: true });
   let applied: StateFile;
 
-  beforeAll(async () => {
+  // Each test starts from a fresh sandbox and directory with the objects applied and the state lost,
+  // and first makes the rest of the world it needs, so any one of them runs alone (`-t`).
+  beforeEach(async () => {
     ws = await openWorkspace();
     // The policies the rules bind, made outside converge (a rule binding a missing policy fails the plan).
     await seedNomadAcl(ws, { policies: ['deploy', 'read-only'] });
@@ -87,12 +89,11 @@ describe('adoption of matching live objects after the state is lost (built CLI โ
     await ws.write('methods.yaml', METHODS);
     await ws.write('rules.yaml', `${DEPLOYERS}---\n${READERS}`);
     await ws.write('lambda.yaml', LAMBDA);
-    const r = await ws.cli(['apply', '--auto-approve', '--poll-interval', '20ms']);
-    expect(r.code, r.stderr).toBe(0);
+    await givenApplied(ws, ['--poll-interval', '20ms']);
     applied = await readState();
     await loseState();
   });
-  afterAll(async () => ws?.close());
+  afterEach(async () => ws?.close());
 
   it('plan: no changes (exit 0), one line saying what the next apply records, the rules matched by natural key said; nothing written', async () => {
     ws.sandbox.log.clear();
@@ -131,6 +132,8 @@ describe('adoption of matching live objects after the state is lost (built CLI โ
   });
 
   it('then the plan is clean, says no adoption, and reads Nomad by Hash alone', async () => {
+    // Adopted: the apply after the state was lost recorded every object.
+    await givenApplied(ws);
     ws.sandbox.log.clear();
     const r = await ws.cli(['plan', '--detailed-exitcode']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -146,16 +149,15 @@ describe('adoption of matching live objects after the state is lost (built CLI โ
   });
 
   it('ownership is real: a removed document now plans its delete', async () => {
+    await givenApplied(ws);
     await ws.write('rules.yaml', DEPLOYERS);
     const r = await ws.cli(['plan', '--json', '--detailed-exitcode']);
     expect(r.code).toBe(2);
     const plan = JSON.parse(r.stdout) as JsonPlan;
     expect(plan.changes.map((c) => `${c.action} ${c.kind}/${c.name}`)).toEqual(['delete NomadBindingRule/readers']);
-    await ws.write('rules.yaml', `${DEPLOYERS}---\n${READERS}`);
   });
 
   it('a saved plan of adoptions applies the same way, and once applied it says so', async () => {
-    await loseState();
     const p = await ws.cli(['plan', '--out', 'adopt.plan.json']);
     expect(p.code, p.stderr).toBe(0);
     ws.sandbox.log.clear();

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, seedNomadAcl, type Workspace } from './harness.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { givenApplied, openWorkspace, seedNomadAcl, type Workspace } from './harness.js';
 import { LOCAL_STATE_SETTINGS, OKTA_METHOD } from './manifests.js';
 
 /*
@@ -92,7 +92,9 @@ describe('Nomad binding rules end to end (built CLI ↔ sandbox over loopback)',
 
   const writePaths = () => ws.sandbox.log.writes('nomad').map((e) => `${e.method} ${e.path}`);
 
-  beforeAll(async () => {
+  // Each test starts from a fresh sandbox and directory, and first makes the world it needs
+  // (`applied`), so any one of them runs alone (`-t`).
+  beforeEach(async () => {
     ws = await openWorkspace();
     // What the rules bind, made outside converge (a rule binding a missing role or policy fails the plan).
     await seedNomadAcl(ws, { policies: ['deploy', 'read-only'], roles: [{ name: 'developer', policies: ['deploy'] }] });
@@ -100,7 +102,13 @@ describe('Nomad binding rules end to end (built CLI ↔ sandbox over loopback)',
     await ws.write('methods.yaml', METHODS);
     await ws.write('rules.yaml', rules());
   });
-  afterAll(async () => ws?.close());
+  afterEach(async () => ws?.close());
+
+  /** The methods and these rules applied by converge; the request log cleared. */
+  async function applied(opts: RuleOpts = {}): Promise<void> {
+    await ws.write('rules.yaml', rules(opts));
+    await givenApplied(ws);
+  }
 
   it('plans the rules with a management warning and sends no write', async () => {
     const r = await ws.cli(['plan', '--json']);
@@ -141,6 +149,7 @@ describe('Nomad binding rules end to end (built CLI ↔ sandbox over loopback)',
   });
 
   it('updates in place, sending every field: a removed selector is cleared, the rest kept', async () => {
+    await applied();
     const before = (await liveRules()).find((r) => r.BindName === 'developer');
     await ws.write('rules.yaml', rules({ engineersDescription: 'Engineering staff', engineersSelector: null }));
     const p = await ws.cli(['plan', '--json']);
@@ -185,6 +194,7 @@ describe('Nomad binding rules end to end (built CLI ↔ sandbox over loopback)',
   });
 
   it('plans a changed auth method as delete + create with the reason, and applies it', async () => {
+    await applied();
     const old = (await liveRules()).find((r) => r.BindName === 'deploy');
     await ws.write('rules.yaml', rules({ deployersMethod: 'okta' }));
     const p = await ws.cli(['plan', '--json']);
@@ -212,10 +222,10 @@ describe('Nomad binding rules end to end (built CLI ↔ sandbox over loopback)',
     expect(p.stderr).toMatch(/neither in the manifests nor in Nomad/);
     expect(p.stderr).toContain('typo.yaml');
     expect(writePaths()).toEqual([]);
-    await rm(join(ws.dir, 'typo.yaml'));
   });
 
   it('deletes an auth method together with its rules, the rules first', async () => {
+    await applied({ deployersMethod: 'okta' });
     await ws.write('methods.yaml', METHODS.split('---')[0] ?? '');
     await ws.write('rules.yaml', rules({ deployersMethod: 'okta' }).split('---').slice(0, 3).join('---'));
     ws.sandbox.log.clear();

@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, type Workspace } from './harness.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { givenApplied, openWorkspace, type Workspace } from './harness.js';
 import { actions, jwtMethod } from './fixtures-first-use.js';
 
 /*
@@ -14,19 +14,24 @@ import { actions, jwtMethod } from './fixtures-first-use.js';
 describe('a differing unowned live object is not taken over silently (built CLI ↔ sandbox)', () => {
   let ws: Workspace;
   const lose = () => rm(join(ws.dir, '.converge'), { recursive: true, force: true });
-  beforeAll(async () => {
+  // A fresh sandbox and directory per test, so each runs alone (`-t`).
+  beforeEach(async () => {
     ws = await openWorkspace();
     // Someone else's object: made by converge in this directory, whose state is then lost.
     await ws.write('methods.yaml', jwtMethod('ci', { ttl: '30m' }));
     const a = await ws.cli(['apply', '--auto-approve']);
     expect(a.code, a.stderr).toBe(0);
     await lose();
-  });
-  afterAll(async () => ws?.close());
-
-  it('plan refuses it: file:line:col, the differing field with both values, --adopt and converge import', async () => {
+    // The manifest now differs from that live object.
     await ws.write('methods.yaml', jwtMethod('ci', { ttl: '2h' }));
     ws.sandbox.log.clear();
+  });
+
+  /** ci adopted with --adopt (owned and matching its manifest); the request log cleared. */
+  const adoptedCi = () => givenApplied(ws, ['--adopt', 'NomadAuthMethod/ci']);
+  afterEach(async () => ws?.close());
+
+  it('plan refuses it: file:line:col, the differing field with both values, --adopt and converge import', async () => {
     const r = await ws.cli(['plan', '--detailed-exitcode']);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stderr).toContain('on methods.yaml line 6, column 16:'); // the manifest's maxTokenTtl
@@ -51,6 +56,7 @@ describe('a differing unowned live object is not taken over silently (built CLI 
   });
 
   it('converge import, which the error names, records a differing object as it is; the plan then updates it', async () => {
+    await adoptedCi();
     await ws.write('other.yaml', jwtMethod('other', { ttl: '30m' }));
     expect((await ws.cli(['apply', '--auto-approve', '--target', 'NomadAuthMethod/other'])).code).toBe(0);
     await ws.cli(['state', 'rm', 'NomadAuthMethod/other']);
@@ -65,6 +71,7 @@ describe('a differing unowned live object is not taken over silently (built CLI 
   });
 
   it('--adopt of an owned object is an error that says so', async () => {
+    await adoptedCi();
     const r = await ws.cli(['plan', '--adopt', 'NomadAuthMethod/ci']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--adopt NomadAuthMethod/ci is already owned by this state');

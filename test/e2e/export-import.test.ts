@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { openWorkspace, runCli, type CliResult, type Workspace } from './harness.js';
 
@@ -122,17 +122,35 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
   let fresh: string;
   const inFresh = (args: string[]): Promise<CliResult> => runCli(args, { cwd: fresh, env: { ...ws.env, ...PLACEHOLDER_ENV } });
 
+  // The live world is made once: no test writes to it (export and import only read). Each test gets
+  // its own fresh directory and makes there what it needs (`exportedHere`, `importedHere`), so any
+  // one of them runs alone (`-t`).
   beforeAll(async () => {
     ws = await openWorkspace({ copyExamples: true });
     const applied = await ws.cli(['apply', '--auto-approve', '--poll-interval', '20ms']);
     expect(applied.code, applied.stderr).toBe(0);
     await createOutOfBand(ws);
+  });
+  afterAll(async () => ws?.close());
+  beforeEach(async () => {
     fresh = await mkdtemp(join(tmpdir(), 'converge-export-'));
   });
-  afterAll(async () => {
-    await ws?.close();
-    if (fresh) await rm(fresh, { recursive: true, force: true });
-  });
+  afterEach(async () => rm(fresh, { recursive: true, force: true }));
+
+  /** `export --out exported` in the fresh directory. */
+  async function exportedHere(): Promise<void> {
+    const r = await inFresh(['export', '--out', 'exported']);
+    if (r.code !== 0) throw new Error(`setting up: export exited ${r.code}\n${r.stderr}`);
+  }
+
+  /** The exported files, and every address of IMPORTED imported into the fresh directory's state. */
+  async function importedHere(): Promise<void> {
+    await exportedHere();
+    for (const address of IMPORTED) {
+      const r = await inFresh(['import', address, 'exported']);
+      if (r.code !== 0) throw new Error(`setting up: import ${address} exited ${r.code}\n${r.stderr}`);
+    }
+  }
 
   it('prints every live object as manifests on stdout, sends only reads, and leaks no secret', async () => {
     ws.sandbox.log.clear();
@@ -237,6 +255,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
   });
 
   it('from a fresh state, the exported files plan no changes except the secrets it cannot read, which it says; the rest are adoptions', async () => {
+    await exportedHere();
     ws.sandbox.log.clear();
     const r = await inFresh(['plan', '--json', 'exported']);
     expect(r.code, r.stderr).toBe(0);
@@ -277,6 +296,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
   });
 
   it('import refuses an address without a manifest document, and an object that does not exist live', async () => {
+    await exportedHere();
     ws.sandbox.log.clear();
     const noDoc = await inFresh(['import', 'NomadAuthMethod/nope', 'exported']);
     expect(noDoc.code).toBe(1);
@@ -313,6 +333,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
   ];
 
   it('imports exported objects without a single write; then the plan shows no changes for them', async () => {
+    await exportedHere();
     ws.sandbox.log.clear();
     for (const address of IMPORTED) {
       const r = await inFresh(['import', address, 'exported']);
@@ -330,6 +351,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
   });
 
   it('importing an owned object says so and changes nothing', async () => {
+    await importedHere();
     const before = await readFile(join(fresh, '.converge', 'state.json'), 'utf8');
     ws.sandbox.log.clear();
     const r = await inFresh(['import', 'NomadBindingRule/azure-ops-2', 'exported']);
@@ -340,6 +362,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
   });
 
   it('after import, removing a document plans its delete', async () => {
+    await importedHere();
     // Removed, not merely left out: a file not given is out of scope (decisions.md §16).
     await rename(join(fresh, 'exported', 'nomad-binding-rules.yaml'), join(fresh, 'nomad-binding-rules.yaml.removed'));
     const r = await inFresh(['plan', '--json', 'exported/nomad-auth-methods.yaml', 'exported/no-code-modules.yaml', 'exported/no-code-workspaces.yaml']);

@@ -100,3 +100,13 @@ export async function seedNomadAcl(ws: Workspace, acl: { policies: string[]; rol
   for (const role of acl.roles ?? []) await post('/v1/acl/role', { Name: role.name, Policies: role.policies.map((p) => ({ Name: p })) });
   ws.sandbox.log.clear();
 }
+
+/**
+ * A story's "given": the manifests as written applied by the CLI (extra flags such as poll intervals
+ * appended), then the request log cleared, so the test that follows sees only its own requests.
+ */
+export async function givenApplied(ws: Workspace, extraArgs: string[] = []): Promise<void> {
+  const a = await ws.cli(['apply', '--auto-approve', ...extraArgs]);
+  if (a.code !== 0) throw new Error(`setting up: apply exited ${a.code}\n${a.stderr}`);
+  ws.sandbox.log.clear();
+}

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, spawnCli, waitFor, type Workspace } from './harness.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { givenApplied, openWorkspace, spawnCli, waitFor, type Workspace } from './harness.js';
 
 const SETTINGS = `kind: Settings
 name: default
@@ -41,13 +41,21 @@ spec:
 }
 
 describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', () => {
+  // Each test starts from a fresh sandbox and directory, and first makes the world it needs
+  // (`applied`), so any one of them runs alone (`-t`).
   let ws: Workspace;
-  beforeAll(async () => {
+  beforeEach(async () => {
     ws = await openWorkspace();
     await ws.write('settings.yaml', SETTINGS);
     await ws.write('auth.yaml', authMethods());
   });
-  afterAll(async () => ws?.close());
+  afterEach(async () => ws?.close());
+
+  /** The methods as written (by default: okta the default) applied by converge; the request log cleared. */
+  async function applied(opts: Parameters<typeof authMethods>[0] = {}): Promise<void> {
+    await ws.write('auth.yaml', authMethods(opts));
+    await givenApplied(ws);
+  }
 
   it('plans creates without sending a single write', async () => {
     const r = await ws.cli(['plan', '--detailed-exitcode']);
@@ -75,19 +83,21 @@ describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', 
   });
 
   it('never prints the client secret', async () => {
+    await applied();
     const p = await ws.cli(['plan', '--json']);
     const all = p.stdout + p.stderr;
     expect(all).not.toContain(ws.env.OKTA_CLIENT_SECRET);
   });
 
   it('treats 1h and 60m as the same duration', async () => {
+    await applied();
     await ws.write('auth.yaml', authMethods({ ttl: '60m' }));
     const p = await ws.cli(['plan', '--detailed-exitcode']);
     expect(p.code).toBe(0);
-    await ws.write('auth.yaml', authMethods());
   });
 
   it('shows a secret change as an update without the value', async () => {
+    await applied();
     const p = await ws.cli(['plan', '--json'], { OKTA_CLIENT_SECRET: 'rotated-secret-Qm42' });
     expect(p.code).toBe(0);
     const plan = JSON.parse(p.stdout) as { changes: { name: string; action: string; fields: { path: string; sensitive: boolean; after: unknown }[] }[] };
@@ -100,6 +110,7 @@ describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', 
   });
 
   it('applies a rotated secret: one write that moves the Hash, then no changes with the new secret', async () => {
+    await applied();
     const rotated = { OKTA_CLIENT_SECRET: 'rotated-secret-Qm42' };
     const hashOf = async () =>
       ((await (await fetch(`${ws.sandbox.nomad.url}/v1/acl/auth-methods`)).json()) as { Name: string; Hash: string }[]).find((m) => m.Name === 'okta')?.Hash;
@@ -111,11 +122,10 @@ describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', 
     expect(await hashOf()).not.toBe(before);
     expect(a.stdout + a.stderr).not.toContain('rotated-secret-Qm42');
     expect((await ws.cli(['plan', '--detailed-exitcode'], rotated)).code).toBe(0);
-    // Back to the original secret for the rest of the story.
-    expect((await ws.cli(['apply', '--auto-approve'])).code).toBe(0);
   });
 
   it('detects a change made outside converge as drift and names the field', async () => {
+    await applied();
     const url = `${ws.sandbox.nomad.url}/v1/acl/auth-method/gh`;
     const headers = { 'X-Nomad-Token': ws.sandbox.nomad.managementToken };
     const live = (await (await fetch(url, { headers })).json()) as Record<string, unknown>;
@@ -131,6 +141,7 @@ describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', 
   });
 
   it('refuses a saved plan once live state moved, naming object and field', async () => {
+    await applied();
     const saved = await ws.cli(['plan', '--out', 'plan.json']);
     expect(saved.code).toBe(0);
     const url = `${ws.sandbox.nomad.url}/v1/acl/auth-method/gh`;
@@ -146,6 +157,7 @@ describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', 
   });
 
   it('moves the default from one method to another (unsets the old one first)', async () => {
+    await applied();
     await ws.write('auth.yaml', authMethods({ defaultOn: 'gh' }));
     const a = await ws.cli(['apply', '--auto-approve']);
     expect(a.stderr).not.toContain('default method already exists');
@@ -155,6 +167,7 @@ describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', 
   });
 
   it('converges through injected 429/500/503 faults', async () => {
+    await applied({ defaultOn: 'gh' });
     ws.sandbox.nomad.faults.set({ rate429: 0.1, rate500: 0.1, rate503: 0.1, seed: 7 });
     ws.sandbox.log.clear();
     try {
@@ -171,6 +184,7 @@ describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', 
   });
 
   it('refuses a non-management token before any write', async () => {
+    await applied({ defaultOn: 'gh', claim: 'mail' });
     await ws.write('auth.yaml', authMethods({ defaultOn: 'gh', claim: 'email' }));
     ws.sandbox.log.clear();
     const a = await ws.cli(['apply', '--auto-approve'], { NOMAD_TOKEN: ws.sandbox.nomad.clientToken });
@@ -180,6 +194,7 @@ describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', 
   });
 
   it('deletes an owned method removed from the manifests', async () => {
+    await applied({ defaultOn: 'gh' });
     await ws.write('auth.yaml', authMethods({ defaultOn: 'gh' }).split('---')[1] ?? '');
     const a = await ws.cli(['apply', '--auto-approve']);
     expect(a.code).toBe(0);
@@ -193,15 +208,15 @@ describe('Nomad auth methods end to end (built CLI ↔ sandbox over loopback)', 
 
 describe('Nomad auth methods end to end: replica lag, hidden drift, a killed apply', () => {
   let ws: Workspace;
-  beforeAll(async () => {
+  // A fresh applied world per test, so each runs alone (`-t`).
+  beforeEach(async () => {
     // A replica that lags by a minute: long enough that every read below sees it behind.
     ws = await openWorkspace({ sandbox: { replicationLagMs: 60_000 } });
     await ws.write('settings.yaml', SETTINGS);
     await ws.write('auth.yaml', authMethods());
-    const a = await ws.cli(['apply', '--auto-approve']);
-    expect(a.code).toBe(0);
+    await givenApplied(ws);
   });
-  afterAll(async () => ws?.close());
+  afterEach(async () => ws?.close());
 
   it('plan --region of a lagging replica reports the lag apart from drift: no change, no write', async () => {
     ws.sandbox.log.clear();

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 import { actions, jwtMethod } from './fixtures-first-use.js';
 
@@ -14,7 +14,8 @@ import { actions, jwtMethod } from './fixtures-first-use.js';
 
 describe('a subset of paths plans no deletions (built CLI ↔ sandbox)', () => {
   let ws: Workspace;
-  beforeAll(async () => {
+  // A fresh sandbox and directory per test, so each runs alone (`-t`).
+  beforeEach(async () => {
     ws = await openWorkspace();
     await ws.write('nomad/ci.yaml', jwtMethod('ci'));
     await ws.write('team/ops.yaml', `${jwtMethod('ops')}---\n${jwtMethod('ops-two')}`);
@@ -22,7 +23,7 @@ describe('a subset of paths plans no deletions (built CLI ↔ sandbox)', () => {
     const a = await ws.cli(['apply', '--auto-approve']);
     expect(a.code, a.stderr).toBe(0);
   });
-  afterAll(async () => ws?.close());
+  afterEach(async () => ws?.close());
 
   it('the state records where each document came from, relative to the working directory', async () => {
     const state = JSON.parse(await readFile(join(ws.dir, '.converge', 'state.json'), 'utf8')) as { records: { name: string; source?: string }[] };

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 import { actions, bindingRule, jwtMethod } from './fixtures-first-use.js';
 
@@ -10,12 +10,13 @@ import { actions, bindingRule, jwtMethod } from './fixtures-first-use.js';
 
 describe('--target includes what the target depends on (built CLI ↔ sandbox)', () => {
   let ws: Workspace;
-  beforeAll(async () => {
+  // A fresh sandbox and directory per test, so each runs alone (`-t`).
+  beforeEach(async () => {
     ws = await openWorkspace();
     await ws.write('methods.yaml', `${jwtMethod('ci')}---\n${jwtMethod('other')}`);
     await ws.write('rules.yaml', bindingRule('deploy', 'ci'));
   });
-  afterAll(async () => ws?.close());
+  afterEach(async () => ws?.close());
 
   it('plan --target the rule plans its new auth method too, and says why', async () => {
     const r = await ws.cli(['plan', '--target', 'NomadBindingRule/deploy']);

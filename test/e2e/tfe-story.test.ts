@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, spawnCli, waitFor, type Workspace } from './harness.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { givenApplied, openWorkspace, spawnCli, waitFor, type Workspace } from './harness.js';
 
 const SETTINGS = `kind: Settings
 name: default
@@ -67,14 +67,22 @@ async function workspaceAttrs(ws: Workspace, name: string): Promise<Record<strin
 }
 
 describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔ sandbox)', () => {
+  // Each test starts from a fresh sandbox and directory, and first makes the world it needs
+  // (`applied`), so any one of them runs alone (`-t`).
   let ws: Workspace;
-  beforeAll(async () => {
+  beforeEach(async () => {
     ws = await openWorkspace();
     await ws.write('settings.yaml', SETTINGS);
     await ws.write('vpc.yaml', vpc());
     await ws.write('lambda.yaml', LAMBDA);
   });
-  afterAll(async () => ws?.close());
+  afterEach(async () => ws?.close());
+
+  /** The modules and the workspace as written, applied by converge (its first run followed); the request log cleared. */
+  async function applied(opts: Parameters<typeof vpc>[0] = {}): Promise<void> {
+    await ws.write('vpc.yaml', vpc(opts));
+    await givenApplied(ws, FAST);
+  }
 
   it('plans a module without a pin at the latest version, sending no writes', async () => {
     const r = await ws.cli(['plan', '--json']);
@@ -98,6 +106,7 @@ describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔
   });
 
   it('a pin bump plans the module update and the workspace upgrade, and apply drives it to applied', async () => {
+    await applied();
     await ws.write('vpc.yaml', vpc({ pin: '1.5.0' }));
     const p = await ws.cli(['plan', '--json']);
     const plan = JSON.parse(p.stdout) as JsonPlan;
@@ -112,6 +121,7 @@ describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔
   });
 
   it('an errored upgrade fails that workspace naming the run and its state', async () => {
+    await applied({ pin: '1.5.0' });
     ws.sandbox.tfe.control.setNextRunOutcome('vpc-dev', 'errored');
     await ws.write('vpc.yaml', vpc({ pin: '1.3.0' }));
     const a = await ws.cli(['apply', '--auto-approve', ...FAST]);
@@ -121,6 +131,7 @@ describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔
   });
 
   it('manual confirm stops after the plan; a later apply with auto confirms it', async () => {
+    await applied({ pin: '1.5.0' });
     await ws.write('vpc.yaml', vpc({ pin: '1.3.0', confirm: 'manual' }));
     const a = await ws.cli(['apply', '--auto-approve', ...FAST]);
     expect(a.code).toBe(0);
@@ -134,6 +145,7 @@ describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔
   });
 
   it('a killed apply mid-upgrade resumes the same run on rerun', async () => {
+    await applied({ pin: '1.3.0' });
     ws.sandbox.tfe.control.setStepDelay(150);
     await ws.write('vpc.yaml', vpc({ pin: '1.5.0' }));
     const initiates = () => ws.sandbox.log.entries({ method: 'POST' }).filter((e) => /\/upgrade$/.test(e.path)).length;
@@ -153,6 +165,7 @@ describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔
   });
 
   it('refuses an organization token before any write', async () => {
+    await applied({ pin: '1.5.0' });
     await ws.write('vpc.yaml', vpc({ pin: '1.4.0' }));
     const writesBefore = ws.sandbox.log.writes().length;
     const a = await ws.cli(['apply', '--auto-approve', ...FAST], { TFE_TOKEN: ws.sandbox.tfe.tokens.organization });
@@ -162,6 +175,7 @@ describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔
   });
 
   it('safe-delete refuses while the workspace manages resources, and says so', async () => {
+    await applied({ pin: '1.5.0' });
     await ws.write('vpc.yaml', vpc({ pin: '1.5.0' }).split('---')[0] ?? '');
     ws.sandbox.tfe.control.setManagedResources('vpc-dev', 3);
     const a = await ws.cli(['apply', '--auto-approve', ...FAST]);
@@ -170,6 +184,8 @@ describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔
   });
 
   it('deletion: destroy queues a destroy run, drives it, then safe-deletes', async () => {
+    await applied({ pin: '1.5.0' });
+    ws.sandbox.tfe.control.setManagedResources('vpc-dev', 3);
     await ws.write('vpc.yaml', vpc({ pin: '1.5.0', deletion: 'destroy' }));
     expect((await ws.cli(['apply', '--auto-approve', ...FAST])).code).toBe(0);
     await ws.write('vpc.yaml', vpc({ pin: '1.5.0' }).split('---')[0] ?? '');
@@ -185,6 +201,7 @@ describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔
   });
 
   it('a 422 from the service points at the manifest file and line of the field it names', async () => {
+    await applied();
     const name = `w-${'x'.repeat(93)}`;
     await ws.write('long.yaml', `kind: NoCodeWorkspace\nname: ${name}\nspec:\n  module: lambda\n  autoApply: true\n`);
     const a = await ws.cli(['apply', '--auto-approve', ...FAST]);

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isLoopback } from '../../src/http/client.js';
+import { isLoopback } from '../../src/http/plaintext-token.js';
 import { runCli } from '../e2e/harness.js';
 import { writeOneOfEach } from './fixtures.js';
 

@@ -4,6 +4,7 @@ import type { Note } from '../../plan/codes.js';
 import type { ObjectView } from '../provider.js';
 import { aclRoleFields, liveAclRoleFields } from './acl-mapping.js';
 import type { CallOptions } from './client.js';
+import { joinByName } from './join-by-name.js';
 import type { NomadSession } from './session.js';
 import type { WireAclRole } from './wire.js';
 
@@ -35,17 +36,11 @@ export async function loadAclRoles(
   const roles = await session.client.listAclRoles(call);
   const byId = new Map(roles.map((r) => [r.ID, r]));
   const byName = new Map(roles.map((r) => [r.Name, r]));
-  const desiredByName = new Map(desired.map((d) => [d.name, d]));
-  const recordByName = new Map(records.map((r) => [r.name, r]));
   const claimed = new Set(records.map((r) => r.id).filter((id) => byId.has(id)));
-  const names = [...new Set([...desiredByName.keys(), ...recordByName.keys()])].sort();
 
   const views: ObjectView[] = [];
-  for (const name of names) {
-    const view: ObjectView = { kind: 'NomadAclRole', name };
-    const record = recordByName.get(name);
-    const object = desiredByName.get(name);
-    if (record) view.record = record;
+  for (const { view, object } of joinByName('NomadAclRole', desired, records)) {
+    const { name, record } = view;
     if (object) view.desired = { object, fields: aclRoleFields(object.spec), secrets: {} };
     let role: WireAclRole | undefined = record ? byId.get(record.id) : undefined;
     if (!role && object) {

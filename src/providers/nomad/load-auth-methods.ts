@@ -6,9 +6,7 @@ import type { StateRecord } from '../../state/types.js';
 import type { LiveView, ObjectView, ProviderContext } from '../provider.js';
 import type { CallOptions } from './client.js';
 import { desiredAuthMethodView } from './desired.js';
-import { mapLimit } from '../../async/map-limit.js';
-import { liveFromRecord } from './hash-shortcut.js';
-import { READ_CONCURRENCY } from './session.js';
+import { joinByName, readLiveByHash } from './join-by-name.js';
 import { liveAuthMethodFields } from './mapping.js';
 import type { NomadSession } from './session.js';
 import type { WireAuthMethodStub } from './wire.js';
@@ -37,54 +35,37 @@ export async function loadAuthMethods(
 ): Promise<AuthMethodLoad> {
   const diagnostics: Diagnostic[] = [];
   const stubs = await session.client.listAuthMethods(call);
-  const stubByName = new Map(stubs.map((s) => [s.Name, s]));
-  const desiredByName = new Map(desired.map((d) => [d.name, d]));
-  const recordByName = new Map(records.map((r) => [r.name, r]));
-  const names = [...new Set([...desiredByName.keys(), ...recordByName.keys()])].sort();
-
-  const views = new Map<string, ObjectView>();
-  const toFetch: string[] = [];
-  for (const name of names) {
-    const view: ObjectView = { kind: 'NomadAuthMethod', name };
-    const record = recordByName.get(name);
-    if (record) view.record = record;
-    const object = desiredByName.get(name);
-    if (object) {
-      const d = await desiredAuthMethodView(object, ctx.secrets);
-      view.desired = d.view;
-      diagnostics.push(...d.diagnostics);
-    }
-    views.set(name, view);
-    const stub = stubByName.get(name);
-    if (!stub) continue;
-    const known = liveFromRecord(name, record, stub.Hash);
-    if (known) view.live = known;
-    else toFetch.push(name);
+  const named = joinByName('NomadAuthMethod', desired, records);
+  for (const { view, object } of named) {
+    if (!object) continue;
+    const d = await desiredAuthMethodView(object, ctx.secrets);
+    view.desired = d.view;
+    diagnostics.push(...d.diagnostics);
   }
+  const views = named.map((n) => n.view);
+  await readLiveByHash(
+    views,
+    stubs,
+    (name) => session.client.readAuthMethod(name, call),
+    (wire, view) => {
+      const live: LiveView = { id: view.name, fields: liveAuthMethodFields(wire), extra: { hash: wire.Hash } };
+      const record = view.record;
+      const recordedHash = record?.extra.hash;
+      // The Hash covers secrets too (§1.2); when it moved but every field we can see is as we left it,
+      // a field we cannot see (the client secret, §5) was probably rewritten: e.g. a read-modify-write
+      // that stored the literal `redacted` (§5, `nomad acl auth-method update`). Only "possibly": the
+      // Hash walks maps in Go's random order (§12), so a rewrite with the same content can move it too.
+      // Hence drift of a hidden field, never a planned change. No recorded hash (a server that sent
+      // none) means nothing can be said.
+      if (record && typeof recordedHash === 'string' && recordedHash !== '' && recordedHash !== wire.Hash && diffFields(record.applied, live.fields).length === 0) {
+        live.hiddenChange = HIDDEN_CHANGE;
+      }
+      return live;
+    },
+  );
 
-  await mapLimit(toFetch, READ_CONCURRENCY, async (name) => {
-    const wire = await session.client.readAuthMethod(name, call);
-    // Deleted between the list and the read: treated as absent.
-    if (!wire) return;
-    const view = views.get(name);
-    if (!view) return;
-    const live: LiveView = { id: name, fields: liveAuthMethodFields(wire), extra: { hash: wire.Hash } };
-    const record = view.record;
-    const recordedHash = record?.extra.hash;
-    // The Hash covers secrets too (§1.2); when it moved but every field we can see is as we left it,
-    // a field we cannot see (the client secret, §5) was probably rewritten: e.g. a read-modify-write
-    // that stored the literal `redacted` (§5, `nomad acl auth-method update`). Only "possibly": the
-    // Hash walks maps in Go's random order (§12), so a rewrite with the same content can move it too.
-    // Hence drift of a hidden field, never a planned change. No recorded hash (a server that sent
-    // none) means nothing can be said.
-    if (record && typeof recordedHash === 'string' && recordedHash !== '' && recordedHash !== wire.Hash && diffFields(record.applied, live.fields).length === 0) {
-      live.hiddenChange = HIDDEN_CHANGE;
-    }
-    view.live = live;
-  });
-
-  diagnostics.push(...defaultConflicts(stubs, desired, recordByName));
-  return { views: [...views.values()], diagnostics, stubs };
+  diagnostics.push(...defaultConflicts(stubs, desired, new Set(records.map((r) => r.name))));
+  return { views, diagnostics, stubs };
 }
 
 /**
@@ -92,14 +73,14 @@ export async function loadAuthMethods(
  * is a method converge will neither unset nor delete would fail at apply with
  * `default method already exists`: say so at plan time, at the document's `default` line.
  */
-function defaultConflicts(stubs: WireAuthMethodStub[], desired: DesiredObject<'NomadAuthMethod'>[], records: Map<string, StateRecord>): Diagnostic[] {
+function defaultConflicts(stubs: WireAuthMethodStub[], desired: DesiredObject<'NomadAuthMethod'>[], recorded: ReadonlySet<string>): Diagnostic[] {
   const wanting = desired.filter((d) => d.spec.default === true);
   if (wanting.length === 0) return [];
   const desiredNames = new Set(desired.map((d) => d.name));
   const out: Diagnostic[] = [];
   for (const stub of stubs) {
     if (!stub.Default) continue;
-    const handled = desiredNames.has(stub.Name) || records.has(stub.Name);
+    const handled = desiredNames.has(stub.Name) || recorded.has(stub.Name);
     if (handled) continue;
     for (const d of wanting) {
       if (d.name === stub.Name) continue;

@@ -7,6 +7,8 @@ import { desiredBindingRuleView } from './desired.js';
 import { mapLimit } from '../../async/map-limit.js';
 import { READ_CONCURRENCY } from './session.js';
 import { bindingRuleSpecFromWire, liveBindingRuleFields, ruleNaturalKey } from './mapping.js';
+import { liveFromRecord } from './hash-shortcut.js';
+import { joinByName } from './join-by-name.js';
 import type { NomadSession } from './session.js';
 import type { WireBindingRule, WireBindingRuleStub } from './wire.js';
 import type { Note } from '../../plan/codes.js';
@@ -37,20 +39,13 @@ export async function loadBindingRules(
   const diagnostics: Diagnostic[] = [];
   const stubs = await session.client.listBindingRules(call);
   const stubById = new Map(stubs.map((s) => [s.ID, s]));
-  const desiredByName = new Map(desired.map((d) => [d.name, d]));
-  const recordByName = new Map(records.map((r) => [r.name, r]));
   const claimed = new Set(records.map((r) => r.id));
-  const names = [...new Set([...desiredByName.keys(), ...recordByName.keys()])].sort();
-
+  const named = joinByName('NomadBindingRule', desired, records);
   const full = new Map<string, WireBindingRule>();
   const fetchIds = new Set<string>();
-  const views = new Map<string, ObjectView>();
 
-  for (const name of names) {
-    const view: ObjectView = { kind: 'NomadBindingRule', name };
-    const record = recordByName.get(name);
-    const object = desiredByName.get(name);
-    if (record) view.record = record;
+  for (const { view, object } of named) {
+    const { name, record } = view;
     if (object) {
       view.desired = desiredBindingRuleView(object);
       if (object.spec.bindType === 'management') view.notes = [MANAGEMENT_NOTE];
@@ -72,15 +67,12 @@ export async function loadBindingRules(
         });
       }
     }
-    views.set(name, view);
     if (record) {
       const stub = stubById.get(record.id);
       if (!stub) continue;
-      if (typeof record.extra.hash === 'string' && record.extra.hash !== '' && record.extra.hash === stub.Hash) {
-        view.live = { id: stub.ID, fields: { ...record.applied }, extra: { hash: stub.Hash } };
-      } else {
-        fetchIds.add(stub.ID);
-      }
+      const known = liveFromRecord(stub.ID, record, stub.Hash);
+      if (known) view.live = known;
+      else fetchIds.add(stub.ID);
     } else if (object) {
       for (const s of stubs) if (s.AuthMethod === object.spec.authMethod && !claimed.has(s.ID)) fetchIds.add(s.ID);
     }
@@ -88,14 +80,13 @@ export async function loadBindingRules(
 
   await fetchRules(session.client, [...fetchIds].sort(), call, full);
 
-  for (const view of views.values()) {
+  for (const { view, object } of named) {
     const record = view.record;
     if (record) {
       const rule = full.get(record.id);
       if (rule) view.live = { id: rule.ID, fields: liveBindingRuleFields(rule), extra: { hash: rule.Hash } };
       continue;
     }
-    const object = desiredByName.get(view.name);
     if (!object) continue;
     const key = ruleNaturalKey(object.spec);
     const matches = [...full.values()].filter((r) => !claimed.has(r.ID) && ruleNaturalKey(bindingRuleSpecFromWire(r)) === key);
@@ -114,7 +105,7 @@ export async function loadBindingRules(
       });
     }
   }
-  return { views: [...views.values()], diagnostics, stubs };
+  return { views: named.map((n) => n.view), diagnostics, stubs };
 }
 
 async function fetchRules(client: NomadClient, ids: string[], call: CallOptions, into: Map<string, WireBindingRule>): Promise<void> {

@@ -47,6 +47,11 @@ function connection(input: ConnectInput): NomadConnection & { token: string; reg
 export const nomadModule: ProviderModule = {
   id: 'nomad',
   title: 'Nomad',
+  unreadableAnswer: {
+    // The Nomad state backend reads the same agent.
+    codes: ['nomad.bad-response', 'state.nomad.bad-response'],
+    hint: (env) => `Is NOMAD_ADDR right? It is ${nomadFromEnv(env).address}: point it at a Nomad agent (1.5 or later), not at a proxy page or another service`,
+  },
   configured: ({ env, secret }) => {
     secret(env.NOMAD_TOKEN);
     return Boolean(env.NOMAD_ADDR || env.NOMAD_TOKEN);

@@ -1,20 +1,18 @@
-import { ConvergeError, errorMessage, isConvergeError } from '../../diagnostics/errors.js';
 import type { JsonValue } from '../../model/json.js';
 import type { Change } from '../../plan/types.js';
 import type { OutcomeDetail } from '../../plan/codes.js';
 import type { StateRecord } from '../../state/types.js';
+import { failedOutcome, outcome } from '../outcome.js';
 import type { ApplyOutcome, PlannedChange } from '../provider.js';
 
 /** What was done, as a code with data: views/apply-result.ts words it. */
 export function succeeded(p: PlannedChange, detail: OutcomeDetail): ApplyOutcome {
-  return { kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'succeeded', detail };
+  return outcome(p, 'succeeded', detail);
 }
 
+/** A thrown error as a failed outcome (see providers/outcome.ts). */
 export function failed(p: PlannedChange, e: unknown): ApplyOutcome {
-  const error = isConvergeError(e)
-    ? e
-    : new ConvergeError('nomad.apply-failed', `${p.change.kind}/${p.change.name}: ${errorMessage(e)}`, { source: 'internal', cause: e });
-  return { kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'failed', message: error.message, error };
+  return failedOutcome(p, e, { code: 'nomad.request-failed', service: 'Nomad' });
 }
 
 /** A change that touches only `protect` (kept in state, not in Nomad) needs no request. */

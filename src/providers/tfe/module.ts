@@ -38,6 +38,18 @@ function connection(input: ConnectInput): TfeConnection & { token: string; organ
 export const tfeModule: ProviderModule = {
   id: 'tfe',
   title: 'HCP Terraform',
+  unreadableAnswer: {
+    codes: ['tfe.response.invalid'],
+    hint(env) {
+      let address: string;
+      try {
+        address = tfeFromEnv(env).address;
+      } catch {
+        return undefined;
+      }
+      return `Is TFE_ADDRESS right? It is ${address}: point it at HCP Terraform or Terraform Enterprise itself (converge adds /api/v2), not at a proxy page or another service`;
+    },
+  },
   configured(input) {
     const tfe = tfeFromEnv(input.env, organizationOf(input));
     input.secret(tfe.token);

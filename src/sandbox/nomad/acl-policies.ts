@@ -1,8 +1,9 @@
+import { byMethod, readAclObject } from './acl-table-reads.js';
 import { deleteAclObject, storeAclObject } from './acl-table-writes.js';
 import { parseAclRules } from './acl-policy-rules.js';
 import { identify, requireAclEnabled, requireManagement, type Identity } from './auth.js';
 import type { Reply, RequestContext } from './context.js';
-import { HttpError, badRequest, invalidMethod, multierror, permissionDenied } from './errors.js';
+import { badRequest, invalidMethod, multierror, permissionDenied } from './errors.js';
 import { hashParts } from './hash.js';
 import { GoFields, decodeBody } from './json-decode.js';
 import type { JsonOut } from './json-encode.js';
@@ -131,32 +132,20 @@ export async function policyByName(ctx: RequestContext, name: string): Promise<R
     return list(ctx);
   }
   if (name === '') throw badRequest('Missing Policy Name');
-  switch (ctx.method) {
-    case 'GET':
-      return read(ctx, name);
-    case 'PUT':
-    case 'POST':
-      return upsert(ctx, name);
-    case 'DELETE':
-      return remove(ctx, name);
-    default:
-      throw invalidMethod();
-  }
+  return byMethod(ctx, { read: () => read(ctx, name), upsert: () => upsert(ctx, name), remove: () => remove(ctx, name) });
 }
 
-async function read(ctx: RequestContext, name: string): Promise<Reply> {
-  const opts = parseQueryOptions(ctx.query);
-  requireAclEnabled(ctx);
-  const region = ctx.cluster.region(ctx.query.get('region'));
-  // Anyone may read the policy named `anonymous` (GetPolicy).
-  if (name !== 'anonymous' && !mayRead(caller(ctx))(name)) throw permissionDenied();
-  const r = await blockingQuery(region, opts, ctx.signal, ctx.settings.random, () => {
-    const p = region.aclPolicies.get(name);
-    return { index: p ? p.ModifyIndex : region.tableIndex(TABLE), value: p };
+const read = (ctx: RequestContext, name: string): Promise<Reply> =>
+  readAclObject(ctx, {
+    table: TABLE,
+    authorize: () => {
+      // Anyone may read the policy named `anonymous` (GetPolicy).
+      if (name !== 'anonymous' && !mayRead(caller(ctx))(name)) throw permissionDenied();
+    },
+    find: (region) => region.aclPolicies.get(name),
+    notFound: 'ACL policy not found',
+    json: policyJson,
   });
-  if (!r.value) throw new HttpError(404, 'ACL policy not found', readHeaders(r.index));
-  return { status: 200, headers: readHeaders(r.index), json: policyJson(r.value) };
-}
 
 /**
  * Create or update by name, one raft write every time: unlike roles and auth methods there is no

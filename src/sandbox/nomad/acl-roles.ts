@@ -1,3 +1,4 @@
+import { byMethod, readAclObject } from './acl-table-reads.js';
 import { randomUUID } from 'node:crypto';
 import { deleteAclObject, storeAclObject } from './acl-table-writes.js';
 import { identify, requireAclEnabled, requireManagement } from './auth.js';
@@ -111,17 +112,7 @@ export async function roleByPath(ctx: RequestContext, rest: string): Promise<Rep
   if (parts.length === 1) {
     const id = parts[0] as string;
     if (id === '') throw badRequest('missing ACL role ID');
-    switch (ctx.method) {
-      case 'GET':
-        return read(ctx, (region) => region.aclRoles.get(id));
-      case 'DELETE':
-        return remove(ctx, id);
-      case 'PUT':
-      case 'POST':
-        return upsert(ctx, id);
-      default:
-        throw invalidMethod();
-    }
+    return byMethod(ctx, { read: () => read(ctx, (region) => region.aclRoles.get(id)), upsert: () => upsert(ctx, id), remove: () => remove(ctx, id) });
   }
   if (parts.length === 2) {
     if (ctx.method !== 'GET') throw invalidMethod();
@@ -133,19 +124,16 @@ export async function roleByPath(ctx: RequestContext, rest: string): Promise<Rep
   throw badRequest('invalid URI');
 }
 
-async function read(ctx: RequestContext, find: (region: RegionState) => AclRole | undefined): Promise<Reply> {
-  const opts = parseQueryOptions(ctx.query);
-  requireAclEnabled(ctx);
-  const region = ctx.cluster.region(ctx.query.get('region'));
-  if (!isManagementCaller(ctx)) throw permissionDenied();
-  const r = await blockingQuery(region, opts, ctx.signal, ctx.settings.random, () => {
-    const role = find(region);
-    // A missing role answers with the raw table index, which may be 0.
-    return { index: role ? role.ModifyIndex : region.tableIndex(TABLE), value: role };
+const read = (ctx: RequestContext, find: (region: RegionState) => AclRole | undefined): Promise<Reply> =>
+  readAclObject(ctx, {
+    table: TABLE,
+    authorize: () => {
+      if (!isManagementCaller(ctx)) throw permissionDenied();
+    },
+    find,
+    notFound: 'ACL role not found',
+    json: roleJson,
   });
-  if (!r.value) throw new HttpError(404, 'ACL role not found', readHeaders(r.index));
-  return { status: 200, headers: readHeaders(r.index), json: roleJson(r.value) };
-}
 
 /**
  * UpsertRoles then the state store's upsertACLRoleTxn: validate; no ID → create (name taken: 400); an ID →

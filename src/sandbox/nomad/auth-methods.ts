@@ -1,3 +1,4 @@
+import { byMethod, readAclObject } from './acl-table-reads.js';
 import { deleteAclObject, storeAclObject } from './acl-table-writes.js';
 import { requireAclEnabled, requireManagement } from './auth.js';
 import { canonicalize, hashAuthMethod, merge, validate } from './auth-method-rules.js';
@@ -39,32 +40,18 @@ export function createAuthMethod(ctx: RequestContext): Reply {
 /** `/v1/acl/auth-method/:name` (the name may contain `/`). */
 export async function authMethodByName(ctx: RequestContext, name: string): Promise<Reply> {
   if (name === '') throw badRequest('missing ACL auth-method name');
-  switch (ctx.method) {
-    case 'GET':
-      return read(ctx, name);
-    case 'DELETE':
-      return remove(ctx, name);
-    case 'PUT':
-    case 'POST':
-      return upsert(ctx, name);
-    default:
-      throw invalidMethod();
-  }
+  return byMethod(ctx, { read: () => read(ctx, name), upsert: () => upsert(ctx, name), remove: () => remove(ctx, name) });
 }
 
-async function read(ctx: RequestContext, name: string): Promise<Reply> {
-  const opts = parseQueryOptions(ctx.query);
-  requireAclEnabled(ctx);
-  const region = ctx.cluster.region(ctx.query.get('region'));
-  requireManagement(ctx);
-  const r = await blockingQuery(region, opts, ctx.signal, ctx.settings.random, () => {
-    const m = region.authMethods.get(name);
-    // One method: its ModifyIndex; a missing one: the raw table index, which may be 0 (reference §7).
-    return { index: m ? m.ModifyIndex : region.tableIndex(TABLE), value: m };
+const read = (ctx: RequestContext, name: string): Promise<Reply> =>
+  readAclObject(ctx, {
+    table: TABLE,
+    authorize: () => requireManagement(ctx),
+    find: (region) => region.authMethods.get(name),
+    notFound: 'ACL auth-method not found',
+    json: authMethodJson,
+    htmlEscape: true,
   });
-  if (!r.value) throw new HttpError(404, 'ACL auth-method not found', readHeaders(r.index));
-  return { status: 200, headers: readHeaders(r.index), json: authMethodJson(r.value), htmlEscape: true };
-}
 
 /** The upsert of reference §3.1: merge, canonicalize, validate, default check, hash, apply. */
 function upsert(ctx: RequestContext, pathName: string | undefined): Reply {

@@ -1,9 +1,10 @@
+import { byMethod, readAclObject } from './acl-table-reads.js';
 import { randomUUID } from 'node:crypto';
 import { deleteAclObject, storeAclObject } from './acl-table-writes.js';
 import { requireAclEnabled, requireManagement } from './auth.js';
 import { SelectorError, checkSelector } from './bexpr.js';
 import type { Reply, RequestContext } from './context.js';
-import { HttpError, badRequest, invalidMethod, multierror } from './errors.js';
+import { badRequest, invalidMethod, multierror } from './errors.js';
 import { hashParts } from './hash.js';
 import { GoFields, decodeBody } from './json-decode.js';
 import type { JsonOut } from './json-encode.js';
@@ -117,31 +118,17 @@ export function createBindingRule(ctx: RequestContext): Reply {
 /** `/v1/acl/binding-rule/:id`. */
 export async function bindingRuleById(ctx: RequestContext, id: string): Promise<Reply> {
   if (id === '') throw badRequest('missing ACL binding rule ID');
-  switch (ctx.method) {
-    case 'GET':
-      return read(ctx, id);
-    case 'DELETE':
-      return remove(ctx, id);
-    case 'PUT':
-    case 'POST':
-      return upsert(ctx, id);
-    default:
-      throw invalidMethod();
-  }
+  return byMethod(ctx, { read: () => read(ctx, id), upsert: () => upsert(ctx, id), remove: () => remove(ctx, id) });
 }
 
-async function read(ctx: RequestContext, id: string): Promise<Reply> {
-  const opts = parseQueryOptions(ctx.query);
-  requireAclEnabled(ctx);
-  const region = ctx.cluster.region(ctx.query.get('region'));
-  requireManagement(ctx);
-  const r = await blockingQuery(region, opts, ctx.signal, ctx.settings.random, () => {
-    const rule = region.bindingRules.get(id);
-    return { index: rule ? rule.ModifyIndex : region.tableIndex(TABLE), value: rule };
+const read = (ctx: RequestContext, id: string): Promise<Reply> =>
+  readAclObject(ctx, {
+    table: TABLE,
+    authorize: () => requireManagement(ctx),
+    find: (region) => region.bindingRules.get(id),
+    notFound: 'ACL binding rule not found',
+    json: ruleJson,
   });
-  if (!r.value) throw new HttpError(404, 'ACL binding rule not found', readHeaders(r.index));
-  return { status: 200, headers: readHeaders(r.index), json: ruleJson(r.value) };
-}
 
 /** R UpsertBindingRules: find (update), merge, immutable method, validate, method exists, canonicalize, hash. */
 function upsert(ctx: RequestContext, pathId: string): Reply {
