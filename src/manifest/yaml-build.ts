@@ -5,8 +5,8 @@ import * as nodeBuild from 'yaml';
 
 /*
  * The `yaml` package ships the same parser twice: dist/ (what `import 'yaml'` gives under Node) and
- * browser/dist/ (ES modules compiled from the same source). The Node build reads `process.env.LOG_TOKENS`
- * once per token (dist/parse/parser.js, `Parser.next`) and `process.env.LOG_STREAM` once per document
+ * browser/dist/ (ES modules compiled from the same source). The Node build reads the environment variable
+ * LOG_TOKENS once per token (dist/parse/parser.js, `Parser.next`) and LOG_STREAM once per document
  * (dist/compose/composer.js), debugging hooks the browser build leaves out; each read is a call into the
  * C++ environment accessor. It was the largest single cost of parsing 50 000 documents (about a quarter
  * of the parser's time), so the loader parses with the browser build, found beside the Node build. Its
