@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ShapeTable } from '../../src/manifest/position-shapes.js';
 import { readCommonYaml } from '../../src/manifest/yaml-cst-values.js';
-import { parseYamlFile, useFastPath } from '../../src/manifest/yaml-tree.js';
+import { parseYamlDocuments, parseYamlFile } from '../../src/manifest/yaml-tree.js';
 import type { ParsedFile, YamlTree } from '../../src/manifest/yaml-tree.js';
 
 /*
@@ -93,9 +93,7 @@ function expectSameAsDocumentPath(text: string, name: string): void {
   const fast = readCommonYaml(text, new ShapeTable());
   if (fast === undefined) return;
   counts.accepted++;
-  useFastPath(false);
-  const slow = parseYamlFile(text, name);
-  useFastPath(true);
+  const slow = parseYamlDocuments(text, name);
   const quick = parseYamlFile(text, name);
   expect(all(quick), `${name}:\n${text}`).toStrictEqual(all(slow));
   expect(slow.diagnostics, `${name}:\n${text}`).toEqual([]);
@@ -103,7 +101,6 @@ function expectSameAsDocumentPath(text: string, name: string): void {
 
 describe('the CST fast path gives exactly what the Document path gives, whenever it accepts a file', () => {
   afterAll(() => {
-    useFastPath(true);
     process.stderr.write(`fast path accepted ${counts.accepted} of ${counts.files} files\n`);
   });
   const root = join(import.meta.dirname, '..', '..');
