@@ -10,7 +10,7 @@ import { entryOf, escapePointer, MAX_DEPTH, pack } from './yaml-entries.js';
  * most of the time and the garbage of validating 50 000 documents. It reads the common case only: block
  * maps and sequences of plain, quoted and block scalars, comments, several documents per file. Anything
  * else (flow collections, anchors, aliases, tags, explicit keys, directives, tabs, CR, duplicate keys,
- * floats and other numbers beyond plain decimal integers, any token yaml would report as an error or a
+ * octal, hexadecimal, infinite and NaN numbers, any token yaml would report as an error or a
  * warning) makes the whole file go back to the Document path, so its diagnostics stay yaml's own.
  *
  * Each range mirrors yaml's composer (node_modules/yaml/dist/compose/resolve-block-map.js,
@@ -99,8 +99,11 @@ function emptyPosition(offset: number, before: readonly SourceToken[]): number {
 const NULL_FORM = /^(?:~|[Nn]ull|NULL)?$/;
 const BOOL_FORM = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
 const INT_FORM = /^[-+]?[0-9]+$/;
-/** Every other core-schema form (octal, hex, floats, .inf, .nan): the fast path leaves those to yaml. */
-const OTHER_NUMBER_FORM = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
+/** The core schema's `float` and `floatExp` tests, both resolved by parseFloat. */
+const FLOAT_FORM = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+const FLOAT_EXP_FORM = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+/** The remaining core-schema number forms (octal, hex, .inf, .nan): the fast path leaves those to yaml. */
+const OTHER_NUMBER_FORM = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 
 /** The core schema's value of a plain scalar (dist/schema/core/*.js), for the forms read here. */
 function plainValue(source: string): string | number | boolean | null {
@@ -112,6 +115,7 @@ function plainValue(source: string): string | number | boolean | null {
     return parseInt(source, 10);
   }
   if (OTHER_NUMBER_FORM.test(source)) bail();
+  if (FLOAT_EXP_FORM.test(source) || FLOAT_FORM.test(source)) return parseFloat(source);
   return source;
 }
 

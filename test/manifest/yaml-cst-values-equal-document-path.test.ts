@@ -32,7 +32,7 @@ function rng(seed: number): () => number {
   };
 }
 
-const SCALARS = ['plain text', 'a: b', '"quoted \\" text"', "'single ''q'''", '1', '-0', '+7', '007', '1.5', '1e3', '0x1F', '0o17', '.inf', 'true', 'False', 'NULL', '~', '', '1h30m', 'multi\n    line plain', '"two\n    lines"', 'x # comment', '12345678901234567890', 'yes', 'on', '2026-11-25'];
+const SCALARS = ['plain text', 'a: b', '"quoted \\" text"', "'single ''q'''", '1', '-0', '+7', '007', '1.5', '1.10', '-.5', '+1.', '1e3', '2E-2', '0x1F', '0o17', '.inf', 'true', 'False', 'NULL', '~', '', '1h30m', 'multi\n    line plain', '"two\n    lines"', 'x # comment', '12345678901234567890', 'yes', 'on', '2026-11-25'];
 const KEYS = ['name', 'spec', '"quoted/key"', "'a~b'", 'key with spaces', '1', 'true', 'null', 'x'];
 
 /** A random document of block and flow collections, scalars, comments and empty values. */
