@@ -18,10 +18,12 @@ async function fasterBuild(): Promise<typeof nodeBuild> {
     const nodeEntry = createRequire(import.meta.url).resolve('yaml');
     const browserEntry = join(dirname(nodeEntry), '..', 'browser', 'dist', 'index.js');
     const loaded = (await import(pathToFileURL(browserEntry).href)) as typeof nodeBuild;
-    return typeof loaded.parseAllDocuments === 'function' && typeof loaded.LineCounter === 'function' ? loaded : nodeBuild;
+    return typeof loaded.parseAllDocuments === 'function' && typeof loaded.LineCounter === 'function' && typeof loaded.Parser === 'function' && typeof loaded.CST === 'object'
+      ? loaded
+      : nodeBuild;
   } catch {
     return nodeBuild;
   }
 }
 
-export const yamlParser: Pick<typeof nodeBuild, 'parseAllDocuments' | 'LineCounter'> = await fasterBuild();
+export const yamlParser: Pick<typeof nodeBuild, 'parseAllDocuments' | 'LineCounter' | 'Parser' | 'CST'> = await fasterBuild();

@@ -2,13 +2,16 @@ import { isAlias, isMap, isScalar, isSeq } from 'yaml';
 import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import type { Diagnostic, SourceRange } from '../diagnostics/types.js';
 import { EntryList, ShapeTable } from './position-shapes.js';
+import { readCommonYaml } from './yaml-cst-values.js';
+import type { FastDoc } from './yaml-cst-values.js';
 import type { FrozenEntries, Shape } from './position-shapes.js';
 import { yamlParser } from './yaml-build.js';
+import { entryOf, escapePointer, MAX_DEPTH, pack, SPAN, STYLE_SLOTS, STYLES, spanOf } from './yaml-entries.js';
+
+export { escapePointer, MAX_DEPTH };
 
 /** Aliases expanded per document before we call it an alias bomb (yaml's own default is 100). */
 export const MAX_ALIAS_EXPANSIONS = 100;
-/** Nesting deeper than any manifest needs; also keeps a hostile file from exhausting the stack. */
-export const MAX_DEPTH = 32;
 
 /** One YAML document: its plain value plus where every node came from. */
 export interface YamlTree {
@@ -35,30 +38,6 @@ export interface ParsedFile {
   diagnostics: Diagnostic[];
 }
 
-export function escapePointer(key: string): string {
-  // Almost no key holds either character; the check is cheaper than two regular expression passes.
-  if (!key.includes('~') && !key.includes('/')) return key;
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/*
- * Where a node is, kept as a span: its start and end offsets in the file packed into one number
- * (start × SPAN + end; files are at most 5 MB, well under SPAN). A SourceRange (line and column of both
- * ends, five objects) is made only when someone asks for one, which is rare: a diagnostic, a rule's
- * lookup. Making one per node up front was a tenth of the time of validating 50 000 documents, and the
- * maps, kept with every desired object, most of the memory a large plan held beyond the objects.
- */
-const SPAN = 2 ** 24;
-const pack = (start: number, end: number): number => start * SPAN + end;
-
-/*
- * A position entry also carries the scalar's source style in its low bits (entry = span × STYLE_SLOTS +
- * style code, 0 when the node is not a scalar), so the per-node style costs no map of its own.
- */
-const STYLES = ['PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE', 'BLOCK_LITERAL', 'BLOCK_FOLDED'] as const;
-const STYLE_SLOTS = 8;
-const entryOf = (span: number, style?: string): number => span * STYLE_SLOTS + (STYLES as readonly string[]).indexOf(style ?? '') + 1;
-const spanOf = (entry: number): number => Math.floor(entry / STYLE_SLOTS);
 
 /** What a lazy view reads from: the entries of one document (slots of a shared shape) and how to turn a span into a range. */
 interface EntrySource {
@@ -241,11 +220,8 @@ class Converter {
   }
 }
 
-/**
- * Parses every document of one file. Never throws for bad input: problems come back as diagnostics.
- * Files of one load share a ShapeTable, so their documents share pointer strings and shapes.
- */
-export function parseYamlFile(text: string, file: string, table = new ShapeTable()): ParsedFile {
+/** The Document path: every file yaml can read, with yaml's own errors and warnings as diagnostics. */
+export function parseYamlDocuments(text: string, file: string, table = new ShapeTable()): ParsedFile {
   const lc = new yamlParser.LineCounter();
   const diagnostics: Diagnostic[] = [];
   const docs: YamlTree[] = [];
@@ -306,18 +282,42 @@ export function parseYamlFile(text: string, file: string, table = new ShapeTable
     const value = conv.convert(contents, '', 0, pack(r[0], r[1]), undefined);
     diagnostics.push(...conv.diagnostics);
     if (conv.isStopped) continue;
-    const positions = conv.positions.freeze(table);
-    docs.push({
-      value,
-      positions: lazyView(RANGE_VIEW, positions, ranges),
-      keyRanges: lazyView(RANGE_VIEW, conv.keyRanges.freeze(table), ranges),
-      scalarStyle: lazyView(STYLE_VIEW, positions, ranges),
-      rawQuoted: conv.rawQuoted,
-      numberSource: conv.numberSource,
-      range: docRange,
-    });
+    docs.push(treeOf({ ...conv, value, range: docRange }, ranges, table));
   }
   return { docs, diagnostics };
+}
+
+/** The parts both readers leave for one document. */
+type DocParts = Omit<FastDoc, 'start' | 'end'> & { range: SourceRange };
+
+function treeOf(parts: DocParts, ranges: RangeMaker, table: ShapeTable): YamlTree {
+  const positions = parts.positions.freeze(table);
+  return {
+    value: parts.value,
+    positions: lazyView(RANGE_VIEW, positions, ranges),
+    keyRanges: lazyView(RANGE_VIEW, parts.keyRanges.freeze(table), ranges),
+    scalarStyle: lazyView(STYLE_VIEW, positions, ranges),
+    rawQuoted: parts.rawQuoted,
+    numberSource: parts.numberSource,
+    range: parts.range,
+  };
+}
+
+/**
+ * Parses every document of one file. Never throws for bad input: problems come back as diagnostics.
+ * Files of one load share a ShapeTable, so their documents share pointer strings and shapes. A file in
+ * the common case is read straight from yaml's CST (yaml-cst-values.ts: no Document nodes, a third less CPU
+ * and memory on 50 000 documents); any other goes through yaml's Documents, which also give the diagnostics.
+ */
+export function parseYamlFile(text: string, file: string, table = new ShapeTable()): ParsedFile {
+  const fast = readCommonYaml(text, table);
+  if (fast === undefined) return parseYamlDocuments(text, file, table);
+  const lc = new yamlParser.LineCounter();
+  // The parser tells a LineCounter the start of the input and of every line after a newline; so does this.
+  lc.addNewLine(0);
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
+  const ranges = new RangeMaker(file, lc, text);
+  return { docs: fast.map((d) => treeOf({ ...d, range: ranges.of(d.start, d.end) }, ranges, table)), diagnostics: [] };
 }
 
 function firstLine(s: string): string {
