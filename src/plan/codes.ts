@@ -118,8 +118,8 @@ export function adoptedNote(address: string): Note {
 export type OutcomeObject = 'rule' | 'role';
 
 /**
- * What a succeeded apply outcome did, as a code with data (ApplyOutcome.detail); views/apply-result.ts
- * words it. An outcome without one carries a provider's `message` for people instead.
+ * What an apply outcome did, or why it was skipped or waits, as a code with data (ApplyOutcome.detail);
+ * views/apply-result.ts words it. An outcome without one carries a provider's `message` for people instead.
  */
 export type OutcomeDetail =
   | { code: 'done' }
@@ -128,7 +128,20 @@ export type OutcomeDetail =
   | { code: 'protect-recorded' }
   | { code: 'dropped-no-id'; object: OutcomeObject }
   | { code: 'created-no-first-run'; id: string }
-  | { code: 'created-run'; id: string; version: string | null; run: 'applied' | 'no-changes' };
+  | { code: 'created-run'; id: string; version: string | null; run: 'applied' | 'no-changes' }
+  // Why a change was skipped (status `skipped`): the engine and the upgrade rollout decide these.
+  | { code: 'cancelled' }
+  | { code: 'lock-lost' }
+  | { code: 'earlier-not-recorded' }
+  | { code: 'protected' }
+  | { code: 'dependent-not-deleted'; dependent: string }
+  | { code: 'deletion-not-done' }
+  | { code: 'dependency-not-done'; dependency: string; status: 'failed' | 'skipped' }
+  | { code: 'canary-failed'; canary: string }
+  | { code: 'upgrade-failed'; workspace: string }
+  | { code: 'max-failures'; module: string; maxFailures: number; failed: string[] }
+  // Why a change waits (status `awaiting-confirmation`).
+  | { code: 'awaiting-upgrade-run'; runId: string; url: string };
 
 export type OutcomeCode = OutcomeDetail['code'];
 
@@ -141,6 +154,17 @@ export const OUTCOME_CODES = {
   'dropped-no-id': { meaning: 'a delete of an object whose id converge never learned: its record is dropped', data: "object: 'rule' | 'role'" },
   'created-no-first-run': { meaning: 'a workspace was created, but no first run appeared while converge looked for it', data: 'id: string' },
   'created-run': { meaning: 'a workspace was created and its first run followed to the end', data: "id: string; version: string | null; run: 'applied' | 'no-changes'" },
+  cancelled: { meaning: 'skipped: the apply was cancelled (Ctrl-C) before this change started', data: '-' },
+  'lock-lost': { meaning: 'skipped: the state lock was lost, so nothing more starts', data: '-' },
+  'earlier-not-recorded': { meaning: 'skipped: an earlier change could not be recorded in the state, so nothing more starts', data: '-' },
+  protected: { meaning: 'skipped: a protected object is never deleted', data: '-' },
+  'dependent-not-deleted': { meaning: 'skipped: an object that depends on this one was not deleted, so this one stays', data: 'dependent: string (its address)' },
+  'deletion-not-done': { meaning: 'skipped: the create of a replacement waits for its delete, which did not succeed', data: '-' },
+  'dependency-not-done': { meaning: 'skipped: an object this one depends on failed or was skipped', data: "dependency: string (its address); status: 'failed' | 'skipped'" },
+  'canary-failed': { meaning: 'skipped: the rollout’s canary upgrade failed, so no other upgrade starts', data: 'canary: string (workspace name)' },
+  'upgrade-failed': { meaning: 'skipped: an upgrade of the same module failed (upgrade.maxFailures: 1)', data: 'workspace: string' },
+  'max-failures': { meaning: 'skipped: upgrade.maxFailures upgrades of the same module failed', data: 'module: string; maxFailures: number; failed: string[] (workspace names)' },
+  'awaiting-upgrade-run': { meaning: 'awaiting confirmation: the upgrade run is planned and waits to be confirmed (upgrade.confirm: manual)', data: 'runId: string; url: string' },
 } as const satisfies Record<OutcomeCode, CodeDoc>;
 
 /** A change converge cannot read, as the provider saw it (LiveView.hiddenChange). */

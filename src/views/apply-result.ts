@@ -90,12 +90,44 @@ export function outcomeSentence(action: Action, d: OutcomeDetail): string {
     case 'created-run':
       return `created ${d.id} at ${d.version ?? 'the module’s version'}: ${d.run === 'applied' ? 'run applied' : 'run planned no changes'}`;
     default:
+      return notDoneSentence(d);
+  }
+}
+
+type NotDone = Exclude<OutcomeDetail, { code: 'done' | 'done-id' | 'already-gone' | 'protect-recorded' | 'dropped-no-id' | 'created-no-first-run' | 'created-run' }>;
+
+/** Why a change was skipped or waits. */
+function notDoneSentence(d: NotDone): string {
+  switch (d.code) {
+    case 'cancelled':
+      return 'cancelled before it started';
+    case 'lock-lost':
+      return 'not started: the state lock was lost';
+    case 'earlier-not-recorded':
+      return 'not started: an earlier change could not be recorded in the state';
+    case 'protected':
+      return 'protected: converge does not delete it';
+    case 'dependent-not-deleted':
+      return `${d.dependent} (which depends on it) was not deleted`;
+    case 'deletion-not-done':
+      return 'its deletion did not succeed';
+    case 'dependency-not-done':
+      return `${d.dependency} (which it depends on) ${d.status === 'failed' ? 'failed' : 'was skipped'}`;
+    case 'canary-failed':
+      return `not started: the upgrade of ${d.canary} (the canary) failed`;
+    case 'upgrade-failed':
+      return `not started: the upgrade of ${d.workspace} failed`;
+    case 'max-failures':
+      return `not started: ${d.failed.length} upgrades of module ${d.module} failed (upgrade.maxFailures: ${d.maxFailures}), ${d.failed.slice(0, 3).join(', ')}${d.failed.length > 3 ? ', …' : ''}`;
+    case 'awaiting-upgrade-run':
+      return `upgrade run ${d.runId} is planned and waits for confirmation (upgrade.confirm: manual): ${d.url}`;
+    default:
       return assertNever(d, 'outcome detail');
   }
 }
 
 function headText(o: ApplyOutcome, change: Change | undefined): string {
-  const detail = o.message ?? o.error?.message;
+  const detail = o.message ?? (o.detail !== undefined ? outcomeSentence(o.action, o.detail) : undefined) ?? o.error?.message;
   const tail = detail ? `: ${detail}` : '';
   switch (o.status) {
     case 'succeeded':

@@ -67,6 +67,17 @@ const OUTCOME_EXAMPLES: { [C in OutcomeCode]: { action: Action; detail: Extract<
   'dropped-no-id': { action: 'delete', detail: { code: 'dropped-no-id', object: 'rule' } },
   'created-no-first-run': { action: 'create', detail: { code: 'created-no-first-run', id: 'ws-abc' } },
   'created-run': { action: 'create', detail: { code: 'created-run', id: 'ws-abc', version: '1.4.0', run: 'applied' } },
+  cancelled: { action: 'create', detail: { code: 'cancelled' } },
+  'lock-lost': { action: 'update', detail: { code: 'lock-lost' } },
+  'earlier-not-recorded': { action: 'update', detail: { code: 'earlier-not-recorded' } },
+  protected: { action: 'delete', detail: { code: 'protected' } },
+  'dependent-not-deleted': { action: 'delete', detail: { code: 'dependent-not-deleted', dependent: 'NomadBindingRule/devs' } },
+  'deletion-not-done': { action: 'create', detail: { code: 'deletion-not-done' } },
+  'dependency-not-done': { action: 'create', detail: { code: 'dependency-not-done', dependency: 'NomadAuthMethod/okta', status: 'failed' } },
+  'canary-failed': { action: 'upgrade', detail: { code: 'canary-failed', canary: 'vpc-dev' } },
+  'upgrade-failed': { action: 'upgrade', detail: { code: 'upgrade-failed', workspace: 'vpc-dev' } },
+  'max-failures': { action: 'upgrade', detail: { code: 'max-failures', module: 'vpc', maxFailures: 2, failed: ['vpc-dev', 'vpc-qa'] } },
+  'awaiting-upgrade-run': { action: 'upgrade', detail: { code: 'awaiting-upgrade-run', runId: 'run-abc', url: 'https://app.terraform.io/app/acme/workspaces/vpc-dev/runs/run-abc' } },
 };
 
 const DRIFT_EXAMPLES: { [C in DriftCode]: Omit<DriftItem, 'detail'> & { detail: Extract<DriftDetail, { code: C }> } } = {
@@ -117,7 +128,7 @@ function codesDoc(): string {
     '',
     '## Apply outcomes',
     '',
-    'A succeeded outcome of `apply` carries `detail`, a code with data. The text result line words it after the address (with the fields or versions the plan knew); `apply --json` keeps `detail` and gives the sentence below as `message` (schemas/apply-result.json). Outcomes without a code (failures, skips, HCP Terraform runs) carry a `message` for people and, when failed, an `error` with a stable code.',
+    'A succeeded outcome of `apply` carries `detail`, a code with data; so does a skipped one (why it was not sent) and one awaiting confirmation. The text result line words it after the address (with the fields or versions the plan knew; `skipped: …`, `awaiting confirmation: …`); `apply --json` keeps `detail` and gives the sentence below as `message` (schemas/apply-result.json). Outcomes without a code (failures, HCP Terraform runs a provider follows) carry a `message` for people and, when failed, an `error` with a stable code.',
     '',
     ...table(OUTCOME_CODES, OUTCOME_EXAMPLES, (x) => outcomeSentence(x.action, x.detail)),
     '',

@@ -41,7 +41,7 @@ export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired
     if (r.status === 'succeeded') version = await readVersion(r.workspace);
   }
   if (r.status === 'failed') return outcome(p, 'failed', r.error.message, { error: r.error, runUrl: r.url });
-  if (r.status === 'awaiting-confirmation') return outcome(p, 'awaiting-confirmation', r.message, { runUrl: r.url });
+  if (r.status === 'awaiting-confirmation') return outcome(p, 'awaiting-confirmation', { code: 'awaiting-upgrade-run', runId: r.runId, url: r.url }, { runUrl: r.url });
   await saveRecord(env, p, workspaceId, appliedFields(p, version), { workspaceId, moduleId });
   if (to !== null && version !== null && version !== to && r.runId !== null) {
     // Never report an upgrade the workspace does not show: state keeps the version read back, so the next plan upgrades again.
