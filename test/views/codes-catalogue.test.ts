@@ -67,6 +67,13 @@ const OUTCOME_EXAMPLES: { [C in OutcomeCode]: { action: Action; detail: Extract<
   'dropped-no-id': { action: 'delete', detail: { code: 'dropped-no-id', object: 'rule' } },
   'created-no-first-run': { action: 'create', detail: { code: 'created-no-first-run', id: 'ws-abc' } },
   'created-run': { action: 'create', detail: { code: 'created-run', id: 'ws-abc', version: '1.4.0', run: 'applied' } },
+  written: { action: 'update', detail: { code: 'written', settings: true, variableWrites: 2 } },
+  'run-ended': { action: 'update', detail: { code: 'run-ended', after: { step: 'written', settings: true, variableWrites: 0 }, run: 'applied' } },
+  'safe-deleted': { action: 'delete', detail: { code: 'safe-deleted', id: 'ws-abc' } },
+  orphaned: { action: 'delete', detail: { code: 'orphaned' } },
+  destroyed: { action: 'delete', detail: { code: 'destroyed', id: 'ws-abc', deleted: true } },
+  'upgrade-ended': { action: 'upgrade', detail: { code: 'upgrade-ended', written: { settings: false, variableWrites: 1 }, runId: 'run-abc', ended: { run: 'applied' } } },
+  'run-failed': { action: 'create', detail: { code: 'run-failed', after: { step: 'created', id: 'ws-abc', version: '1.4.0' } } },
   cancelled: { action: 'create', detail: { code: 'cancelled' } },
   'lock-lost': { action: 'update', detail: { code: 'lock-lost' } },
   'earlier-not-recorded': { action: 'update', detail: { code: 'earlier-not-recorded' } },
@@ -78,6 +85,7 @@ const OUTCOME_EXAMPLES: { [C in OutcomeCode]: { action: Action; detail: Extract<
   'upgrade-failed': { action: 'upgrade', detail: { code: 'upgrade-failed', workspace: 'vpc-dev' } },
   'max-failures': { action: 'upgrade', detail: { code: 'max-failures', module: 'vpc', maxFailures: 2, failed: ['vpc-dev', 'vpc-qa'] } },
   'awaiting-upgrade-run': { action: 'upgrade', detail: { code: 'awaiting-upgrade-run', runId: 'run-abc', url: 'https://app.terraform.io/app/acme/workspaces/vpc-dev/runs/run-abc' } },
+  'awaiting-run': { action: 'delete', detail: { code: 'awaiting-run', after: { step: 'destroy' }, url: 'https://app.terraform.io/app/acme/workspaces/vpc-dev/runs/run-abc' } },
 };
 
 const DRIFT_EXAMPLES: { [C in DriftCode]: Omit<DriftItem, 'detail'> & { detail: Extract<DriftDetail, { code: C }> } } = {
@@ -128,7 +136,7 @@ function codesDoc(): string {
     '',
     '## Apply outcomes',
     '',
-    'A succeeded outcome of `apply` carries `detail`, a code with data; so does a skipped one (why it was not sent) and one awaiting confirmation. The text result line words it after the address (with the fields or versions the plan knew; `skipped: …`, `awaiting confirmation: …`); `apply --json` keeps `detail` and gives the sentence below as `message` (schemas/apply-result.json). Outcomes without a code (failures, HCP Terraform runs a provider follows) carry a `message` for people and, when failed, an `error` with a stable code.',
+    'A succeeded outcome of `apply` carries `detail`, a code with data; so does a skipped one (why it was not sent), one awaiting confirmation, and a failed HCP Terraform run (`run-failed`: its `error` says why, after the sentence). The text result line words it after the address (with the fields or versions the plan knew; `skipped: …`, `awaiting confirmation: …`); `apply --json` keeps `detail` and gives the sentence below as `message` (schemas/apply-result.json). Outcomes without a code (most failures, no-code module writes) carry a `message` for people and, when failed, an `error` with a stable code.',
     '',
     ...table(OUTCOME_CODES, OUTCOME_EXAMPLES, (x) => outcomeSentence(x.action, x.detail)),
     '',
