@@ -139,6 +139,8 @@ export type OutcomeDetail =
   | { code: 'dropped-no-id'; object: OutcomeObject }
   | { code: 'created-no-first-run'; id: string }
   | { code: 'created-run'; id: string; version: string | null; run: 'applied' | 'no-changes' }
+  | { code: 'recorded' }
+  | { code: 'module-enabled'; registryModule: string; version: string; id: string }
   | { code: 'written'; settings: boolean; variableWrites: number }
   | { code: 'run-ended'; after: RunStep; run: 'applied' | 'no-changes' }
   | { code: 'safe-deleted'; id: string }
@@ -173,6 +175,8 @@ export const OUTCOME_CODES = {
   'dropped-no-id': { meaning: 'a delete of an object whose id converge never learned: its record is dropped', data: "object: 'rule' | 'role'" },
   'created-no-first-run': { meaning: 'a workspace was created, but no first run appeared while converge looked for it', data: 'id: string' },
   'created-run': { meaning: 'a workspace was created and its first run followed to the end', data: "id: string; version: string | null; run: 'applied' | 'no-changes'" },
+  recorded: { meaning: 'nothing needed sending: only the state record was written', data: '-' },
+  'module-enabled': { meaning: 'no-code provisioning was enabled for a registry module at a version', data: 'registryModule: string; version: string; id: string (the no-code module)' },
   written: { meaning: 'a workspace’s settings and variables were sent (or only its record written)', data: 'settings: boolean; variableWrites: number' },
   'run-ended': { meaning: 'a workspace change, then the run it followed ended', data: "after: { step: 'created'; id; version } | { step: 'written'; settings; variableWrites } | { step: 'destroy' } | { step: 'run'; purpose }; run: 'applied' | 'no-changes'" },
   'safe-deleted': { meaning: 'a workspace was safe-deleted (HCP Terraform refuses while it manages resources)', data: 'id: string' },

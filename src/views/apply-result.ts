@@ -133,6 +133,10 @@ function stepSentence(s: RunStep): string {
 /** HCP Terraform workspace outcomes, and why a change was skipped or waits. */
 function notDoneSentence(d: Later): string {
   switch (d.code) {
+    case 'recorded':
+      return 'recorded in state';
+    case 'module-enabled':
+      return `enabled no-code provisioning for ${d.registryModule} at ${d.version} (${d.id})`;
     case 'written':
       return writtenSentence(d);
     case 'run-ended':

@@ -32,6 +32,7 @@ describe('TFE provider against the simulator', () => {
     const result = await w.converge([lambdaModule()]);
     expect(result.counts).toMatchObject({ succeeded: 1, failed: 0 });
     const id = w.state.doc.records.find((r) => r.name === 'lambda')?.id ?? '';
+    expect(result.outcomes[0]?.detail).toMatchObject({ code: 'module-enabled', version: '1.1.0', id });
     const read = await w.get(`/no-code-modules/${id}`);
     expect(read.body.data.attributes['version-pin']).toBe('1.1.0');
     expect(read.body.data.attributes.enabled).toBe(true);
