@@ -136,10 +136,15 @@ function emitDone(ctx: ApplyContext, o: ApplyOutcome): void {
   ctx.reporter.emit({
     code: 'apply.change.done',
     level: o.status === 'failed' ? 'error' : o.status === 'skipped' ? 'warn' : 'info',
-    // The engine words nothing: an outcome with a code gives the code here, and its data in `detail`.
-    message: `${addressKey(o)}: ${o.action} ${o.status}${o.message ? ` (${o.message})` : o.detail ? ` (${o.detail.code})` : ''}`,
+    message: `${addressKey(o)}: ${o.action} ${o.status}${eventDetail(o)}`,
     data: { kind: o.kind, name: o.name, action: o.action, status: o.status, message: o.message, detail: o.detail, runUrl: o.runUrl },
   });
+}
+
+/** The event's words: a provider's sentence, else the error's, else the outcome's code (the engine words nothing). */
+function eventDetail(o: ApplyOutcome): string {
+  const said = o.message ?? o.error?.message ?? o.detail?.code;
+  return said ? ` (${said})` : '';
 }
 
 async function runBatch(

@@ -147,6 +147,8 @@ export type OutcomeDetail =
   | { code: 'orphaned' }
   | { code: 'destroyed'; id: string; deleted: boolean }
   | { code: 'upgrade-ended'; written: { settings: boolean; variableWrites: number }; runId: string | null; ended: UpgradeEnd; nowAt?: string }
+  /** Failed (the outcome's error says why): the destroy run applied, the safe-delete after it did not. */
+  | { code: 'destroy-run-applied' }
   /** Failed (the outcome's error says why): what was done before the run that failed. */
   | { code: 'run-failed'; after: RunStep }
   // Why a change was skipped (status `skipped`): the engine and the upgrade rollout decide these.
@@ -186,6 +188,7 @@ export const OUTCOME_CODES = {
     meaning: 'a workspace’s settings and variables were sent, then its upgrade run ended (or the service had nothing to upgrade)',
     data: "written: { settings; variableWrites }; runId: string | null; ended: { run: 'applied' } | { run: 'no-changes'; finalState } | { run: 'none'; serviceMessage }; nowAt?: string (the version the workspace runs, when not the planned one)",
   },
+  'destroy-run-applied': { meaning: 'failed: the destroy run applied, but the safe-delete after it was refused; the outcome’s error says why, after this sentence', data: '-' },
   'run-failed': { meaning: 'failed: the run after a workspace change failed; the outcome’s error says why, after this sentence', data: "after: { step: 'created'; id; version } | { step: 'written'; settings; variableWrites } | { step: 'destroy' } | { step: 'run'; purpose }" },
   cancelled: { meaning: 'skipped: the apply was cancelled (Ctrl-C) before this change started', data: '-' },
   'lock-lost': { meaning: 'skipped: the state lock was lost, so nothing more starts', data: '-' },

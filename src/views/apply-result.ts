@@ -149,6 +149,8 @@ function notDoneSentence(d: Later): string {
       return `destroy run applied; ${d.deleted ? `safe-deleted ${d.id}` : `${d.id} was already gone (404)`}`;
     case 'upgrade-ended':
       return upgradeEndedSentence(d);
+    case 'destroy-run-applied':
+      return 'destroy run applied';
     case 'run-failed':
       return stepSentence(d.after);
     case 'cancelled':

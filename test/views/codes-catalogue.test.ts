@@ -75,6 +75,7 @@ const OUTCOME_EXAMPLES: { [C in OutcomeCode]: { action: Action; detail: Extract<
   orphaned: { action: 'delete', detail: { code: 'orphaned' } },
   destroyed: { action: 'delete', detail: { code: 'destroyed', id: 'ws-abc', deleted: true } },
   'upgrade-ended': { action: 'upgrade', detail: { code: 'upgrade-ended', written: { settings: false, variableWrites: 1 }, runId: 'run-abc', ended: { run: 'applied' } } },
+  'destroy-run-applied': { action: 'delete', detail: { code: 'destroy-run-applied' } },
   'run-failed': { action: 'create', detail: { code: 'run-failed', after: { step: 'created', id: 'ws-abc', version: '1.4.0' } } },
   cancelled: { action: 'create', detail: { code: 'cancelled' } },
   'lock-lost': { action: 'update', detail: { code: 'lock-lost' } },

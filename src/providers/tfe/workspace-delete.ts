@@ -88,8 +88,9 @@ export async function deleteWorkspace(env: Env, p: PlannedChange): Promise<Apply
     if (result.status !== 'applied' && result.status !== 'no-changes') return runOutcome(p, { step: 'destroy' }, result, url);
     const o = await safeDelete(env, p, id);
     if (o.status === 'succeeded') return { ...o, detail: { code: 'destroyed', id, deleted: o.detail?.code === 'safe-deleted' }, runUrl: url };
-    // A refused safe-delete: its error says why.
-    return { ...o, message: `destroy run applied; ${o.message ?? ''}`, runUrl: url };
+    // A refused safe-delete: its error says why, after what was done first.
+    const { message: _said, ...failed } = o;
+    return { ...failed, detail: { code: 'destroy-run-applied' }, runUrl: url };
   }
   return safeDelete(env, p, id);
 }
