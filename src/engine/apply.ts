@@ -2,6 +2,7 @@ import { ConvergeError, errorMessage, isConvergeError } from '../diagnostics/err
 import { hasErrors } from '../diagnostics/types.js';
 import { isAdoption, isRefresh } from '../plan/types.js';
 import type { StateRecord } from '../state/types.js';
+import type { OutcomeDetail } from '../plan/codes.js';
 import { addressKey, type Address, type Kind } from '../model/kinds.js';
 import { KINDS } from '../kinds/registry.js';
 import type { ApplyContext, ApplyOutcome, OutcomeStatus, PlannedChange, Provider } from '../providers/provider.js';
@@ -16,6 +17,11 @@ const WRITE_ACTIONS = new Set(['create', 'update', 'upgrade']);
 
 function outcomeOf(p: PlannedChange, status: OutcomeStatus, message: string, error?: ConvergeError): ApplyOutcome {
   return { kind: p.change.kind, name: p.change.name, action: p.change.action, status, message, ...(error ? { error } : {}) };
+}
+
+/** A change the engine does not send, with why as a code (views/apply-result.ts words it). */
+function skippedOf(p: PlannedChange, detail: OutcomeDetail): ApplyOutcome {
+  return { kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'skipped', detail };
 }
 
 function isBad(status: OutcomeStatus | undefined): boolean {
@@ -68,7 +74,7 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
     for (const p of changes) {
       const reason = skipReason(phase, p, status, blockedDeletes, applyCtx.signal);
       if (reason !== undefined) {
-        const o = outcomeOf(p, 'skipped', reason);
+        const o = skippedOf(p, reason);
         emitDone(applyCtx, o);
         record(phase, o);
       } else {
@@ -104,25 +110,24 @@ function skipReason(
   status: ReadonlyMap<string, OutcomeStatus>,
   blockedDeletes: ReadonlyMap<string, string>,
   signal: AbortSignal | undefined,
-): string | undefined {
+): OutcomeDetail | undefined {
   if (signal?.aborted) {
     const why: unknown = signal.reason;
-    if (why instanceof ConvergeError && why.code === 'state.lock-lost') return 'not started: the state lock was lost';
-    return why instanceof ConvergeError && why.code === 'state.write-failed' ? 'not started: an earlier change could not be recorded in the state' : 'cancelled before it started';
+    if (why instanceof ConvergeError && why.code === 'state.lock-lost') return { code: 'lock-lost' };
+    return why instanceof ConvergeError && why.code === 'state.write-failed' ? { code: 'earlier-not-recorded' } : { code: 'cancelled' };
   }
   const self = addressKey(p.change);
   if (phase === 'delete') {
-    if (p.view.record?.protect) return 'protected: converge does not delete it';
+    if (p.view.record?.protect) return { code: 'protected' };
     const blocker = blockedDeletes.get(self);
-    if (blocker !== undefined) return `${blocker} (which depends on it) was not deleted`;
+    if (blocker !== undefined) return { code: 'dependent-not-deleted', dependent: blocker };
     return undefined;
   }
   // A replacement's create waits for its delete.
-  if (isBad(status.get(`delete:${self}`))) return `its deletion did not succeed`;
+  if (isBad(status.get(`delete:${self}`))) return { code: 'deletion-not-done' };
   for (const dep of dependenciesOf(p.view)) {
     const s = status.get(`write:${addressKey(dep)}`);
-    if (s === 'failed') return `${addressKey(dep)} (which it depends on) failed`;
-    if (s === 'skipped') return `${addressKey(dep)} (which it depends on) was skipped`;
+    if (s === 'failed' || s === 'skipped') return { code: 'dependency-not-done', dependency: addressKey(dep), status: s };
   }
   return undefined;
 }
@@ -131,9 +136,15 @@ function emitDone(ctx: ApplyContext, o: ApplyOutcome): void {
   ctx.reporter.emit({
     code: 'apply.change.done',
     level: o.status === 'failed' ? 'error' : o.status === 'skipped' ? 'warn' : 'info',
-    message: `${addressKey(o)}: ${o.action} ${o.status}${o.message ? ` (${o.message})` : ''}`,
-    data: { kind: o.kind, name: o.name, action: o.action, status: o.status, message: o.message, runUrl: o.runUrl },
+    message: `${addressKey(o)}: ${o.action} ${o.status}${eventDetail(o)}`,
+    data: { kind: o.kind, name: o.name, action: o.action, status: o.status, message: o.message, detail: o.detail, runUrl: o.runUrl },
   });
+}
+
+/** The event's words: a provider's sentence, else the error's, else the outcome's code (the engine words nothing). */
+function eventDetail(o: ApplyOutcome): string {
+  const said = o.message ?? o.error?.message ?? o.detail?.code;
+  return said ? ` (${said})` : '';
 }
 
 async function runBatch(

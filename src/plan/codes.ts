@@ -117,9 +117,19 @@ export function adoptedNote(address: string): Note {
 /** What the object a provider reports on is called in people's words: a Nomad rule or role has only an id. */
 export type OutcomeObject = 'rule' | 'role';
 
+/** What a workspace change did before the run an outcome reports on (HCP Terraform). */
+export type RunStep =
+  | { step: 'created'; id: string; version: string | null }
+  | { step: 'written'; settings: boolean; variableWrites: number }
+  | { step: 'destroy' }
+  | { step: 'run'; purpose: string };
+
+/** How an upgrade run ended: `none` when the service had nothing to upgrade and said so in its own words. */
+export type UpgradeEnd = { run: 'applied' } | { run: 'no-changes'; finalState: string } | { run: 'none'; serviceMessage: string | null };
+
 /**
- * What a succeeded apply outcome did, as a code with data (ApplyOutcome.detail); views/apply-result.ts
- * words it. An outcome without one carries a provider's `message` for people instead.
+ * What an apply outcome did, or why it was skipped or waits, as a code with data (ApplyOutcome.detail);
+ * views/apply-result.ts words it. An outcome without one carries a provider's `message` for people instead.
  */
 export type OutcomeDetail =
   | { code: 'done' }
@@ -128,7 +138,33 @@ export type OutcomeDetail =
   | { code: 'protect-recorded' }
   | { code: 'dropped-no-id'; object: OutcomeObject }
   | { code: 'created-no-first-run'; id: string }
-  | { code: 'created-run'; id: string; version: string | null; run: 'applied' | 'no-changes' };
+  | { code: 'created-run'; id: string; version: string | null; run: 'applied' | 'no-changes' }
+  | { code: 'recorded' }
+  | { code: 'module-enabled'; registryModule: string; version: string; id: string }
+  | { code: 'written'; settings: boolean; variableWrites: number }
+  | { code: 'run-ended'; after: RunStep; run: 'applied' | 'no-changes' }
+  | { code: 'safe-deleted'; id: string }
+  | { code: 'orphaned' }
+  | { code: 'destroyed'; id: string; deleted: boolean }
+  | { code: 'upgrade-ended'; written: { settings: boolean; variableWrites: number }; runId: string | null; ended: UpgradeEnd; nowAt?: string }
+  /** Failed (the outcome's error says why): the destroy run applied, the safe-delete after it did not. */
+  | { code: 'destroy-run-applied' }
+  /** Failed (the outcome's error says why): what was done before the run that failed. */
+  | { code: 'run-failed'; after: RunStep }
+  // Why a change was skipped (status `skipped`): the engine and the upgrade rollout decide these.
+  | { code: 'cancelled' }
+  | { code: 'lock-lost' }
+  | { code: 'earlier-not-recorded' }
+  | { code: 'protected' }
+  | { code: 'dependent-not-deleted'; dependent: string }
+  | { code: 'deletion-not-done' }
+  | { code: 'dependency-not-done'; dependency: string; status: 'failed' | 'skipped' }
+  | { code: 'canary-failed'; canary: string }
+  | { code: 'upgrade-failed'; workspace: string }
+  | { code: 'max-failures'; module: string; maxFailures: number; failed: string[] }
+  // Why a change waits (status `awaiting-confirmation`).
+  | { code: 'awaiting-upgrade-run'; runId: string; url: string }
+  | { code: 'awaiting-run'; after: RunStep; url: string };
 
 export type OutcomeCode = OutcomeDetail['code'];
 
@@ -141,6 +177,31 @@ export const OUTCOME_CODES = {
   'dropped-no-id': { meaning: 'a delete of an object whose id converge never learned: its record is dropped', data: "object: 'rule' | 'role'" },
   'created-no-first-run': { meaning: 'a workspace was created, but no first run appeared while converge looked for it', data: 'id: string' },
   'created-run': { meaning: 'a workspace was created and its first run followed to the end', data: "id: string; version: string | null; run: 'applied' | 'no-changes'" },
+  recorded: { meaning: 'nothing needed sending: only the state record was written', data: '-' },
+  'module-enabled': { meaning: 'no-code provisioning was enabled for a registry module at a version', data: 'registryModule: string; version: string; id: string (the no-code module)' },
+  written: { meaning: 'a workspace’s settings and variables were sent (or only its record written)', data: 'settings: boolean; variableWrites: number' },
+  'run-ended': { meaning: 'a workspace change, then the run it followed ended', data: "after: { step: 'created'; id; version } | { step: 'written'; settings; variableWrites } | { step: 'destroy' } | { step: 'run'; purpose }; run: 'applied' | 'no-changes'" },
+  'safe-deleted': { meaning: 'a workspace was safe-deleted (HCP Terraform refuses while it manages resources)', data: 'id: string' },
+  orphaned: { meaning: 'deletion policy orphan: converge forgot the workspace; it and its resources stay', data: '-' },
+  destroyed: { meaning: 'deletion policy destroy: the destroy run applied, then the workspace was safe-deleted (or was already gone)', data: 'id: string; deleted: boolean (false: the safe-delete found it gone)' },
+  'upgrade-ended': {
+    meaning: 'a workspace’s settings and variables were sent, then its upgrade run ended (or the service had nothing to upgrade)',
+    data: "written: { settings; variableWrites }; runId: string | null; ended: { run: 'applied' } | { run: 'no-changes'; finalState } | { run: 'none'; serviceMessage }; nowAt?: string (the version the workspace runs, when not the planned one)",
+  },
+  'destroy-run-applied': { meaning: 'failed: the destroy run applied, but the safe-delete after it was refused; the outcome’s error says why, after this sentence', data: '-' },
+  'run-failed': { meaning: 'failed: the run after a workspace change failed; the outcome’s error says why, after this sentence', data: "after: { step: 'created'; id; version } | { step: 'written'; settings; variableWrites } | { step: 'destroy' } | { step: 'run'; purpose }" },
+  cancelled: { meaning: 'skipped: the apply was cancelled (Ctrl-C) before this change started', data: '-' },
+  'lock-lost': { meaning: 'skipped: the state lock was lost, so nothing more starts', data: '-' },
+  'earlier-not-recorded': { meaning: 'skipped: an earlier change could not be recorded in the state, so nothing more starts', data: '-' },
+  protected: { meaning: 'skipped: a protected object is never deleted', data: '-' },
+  'dependent-not-deleted': { meaning: 'skipped: an object that depends on this one was not deleted, so this one stays', data: 'dependent: string (its address)' },
+  'deletion-not-done': { meaning: 'skipped: the create of a replacement waits for its delete, which did not succeed', data: '-' },
+  'dependency-not-done': { meaning: 'skipped: an object this one depends on failed or was skipped', data: "dependency: string (its address); status: 'failed' | 'skipped'" },
+  'canary-failed': { meaning: 'skipped: the rollout’s canary upgrade failed, so no other upgrade starts', data: 'canary: string (workspace name)' },
+  'upgrade-failed': { meaning: 'skipped: an upgrade of the same module failed (upgrade.maxFailures: 1)', data: 'workspace: string' },
+  'max-failures': { meaning: 'skipped: upgrade.maxFailures upgrades of the same module failed', data: 'module: string; maxFailures: number; failed: string[] (workspace names)' },
+  'awaiting-upgrade-run': { meaning: 'awaiting confirmation: the upgrade run is planned and waits to be confirmed (upgrade.confirm: manual)', data: 'runId: string; url: string' },
+  'awaiting-run': { meaning: 'awaiting confirmation: after a workspace change, its run is planned and waits to be confirmed', data: "after: { step: 'created'; id; version } | { step: 'written'; settings; variableWrites } | { step: 'destroy' } | { step: 'run'; purpose }; url: string" },
 } as const satisfies Record<OutcomeCode, CodeDoc>;
 
 /** A change converge cannot read, as the provider saw it (LiveView.hiddenChange). */

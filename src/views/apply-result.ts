@@ -3,7 +3,7 @@ import { addressKey } from '../model/kinds.js';
 import type { ApplyOutcome } from '../providers/provider.js';
 import type { ApplyResult } from '../engine/types.js';
 import type { Change } from '../plan/types.js';
-import type { OutcomeDetail } from '../plan/codes.js';
+import type { OutcomeDetail, RunStep } from '../plan/codes.js';
 import { actionSymbol } from './format.js';
 
 /*
@@ -90,12 +90,107 @@ export function outcomeSentence(action: Action, d: OutcomeDetail): string {
     case 'created-run':
       return `created ${d.id} at ${d.version ?? 'the module’s version'}: ${d.run === 'applied' ? 'run applied' : 'run planned no changes'}`;
     default:
+      return notDoneSentence(d);
+  }
+}
+
+type Later = Exclude<OutcomeDetail, { code: 'done' | 'done-id' | 'already-gone' | 'protect-recorded' | 'dropped-no-id' | 'created-no-first-run' | 'created-run' }>;
+
+/** What a workspace change did: "settings updated, 2 variable write(s)". */
+function writtenSentence(d: { settings: boolean; variableWrites: number }): string {
+  return [d.settings ? 'settings updated' : '', d.variableWrites > 0 ? `${d.variableWrites} variable write(s)` : ''].filter((s) => s !== '').join(', ') || 'recorded in state';
+}
+
+function upgradeEndedSentence(d: Extract<OutcomeDetail, { code: 'upgrade-ended' }>): string {
+  const written = writtenSentence(d.written);
+  const prefix = written === 'recorded in state' ? '' : `${written}; `;
+  const e = d.ended;
+  const end =
+    e.run === 'applied'
+      ? `upgrade run ${d.runId ?? '?'} applied`
+      : e.run === 'no-changes'
+        ? `upgrade run ${d.runId ?? '?'} planned no changes (${e.finalState})`
+        : `nothing to upgrade: ${e.serviceMessage ?? 'no upgrade available'}`;
+  return `${prefix}${end}${d.nowAt !== undefined ? ` (now at ${d.nowAt})` : ''}`;
+}
+
+/** What came before the run an outcome reports on. */
+function stepSentence(s: RunStep): string {
+  switch (s.step) {
+    case 'created':
+      return `created ${s.id} at ${s.version ?? 'the module’s version'}`;
+    case 'written':
+      return writtenSentence(s);
+    case 'destroy':
+      return 'destroy';
+    case 'run':
+      return `${s.purpose} run`;
+    default:
+      return assertNever(s, 'run step');
+  }
+}
+
+/** HCP Terraform workspace outcomes, and why a change was skipped or waits. */
+function notDoneSentence(d: Later): string {
+  switch (d.code) {
+    case 'recorded':
+      return 'recorded in state';
+    case 'module-enabled':
+      return `enabled no-code provisioning for ${d.registryModule} at ${d.version} (${d.id})`;
+    case 'written':
+      return writtenSentence(d);
+    case 'run-ended':
+      return `${stepSentence(d.after)}: ${d.run === 'applied' ? 'run applied' : 'run planned no changes'}`;
+    case 'safe-deleted':
+      return `safe-deleted ${d.id}`;
+    case 'orphaned':
+      return 'orphaned: converge forgot it; the workspace and its resources stay in HCP Terraform';
+    case 'destroyed':
+      return `destroy run applied; ${d.deleted ? `safe-deleted ${d.id}` : `${d.id} was already gone (404)`}`;
+    case 'upgrade-ended':
+      return upgradeEndedSentence(d);
+    case 'destroy-run-applied':
+      return 'destroy run applied';
+    case 'run-failed':
+      return stepSentence(d.after);
+    case 'cancelled':
+      return 'cancelled before it started';
+    case 'lock-lost':
+      return 'not started: the state lock was lost';
+    case 'earlier-not-recorded':
+      return 'not started: an earlier change could not be recorded in the state';
+    case 'protected':
+      return 'protected: converge does not delete it';
+    case 'dependent-not-deleted':
+      return `${d.dependent} (which depends on it) was not deleted`;
+    case 'deletion-not-done':
+      return 'its deletion did not succeed';
+    case 'dependency-not-done':
+      return `${d.dependency} (which it depends on) ${d.status === 'failed' ? 'failed' : 'was skipped'}`;
+    case 'canary-failed':
+      return `not started: the upgrade of ${d.canary} (the canary) failed`;
+    case 'upgrade-failed':
+      return `not started: the upgrade of ${d.workspace} failed`;
+    case 'max-failures':
+      return `not started: ${d.failed.length} upgrades of module ${d.module} failed (upgrade.maxFailures: ${d.maxFailures}), ${d.failed.slice(0, 3).join(', ')}${d.failed.length > 3 ? ', …' : ''}`;
+    case 'awaiting-upgrade-run':
+      return `upgrade run ${d.runId} is planned and waits for confirmation (upgrade.confirm: manual): ${d.url}`;
+    case 'awaiting-run':
+      return `${stepSentence(d.after)}: the run is planned and awaits confirmation (upgrade.confirm: manual): ${d.url}`;
+    default:
       return assertNever(d, 'outcome detail');
   }
 }
 
+/** What a not-succeeded outcome says after its status: a coded failure goes on with its error's message. */
+function said(o: ApplyOutcome): string | undefined {
+  if (o.message !== undefined || o.detail === undefined) return o.message;
+  const sentence = outcomeSentence(o.action, o.detail);
+  return o.status === 'failed' && o.error ? `${sentence}: ${o.error.message}` : sentence;
+}
+
 function headText(o: ApplyOutcome, change: Change | undefined): string {
-  const detail = o.message ?? o.error?.message;
+  const detail = said(o) ?? o.error?.message;
   const tail = detail ? `: ${detail}` : '';
   switch (o.status) {
     case 'succeeded':
@@ -146,6 +241,6 @@ export function renderApplyResultText(result: ApplyResult, plan?: { changes: rea
  * cause). An outcome with a `detail` code also gets its sentence as `message`, as format 1.0 had it.
  */
 export function renderApplyResultJson(result: ApplyResult): string {
-  const outcomes = result.outcomes.map((o) => (o.detail !== undefined && o.message === undefined ? { ...o, message: outcomeSentence(o.action, o.detail) } : o));
+  const outcomes = result.outcomes.map((o) => (o.detail !== undefined && o.message === undefined ? { ...o, message: said(o) } : o));
   return JSON.stringify({ ...result, outcomes }, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as Error & { code?: string }).code, message: v.message } : v), 2);
 }

@@ -42,9 +42,9 @@ describe('applyPlan', () => {
     const result = await w.apply(run);
     const by = Object.fromEntries(result.outcomes.map((o) => [addressKey(o), o]));
     expect(by['NomadAuthMethod/okta']?.status).toBe('failed');
-    expect(by['NomadBindingRule/r1']).toMatchObject({ status: 'skipped', message: 'NomadAuthMethod/okta (which it depends on) failed' });
+    expect(by['NomadBindingRule/r1']).toMatchObject({ status: 'skipped', detail: { code: 'dependency-not-done', dependency: 'NomadAuthMethod/okta', status: 'failed' } });
     expect(by['NomadBindingRule/r2']?.status).toBe('succeeded');
-    expect(by['NoCodeWorkspace/ws-a']).toMatchObject({ status: 'skipped', message: expect.stringContaining('NoCodeModule/vpc') });
+    expect(by['NoCodeWorkspace/ws-a']).toMatchObject({ status: 'skipped', detail: { code: 'dependency-not-done', dependency: 'NoCodeModule/vpc' } });
     expect(result.counts).toEqual({ succeeded: 2, failed: 2, skipped: 3, awaiting: 0 });
     const sent = [...w.nomad.calls, ...w.tfe.calls].flatMap((c) => c.changes);
     expect(sent).not.toContain('create:NomadBindingRule/r1');
@@ -68,9 +68,9 @@ describe('applyPlan', () => {
     const run = await w.plan([policy('p1'), policy('p2'), role('dev', ['p2', 'p1']), okta(), rule('r1', 'okta', { bindName: 'dev' }), rule('r2', 'okta', { bindType: 'policy', bindName: 'p2' })]);
     const result = await w.apply(run);
     const by = Object.fromEntries(result.outcomes.map((o) => [addressKey(o), o]));
-    expect(by['NomadAclRole/dev']).toMatchObject({ status: 'skipped', message: 'NomadAclPolicy/p1 (which it depends on) failed' });
+    expect(by['NomadAclRole/dev']).toMatchObject({ status: 'skipped', detail: { code: 'dependency-not-done', dependency: 'NomadAclPolicy/p1', status: 'failed' } });
     // r1 binds the role dev (its bindName), which was skipped.
-    expect(by['NomadBindingRule/r1']).toMatchObject({ status: 'skipped', message: 'NomadAclRole/dev (which it depends on) was skipped' });
+    expect(by['NomadBindingRule/r1']).toMatchObject({ status: 'skipped', detail: { code: 'dependency-not-done', dependency: 'NomadAclRole/dev', status: 'skipped' } });
     expect(by['NomadBindingRule/r2']?.status).toBe('succeeded');
   });
 
@@ -126,7 +126,7 @@ describe('applyPlan', () => {
     const store = await (await import('../../src/state/state-store.js')).openStateStore(w.backend, { lock: false, operation: 'apply', lockTimeoutMs: 0 });
     const { applyPlan } = await import('../../src/engine/index.js');
     const result = await applyPlan(run, { providers: w.providers, store, ctx: { ...w.ctx(), signal: ac.signal }, options: { runTimeoutMs: 1, pollIntervalMs: 1, concurrency: 1 } });
-    expect(result.outcomes).toEqual([expect.objectContaining({ status: 'skipped', message: 'cancelled before it started' })]);
+    expect(result.outcomes).toEqual([expect.objectContaining({ status: 'skipped', detail: { code: 'cancelled' } })]);
     expect(w.nomad.calls).toEqual([]);
   });
 });

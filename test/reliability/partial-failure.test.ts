@@ -86,6 +86,14 @@ describe('partial failure: one object fails for good, the rest applies', () => {
       .map((c) => `${c.kind}/${c.name}`)
       .sort();
     expect(left).toEqual(['NoCodeWorkspace/vpc-00', 'NomadAuthMethod/am-01', 'NomadBindingRule/br-01']);
+    // apply --json: the skip is a code with its data, and `message` is the same sentence the text said.
+    const j = await world.cli(['apply', '--auto-approve', '--json', ...FAST]);
+    const skipped = (JSON.parse(j.stdout) as { outcomes: { name: string }[] }).outcomes.find((o) => o.name === 'br-01');
+    expect(skipped).toMatchObject({
+      status: 'skipped',
+      detail: { code: 'dependency-not-done', dependency: 'NomadAuthMethod/am-01', status: 'failed' },
+      message: 'NomadAuthMethod/am-01 (which it depends on) failed',
+    });
   });
 
   it('a rerun after fixing the manifest converges', async () => {

@@ -16,7 +16,7 @@ export async function applyAuthMethods(session: NomadSession, batch: ApplyBatch,
   const outcomes: ApplyOutcome[] = [];
   for (const p of orderForDefault(batch.changes)) {
     if (ctx.signal?.aborted) {
-      outcomes.push({ kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'skipped', message: 'cancelled' });
+      outcomes.push({ kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'skipped', detail: { code: 'cancelled' } });
       continue;
     }
     try {

@@ -6,7 +6,7 @@ export async function applyEach(changes: readonly PlannedChange[], ctx: ApplyCon
   const outcomes: ApplyOutcome[] = [];
   for (const p of changes) {
     if (ctx.signal?.aborted) {
-      outcomes.push({ kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'skipped', message: 'cancelled' });
+      outcomes.push({ kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'skipped', detail: { code: 'cancelled' } });
       continue;
     }
     try {

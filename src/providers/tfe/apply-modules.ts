@@ -53,10 +53,10 @@ async function writeModule(p: PlannedChange, session: TfeSession, ctx: ApplyCont
     // What was applied is the desired fields the service accepted (its write responses do not
     // include the variable options, so they cannot be read back from them).
     await ctx.save(record(p, read.module.id, fields, { registryModuleId: body.registryModuleId, registryModule: d.spec.registryModule }, ctx));
-    return outcome(p, 'succeeded', `enabled no-code provisioning for ${d.spec.registryModule} at ${body.versionPin} (${read.module.id})`);
+    return outcome(p, 'succeeded', { code: 'module-enabled', registryModule: d.spec.registryModule, version: body.versionPin, id: read.module.id });
   }
   if (!live) return outcome(p, 'failed', 'internal: update without a live module');
-  let message: string | OutcomeDetail = 'recorded in state';
+  let message: OutcomeDetail = { code: 'recorded' };
   if (body) {
     // The whole desired set, no ids, registry module always included (reference §1.2).
     await session.client.updateNoCodeModule(live.id, body, call);

@@ -21,7 +21,7 @@ import { deleteWorkspace } from './workspace-delete.js';
 
 /** Runs one change; once the apply is stopped (a state write failed, the state lock was lost) nothing new starts. */
 async function guard(env: Env, p: PlannedChange, fn: () => Promise<ApplyOutcome>): Promise<ApplyOutcome> {
-  if (env.ctx.signal?.aborted) return outcome(p, 'skipped', 'cancelled before it started');
+  if (env.ctx.signal?.aborted) return outcome(p, 'skipped', { code: 'cancelled' });
   try {
     return await fn();
   } catch (e) {

@@ -5,6 +5,11 @@
  * default 1); a failed canary stops every group. Items not started are `skip`ped with the reason.
  */
 
+import type { OutcomeDetail } from '../../plan/codes.js';
+
+/** Why the rollout did not start an item. */
+export type StopReason = Extract<OutcomeDetail, { code: 'canary-failed' | 'upgrade-failed' | 'max-failures' }>;
+
 export interface RolloutProgress {
   done: number;
   running: number;
@@ -21,7 +26,7 @@ export interface RolloutOptions<T, R> {
   concurrency: number;
   run(item: T): Promise<R>;
   isFailure(r: R): boolean;
-  skip(item: T, reason: string): R;
+  skip(item: T, reason: StopReason): R;
   nameOf(item: T): string;
   /** The group an item belongs to (its module) and the group's limits. */
   groupOf?(item: T): { name: string; limits: GroupLimits };
@@ -68,14 +73,14 @@ export async function rollout<T, R>(items: readonly T[], o: RolloutOptions<T, R>
   await runOne(0);
   if (results[0] !== undefined && o.isFailure(results[0])) canaryFailed = true;
 
-  const stopReason = (item: T): string | undefined => {
-    if (canaryFailed) return `not started: the upgrade of ${o.nameOf(first)} (the canary) failed`;
+  const stopReason = (item: T): StopReason | undefined => {
+    if (canaryFailed) return { code: 'canary-failed', canary: o.nameOf(first) };
     const g = groupOf(item);
     const s = stateOf(g.name);
     const max = Math.max(1, g.limits.maxFailures ?? 1);
     if (s.failures.length < max) return undefined;
-    if (max === 1) return `not started: the upgrade of ${s.failures[0] ?? '?'} failed`;
-    return `not started: ${s.failures.length} upgrades of module ${g.name} failed (upgrade.maxFailures: ${max}), ${s.failures.slice(0, 3).join(', ')}${s.failures.length > 3 ? ', …' : ''}`;
+    if (max === 1) return { code: 'upgrade-failed', workspace: s.failures[0] ?? '?' };
+    return { code: 'max-failures', module: g.name, maxFailures: max, failed: [...s.failures] };
   };
 
   const waiting = items.map((_, i) => i).slice(1);

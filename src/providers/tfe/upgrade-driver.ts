@@ -1,4 +1,5 @@
 import { isConvergeError, type ConvergeError } from '../../diagnostics/errors.js';
+import type { UpgradeEnd } from '../../plan/codes.js';
 import type { InFlightRun } from '../../state/types.js';
 import type { ApplyContext } from '../provider.js';
 import type { TfeClient } from './client.js';
@@ -44,8 +45,8 @@ export interface PendingRun {
 
 export type DriveResult =
   /** `adopted`: the run followed was found in flight, not started here: it may not be the upgrade (check the version). */
-  | { status: 'succeeded'; message: string; runId: string | null; url: string | null; adopted: boolean; workspace?: WorkspaceWire }
-  | { status: 'awaiting-confirmation'; message: string; runId: string; url: string }
+  | { status: 'succeeded'; ended: UpgradeEnd; runId: string | null; url: string | null; adopted: boolean; workspace?: WorkspaceWire }
+  | { status: 'awaiting-confirmation'; runId: string; url: string }
   | { status: 'failed'; error: ConvergeError; runId: string | null; url: string | null };
 
 export interface DriverDeps {
@@ -97,7 +98,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     }
     if (id === null) {
       // Nothing pending: the service answers with only a message (reference §3, go-tfe WorkspaceUpgrade.Message).
-      return { status: 'succeeded', message: `nothing to upgrade: ${started.message ?? 'no upgrade available'}`, runId: null, url: null, adopted: false };
+      return { status: 'succeeded', ended: { run: 'none', serviceMessage: started.message }, runId: null, url: null, adopted: false };
     }
     runId = id;
     phase = 'initiated';
@@ -147,14 +148,14 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
       await deps.setInFlight(undefined);
       return {
         status: 'succeeded',
-        message: result.status === 'applied' ? `upgrade run ${runId} applied` : `upgrade run ${runId} planned no changes (${result.finalState})`,
+        ended: result.status === 'applied' ? { run: 'applied' } : { run: 'no-changes', finalState: result.finalState },
         runId,
         url,
         adopted: adopted !== null,
         ...(result.workspace ? { workspace: result.workspace } : {}),
       };
     case 'awaiting-confirmation':
-      return { status: 'awaiting-confirmation', message: `upgrade run ${runId} is planned and waits for confirmation (upgrade.confirm: manual): ${url}`, runId, url };
+      return { status: 'awaiting-confirmation', runId, url };
     case 'failed':
       // A run that ended is forgotten (a rerun starts a new upgrade); one still going (timeout,
       // interrupted) stays recorded so a rerun resumes it.

@@ -64,5 +64,5 @@ export async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDe
     // Said as a code with data: the view words "created ws-… at 1.4.0: run applied" (views/apply-result.ts).
     return outcome(p, 'succeeded', { code: 'created-run', id: ws.id, version, run: result.status }, { runUrl: url });
   }
-  return runOutcome(p, `created ${ws.id} at ${version ?? 'the module’s version'}`, result, url);
+  return runOutcome(p, { step: 'created', id: ws.id, version }, result, url);
 }

@@ -45,7 +45,7 @@ export async function safeDelete(env: Env, p: PlannedChange, id: string): Promis
   try {
     const existed = await safeDeleteOnceProcessed(env, p, id);
     await env.ctx.forget(p.change);
-    return outcome(p, 'succeeded', existed ? `safe-deleted ${id}` : `${id} was already gone (404)`);
+    return outcome(p, 'succeeded', existed ? { code: 'safe-deleted', id } : { code: 'already-gone', id, notFound: true });
   } catch (e) {
     if (isConvergeError(e) && e.code === 'tfe.conflict') {
       // 409: still managing resources, state being processed, or locked (reference §5, GT errors.go).
@@ -65,12 +65,12 @@ export async function deleteWorkspace(env: Env, p: PlannedChange): Promise<Apply
   const policy = p.change.deletion ?? deletionPolicyOf(p.view);
   if (policy === 'orphan') {
     await env.ctx.forget(p.change);
-    return outcome(p, 'succeeded', 'orphaned: converge forgot it; the workspace and its resources stay in HCP Terraform');
+    return outcome(p, 'succeeded', { code: 'orphaned' });
   }
   const id = p.view.live?.id ?? p.view.record?.id;
   if (!p.view.live || id === undefined) {
     await env.ctx.forget(p.change);
-    return outcome(p, 'succeeded', 'already gone');
+    return outcome(p, 'succeeded', { code: 'already-gone' });
   }
   if (policy === 'destroy') {
     const autoApply = p.view.live.extra.autoApply === true;
@@ -85,9 +85,12 @@ export async function deleteWorkspace(env: Env, p: PlannedChange): Promise<Apply
       followed = await followPlainRun(env, p, { workspace: p.change.name, workspaceId: id, runId: run.id, purpose: 'destroy', phase: 'initiated', startedAt, policy: 'auto', autoApply });
     }
     const { result, url } = followed;
-    if (result.status !== 'applied' && result.status !== 'no-changes') return runOutcome(p, 'destroy', result, url);
+    if (result.status !== 'applied' && result.status !== 'no-changes') return runOutcome(p, { step: 'destroy' }, result, url);
     const o = await safeDelete(env, p, id);
-    return { ...o, message: `destroy run applied; ${o.message ?? ''}`, runUrl: url };
+    if (o.status === 'succeeded') return { ...o, detail: { code: 'destroyed', id, deleted: o.detail?.code === 'safe-deleted' }, runUrl: url };
+    // A refused safe-delete: its error says why, after what was done first.
+    const { message: _said, ...failed } = o;
+    return { ...failed, detail: { code: 'destroy-run-applied' }, runUrl: url };
   }
   return safeDelete(env, p, id);
 }

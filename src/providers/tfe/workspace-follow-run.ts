@@ -1,4 +1,5 @@
 import type { InFlightRun } from '../../state/types.js';
+import type { RunStep } from '../../plan/codes.js';
 import type { ApplyOutcome, PlannedChange } from '../provider.js';
 import { runUrl } from './mapping.js';
 import { outcome } from './outcome.js';
@@ -86,16 +87,16 @@ export async function findFirstRun(env: Env, ws: WorkspaceWire): Promise<string 
   }
 }
 
-export function runOutcome(p: PlannedChange, what: string, r: FollowResult, url: string): ApplyOutcome {
+export function runOutcome(p: PlannedChange, after: RunStep, r: FollowResult, url: string): ApplyOutcome {
   switch (r.status) {
     case 'applied':
-      return outcome(p, 'succeeded', `${what}: run applied`, { runUrl: url });
     case 'no-changes':
-      return outcome(p, 'succeeded', `${what}: run planned no changes`, { runUrl: url });
+      return outcome(p, 'succeeded', { code: 'run-ended', after, run: r.status }, { runUrl: url });
     case 'awaiting-confirmation':
-      return outcome(p, 'awaiting-confirmation', `${what}: the run is planned and awaits confirmation (upgrade.confirm: manual): ${url}`, { runUrl: url });
+      return outcome(p, 'awaiting-confirmation', { code: 'awaiting-run', after, url }, { runUrl: url });
     case 'failed':
-      return outcome(p, 'failed', `${what}: ${r.error.message}`, { error: r.error, runUrl: url });
+      // The error says what failed; the code, what was done before the run.
+      return outcome(p, 'failed', { code: 'run-failed', after }, { error: r.error, runUrl: url });
   }
 }
 

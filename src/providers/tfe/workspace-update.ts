@@ -25,15 +25,15 @@ export async function updateWorkspace(env: Env, p: PlannedChange, d: WorkspaceDe
     moduleId: moduleIdFor(env, d.spec.module) ?? null,
     ...(await secretVersions(env, p, d, live.id, writes > 0)),
   });
-  const done = [settings ? 'settings updated' : '', writes > 0 ? `${writes} variable write(s)` : ''].filter((s) => s !== '').join(', ') || 'recorded in state';
+  const done = { settings, variableWrites: writes };
   let inFlight = env.ctx.record(p.change)?.inFlight;
   if (!inFlight && typeof live.extra.pendingFirstRun === 'string') {
     // The plan saw the adopted workspace's first run waiting (load.ts): look again, it may have ended since.
     const pending = await pendingRun(env.session.client, live.id, d.name);
     if (pending?.first) inFlight = await adoptFirstRun(env, p, pending);
   }
-  if (!inFlight) return outcome(p, 'succeeded', done);
+  if (!inFlight) return outcome(p, 'succeeded', { code: 'written', ...done });
   if (inFlight.purpose === 'upgrade') return upgradeRun(env, p, d, live.id, done);
   const { result, url } = await resumeRun(env, p, inFlight, live.extra.autoApply === true, d.spec.upgrade?.confirm ?? 'auto');
-  return runOutcome(p, done, result, url);
+  return runOutcome(p, { step: 'written', ...done }, result, url);
 }

@@ -14,7 +14,7 @@ import { runOutcome, resumeRun, adoptFirstRun } from './workspace-follow-run.js'
  * A workspace upgrade: settings and variables first, a run left in flight next, then the upgrade run.
  */
 
-export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string, done: string, pending?: PendingRun | null, newestRunId?: string | null): Promise<ApplyOutcome> {
+export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string, written: { settings: boolean; variableWrites: number }, pending?: PendingRun | null, newestRunId?: string | null): Promise<ApplyOutcome> {
   const moduleId = moduleIdFor(env, d.spec.module);
   if (moduleId === undefined) {
     const error = new ConvergeError('tfe.workspace.module-missing', `NoCodeModule/${d.spec.module} has no no-code module: cannot upgrade workspace ${d.name}`, { source: 'user' });
@@ -41,7 +41,7 @@ export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired
     if (r.status === 'succeeded') version = await readVersion(r.workspace);
   }
   if (r.status === 'failed') return outcome(p, 'failed', r.error.message, { error: r.error, runUrl: r.url });
-  if (r.status === 'awaiting-confirmation') return outcome(p, 'awaiting-confirmation', r.message, { runUrl: r.url });
+  if (r.status === 'awaiting-confirmation') return outcome(p, 'awaiting-confirmation', { code: 'awaiting-upgrade-run', runId: r.runId, url: r.url }, { runUrl: r.url });
   await saveRecord(env, p, workspaceId, appliedFields(p, version), { workspaceId, moduleId });
   if (to !== null && version !== null && version !== to && r.runId !== null) {
     // Never report an upgrade the workspace does not show: state keeps the version read back, so the next plan upgrades again.
@@ -51,9 +51,9 @@ export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired
     });
     return outcome(p, 'failed', error.message, { error, runUrl: r.url });
   }
-  const prefix = done === 'recorded in state' ? '' : `${done}; `;
   // Only a run-less answer ("no upgrade available") gets here with another version: say where the workspace is.
-  return outcome(p, 'succeeded', `${prefix}${r.message}${version && version !== to ? ` (now at ${version})` : ''}`, { runUrl: r.url });
+  const nowAt = version && version !== to ? { nowAt: version } : {};
+  return outcome(p, 'succeeded', { code: 'upgrade-ended', written, runId: r.runId, ended: r.ended, ...nowAt }, { runUrl: r.url });
 }
 
 export async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired): Promise<ApplyOutcome> {
@@ -81,8 +81,7 @@ export async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceD
   if (inFlight && inFlight.purpose !== 'upgrade') {
     // A first run never seen to finish comes first; the upgrade follows it.
     const { result, url } = await resumeRun(env, p, inFlight, live.extra.autoApply === true, d.spec.upgrade?.confirm ?? 'auto');
-    if (result.status !== 'applied' && result.status !== 'no-changes') return runOutcome(p, `${inFlight.purpose} run`, result, url);
+    if (result.status !== 'applied' && result.status !== 'no-changes') return runOutcome(p, { step: 'run', purpose: inFlight.purpose }, result, url);
   }
-  const done = [settings ? 'settings updated' : '', writes > 0 ? `${writes} variable write(s)` : ''].filter((s) => s !== '').join(', ') || 'recorded in state';
-  return upgradeRun(env, p, d, live.id, done, pending, newestRunId);
+  return upgradeRun(env, p, d, live.id, { settings, variableWrites: writes }, pending, newestRunId);
 }

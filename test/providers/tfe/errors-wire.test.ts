@@ -4,7 +4,7 @@ import { manifestPointer, tfeError } from '../../../src/providers/tfe/errors.js'
 import { parseAccount, parseErrors, parseListDocument, parseRegistryModule, parseWorkspace, parseWorkspaceUpgrade } from '../../../src/providers/tfe/wire.js';
 import { tokenKindOf } from '../../../src/providers/tfe/provider.js';
 import { classifyRun, pollDelay } from '../../../src/providers/tfe/runs.js';
-import { rollout } from '../../../src/providers/tfe/rollout.js';
+import { rollout, type StopReason } from '../../../src/providers/tfe/rollout.js';
 
 const range = (line: number) => ({ file: 'ws.yaml', start: { line, col: 1 }, end: { line, col: 10 } });
 const workspace = {
@@ -156,13 +156,13 @@ describe('rollout', () => {
       await new Promise((r) => setTimeout(r, 1));
       return { n, ok: n !== 'b' };
     };
-    const skip = (n: string, reason: string) => ({ n, ok: true, reason });
+    const skip = (n: string, reason: StopReason) => ({ n, ok: true, reason });
     const r = await rollout(['a', 'b', 'c', 'd'], { concurrency: 1, run, isFailure: (x) => !x.ok, skip, nameOf: (n) => n });
     expect(started).toEqual(['a', 'b']);
     expect(r.map((x) => x.n)).toEqual(['a', 'b', 'c', 'd']);
-    expect((r[2] as { reason?: string }).reason).toMatch(/upgrade of b failed/);
+    expect((r[2] as { reason?: StopReason }).reason).toEqual({ code: 'upgrade-failed', workspace: 'b' });
     const canary = await rollout(['a', 'b'], { concurrency: 4, run, isFailure: () => true, skip, nameOf: (n) => n });
-    expect((canary[1] as { reason?: string }).reason).toMatch(/the canary/);
+    expect((canary[1] as { reason?: StopReason }).reason).toEqual({ code: 'canary-failed', canary: 'a' });
   });
 
   it('keeps a group to maxConcurrent at once and stops it after maxFailures, reporting done/running/waiting/failed', async () => {
@@ -187,7 +187,7 @@ describe('rollout', () => {
     });
     expect(peak).toBe(1);
     expect(r.map((x) => ('reason' in x ? 'skipped' : x.ok ? 'ok' : 'failed'))).toEqual(['ok', 'ok', 'failed', 'failed', 'skipped', 'skipped', 'skipped']);
-    expect((r[4] as { reason?: string }).reason).toMatch(/2 upgrades of module mod failed \(upgrade.maxFailures: 2\), c, d/);
+    expect((r[4] as { reason?: StopReason }).reason).toEqual({ code: 'max-failures', module: 'mod', maxFailures: 2, failed: ['c', 'd'] });
     expect(seen.at(-1)).toEqual({ done: 4, running: 0, waiting: 0, failed: 2 });
   });
 });

@@ -85,7 +85,7 @@ describe('TFE provider: projects, agent pools, variables, first-run policy, orph
     const a = await w.converge(spec('manual'));
     const o = a.outcomes.find((x) => x.name === 'first-manual');
     expect(o?.status).toBe('awaiting-confirmation');
-    expect(o?.message).toMatch(/awaits confirmation/);
+    expect(o?.detail).toMatchObject({ code: 'awaiting-run', after: { step: 'created' } });
     expect(o?.runUrl).toMatch(new RegExp(`${w.sim.url}/app/acme/workspaces/first-manual/runs/run-`));
     const inFlight = w.state.doc.records.find((r) => r.name === 'first-manual')?.inFlight;
     expect(inFlight).toMatchObject({ purpose: 'provision', phase: 'planned' });

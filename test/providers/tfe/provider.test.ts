@@ -32,6 +32,7 @@ describe('TFE provider against the simulator', () => {
     const result = await w.converge([lambdaModule()]);
     expect(result.counts).toMatchObject({ succeeded: 1, failed: 0 });
     const id = w.state.doc.records.find((r) => r.name === 'lambda')?.id ?? '';
+    expect(result.outcomes[0]?.detail).toMatchObject({ code: 'module-enabled', version: '1.1.0', id });
     const read = await w.get(`/no-code-modules/${id}`);
     expect(read.body.data.attributes['version-pin']).toBe('1.1.0');
     expect(read.body.data.attributes.enabled).toBe(true);
@@ -106,6 +107,8 @@ describe('TFE provider against the simulator', () => {
     const result = await w.apply(run);
     expect(result.counts.failed).toBe(0);
     expect(w.count('POST', UPGRADE_INITIATE)).toBe(before + 1);
+    // What happened is data (views word it): the run applied, the settings and variables were already right.
+    expect(result.outcomes.find((x) => x.name === 'vpc-dev')?.detail).toMatchObject({ code: 'upgrade-ended', written: { settings: false, variableWrites: 0 }, ended: { run: 'applied' } });
     expect((await w.get('/organizations/acme/workspaces/vpc-dev')).body.data.attributes['source-module-id']).toBe('private/acme/vpc/aws/1.5.0');
     expect(w.state.doc.records.find((r) => r.name === 'vpc-dev')?.inFlight).toBeUndefined();
     expect(hasChanges((await w.plan(objects)).plan)).toBe(false);
@@ -130,6 +133,7 @@ describe('TFE provider against the simulator', () => {
     expect(o?.status).toBe('awaiting-confirmation');
     expect(o?.runUrl).toMatch(/\/runs\/run-/);
     const inFlight = w.state.doc.records.find((r) => r.name === 'vpc-dev')?.inFlight;
+    expect(o?.detail).toEqual({ code: 'awaiting-upgrade-run', runId: inFlight?.runId, url: o?.runUrl });
     expect(inFlight).toMatchObject({ purpose: 'upgrade', phase: 'planned' });
     expect((await w.get('/organizations/acme/workspaces/vpc-dev')).body.data.attributes['source-module-id']).toBe('private/acme/vpc/aws/1.5.0');
 
@@ -239,6 +243,7 @@ describe('TFE provider against the simulator', () => {
     expect(del?.reasons).toEqual([{ code: 'deletion-policy', policy: 'destroy' }]);
     const result = await w.apply(run);
     expect(result.counts.failed).toBe(0);
+    expect(result.outcomes.find((x) => x.name === 'vpc-dev')?.detail).toMatchObject({ code: 'destroyed', deleted: true });
     expect((await w.get('/organizations/acme/workspaces/vpc-dev')).status).toBe(404);
     expect(w.state.doc.records.map((r) => r.name)).toEqual(['lambda']);
     expect(hasChanges((await w.plan([lambdaModule()])).plan)).toBe(false);
