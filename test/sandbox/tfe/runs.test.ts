@@ -144,12 +144,18 @@ describe('TFE sandbox: runs (RUN, reference §3, §5)', () => {
       const a = await createNoCodeWorkspace(sim.user, ncm, 'conc-a', { auto_apply: true });
       const b = await createNoCodeWorkspace(sim.user, ncm, 'conc-b', { auto_apply: true });
       const [ra, rb] = [await latestRunId(sim.user, a), await latestRunId(sim.user, b)];
-      // Sampled together: never both planning or applying (created side by side, they would plan in lock step).
+      // Sampled at one instant (one workspace list with the current runs: two reads in a row could see a's
+      // `applying` and then, a moment later, b's `planning` after a finished): never both planning or applying.
       const busy = new Set(['planning', 'applying']);
       let both = 0;
       let queuedB = 0;
+      const statuses = async (): Promise<[string, string]> => {
+        const list = await sim.user.get('/organizations/acme/workspaces?include=current_run&page[size]=100');
+        const runs = new Map((list.body.included as { id: string; attributes: { status: string } }[]).map((r) => [r.id, r.attributes.status]));
+        return [runs.get(ra) ?? 'none', runs.get(rb) ?? 'none'];
+      };
       await waitFor(async () => {
-        const [sa, sb] = [await runStatus(sim.user, ra), await runStatus(sim.user, rb)];
+        const [sa, sb] = await statuses();
         if (busy.has(sa) && busy.has(sb)) both++;
         if (sb === 'plan_queued' || sb === 'apply_queued') queuedB++;
         return sa === 'applied' && sb === 'applied';
