@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { ConvergeEvent, EventLevel, Reporter } from '../model/events.js';
 import type { OperationHost } from '../operations/host.js';
+import { progressText } from '../views/apply-progress.js';
 import { renderDiagnosticsText, renderGithubAnnotations } from '../views/diagnostics.js';
 import { DigestBook } from '../secrets/digest.js';
 import { Redactor } from '../secrets/redactor.js';
@@ -176,7 +177,7 @@ export class Host implements OperationHost {
   }
 
   private progress(event: ConvergeEvent): void {
-    const text = this.redactor.redact(event.message);
+    const text = this.redactor.redact(progressText(event));
     const isStatus = event.level === 'info' && (event.data?.transient === true || STATUS_CODES.has(event.code));
     if (this.interactive && isStatus) {
       this.current = text;
