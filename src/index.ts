@@ -19,5 +19,9 @@ export { renderPlanText } from './views/plan-text.js';
 export { renderPlanJson } from './views/plan-json.js';
 export { renderPlanMarkdown } from './views/plan-markdown.js';
 export { renderDriftText, renderDriftJson, renderDriftMarkdown } from './views/drift.js';
-export { renderApplyResultText, renderApplyResultJson } from './views/apply-result.js';
+export { renderApplyResultText, renderApplyResultJson, outcomeSentence } from './views/apply-result.js';
+// The words of the codes (plan/codes.ts), for a library user who shows reasons, notes, drift or outcomes.
+export { reasonSentence, noteSentence } from './views/change-sentences.js';
+export { driftSentence } from './views/drift-sentences.js';
+export { progressText } from './views/apply-progress.js';
 export { renderDiagnosticsText } from './views/diagnostics.js';
