@@ -115,6 +115,7 @@ describe('a saved plan applied in a fresh process', () => {
     expect(intent.variables?.map((o) => `${o.op} ${o.op === 'delete' ? o.key : o.variable.key}`)).toEqual(['update region', 'update db_password', 'replace flag', 'create added', 'delete dropped']);
     for (const o of intent.variables ?? []) if (o.op !== 'create') expect(o.id).toMatch(/^var-/);
     expect(intent.variables?.find((o) => o.op === 'update' && o.variable.key === 'db_password')).toMatchObject({ variable: { value: { manifest: true } } });
+    expect(intent.moduleId).toMatch(/^nocode-/);
 
     ws.sandbox.log.clear();
     const applied = await ws.cli(['apply', '--poll-interval', '20ms', '--plan', 'plan.json', '.'], { DB_PASSWORD: NEW_SECRET });
@@ -131,6 +132,30 @@ describe('a saved plan applied in a fresh process', () => {
 
     const replan = await ws.cli(['plan', '--detailed-exitcode', '.'], { DB_PASSWORD: NEW_SECRET });
     expect(replan.code, replan.stdout + replan.stderr).toBe(0);
+  }, 120_000);
+});
+
+describe('a saved upgrade plan', () => {
+  it('carries the no-code module id and sends the upgrade to it', async () => {
+    ws = await openWorkspace();
+    await ws.write('converge.yaml', manifest(false));
+    const first = await ws.cli(['apply', '--auto-approve', '--poll-interval', '20ms', '.'], { DB_PASSWORD: OLD_SECRET });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+
+    await ws.write('converge.yaml', manifest(false).replace('versionPin: 1.4.0', 'versionPin: 1.5.0'));
+    const plan = await ws.cli(['plan', '--out', 'plan.json', '.'], { DB_PASSWORD: OLD_SECRET });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    const saved = JSON.parse(await readFile(join(ws.dir, 'plan.json'), 'utf8')) as { changes: { kind: string; action: string; id?: string; intent?: TfeWorkspaceIntent }[] };
+    const upgrade = saved.changes.find((c) => c.kind === 'NoCodeWorkspace');
+    const moduleId = upgrade?.intent?.moduleId;
+    expect(upgrade?.action).toBe('upgrade');
+    expect(moduleId).toMatch(/^nocode-/);
+
+    ws.sandbox.log.clear();
+    const applied = await ws.cli(['apply', '--poll-interval', '20ms', '--plan', 'plan.json', '.'], { DB_PASSWORD: OLD_SECRET });
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const upgrades = ws.sandbox.log.writes('tfe').filter((e) => e.path.endsWith('/upgrade'));
+    expect(upgrades.map((e) => e.path)).toEqual([`/api/v2/no-code-modules/${moduleId ?? ''}/workspaces/${upgrade?.id ?? ''}/upgrade`]);
   }, 120_000);
 });
 

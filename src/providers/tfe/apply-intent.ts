@@ -110,7 +110,7 @@ export async function sendWorkspaceIntent(env: Env, p: PlannedChange, d: Workspa
   const variableWrites = await sendVariables(env.session.client, env.ctx, d, intent, workspaceId);
   await saveRecord(env, p, workspaceId, appliedFields(p, str(p.view.live?.fields.moduleVersion)), {
     workspaceId,
-    moduleId: moduleIdFor(env, d.spec.module) ?? null,
+    moduleId: moduleIdFor(env, intent.moduleId, d.spec.module) ?? null,
     ...(await secretVersions(env, p, d, workspaceId, variableWrites > 0)),
   });
   return { settings, variableWrites };

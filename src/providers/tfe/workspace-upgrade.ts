@@ -6,7 +6,7 @@ import { outcome } from './outcome.js';
 import type { WorkspaceWire } from './wire.js';
 import { driveUpgrade, sweptPendingRun, type PendingRun } from './upgrade-driver.js';
 import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './workspace-env.js';
-import { sendWorkspaceIntent, type WorkspaceWritten } from './apply-intent.js';
+import { sendWorkspaceIntent, workspaceIntentOf, type WorkspaceWritten } from './apply-intent.js';
 import { runOutcome, resumeRun, adoptFirstRun } from './workspace-follow-run.js';
 
 /*
@@ -14,7 +14,7 @@ import { runOutcome, resumeRun, adoptFirstRun } from './workspace-follow-run.js'
  */
 
 export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string, written: WorkspaceWritten, pending?: PendingRun | null, newestRunId?: string | null): Promise<ApplyOutcome> {
-  const moduleId = moduleIdFor(env, d.spec.module);
+  const moduleId = moduleIdFor(env, workspaceIntentOf(p).moduleId, d.spec.module);
   if (moduleId === undefined) {
     const error = new ConvergeError('tfe.workspace.module-missing', `NoCodeModule/${d.spec.module} has no no-code module: cannot upgrade workspace ${d.name}`, { source: 'user' });
     return outcome(p, 'failed', error.message, { error });
