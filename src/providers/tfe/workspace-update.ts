@@ -13,7 +13,7 @@ import { upgradeRun } from './workspace-upgrade.js';
 
 export async function updateWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired): Promise<ApplyOutcome> {
   const live = p.view.live;
-  if (!live) return outcome(p, 'failed', 'internal: update without a live workspace');
+  if (!live) return outcome(p, 'failed', { code: 'internal-no-live' });
   const done = await sendWorkspaceIntent(env, p, d, live.id);
   await claimWorkspace(env.session, p.view, live.id, d.name);
   let inFlight = env.ctx.record(p.change)?.inFlight;

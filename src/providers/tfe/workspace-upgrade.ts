@@ -57,7 +57,7 @@ export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired
 
 export async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired): Promise<ApplyOutcome> {
   const live = p.view.live;
-  if (!live) return outcome(p, 'failed', 'internal: upgrade without a live workspace');
+  if (!live) return outcome(p, 'failed', { code: 'internal-no-live' });
   // Settings and variables first, so the upgrade plan runs with them.
   const written = await sendWorkspaceIntent(env, p, d, live.id);
   let inFlight = env.ctx.record(p.change)?.inFlight;
