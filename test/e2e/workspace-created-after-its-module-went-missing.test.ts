@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { openWorkspace, type Workspace } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { tfeApi, workspacePerTest } from './harness.js';
+import { TFE_SETTINGS, vpcModule } from './manifests.js';
 
 /*
  * Regression: a workspace planned while its NoCodeModule was gone live (deleted in HCP Terraform outside
@@ -8,24 +9,10 @@ import { openWorkspace, type Workspace } from './harness.js';
  * module's id only when the module is live; else apply takes the id the module's create just recorded.
  */
 
-let ws: Workspace | undefined;
-afterEach(async () => {
-  await ws?.close();
-  ws = undefined;
-});
+const workspace = workspacePerTest();
 
-const MODULE = `kind: Settings
-name: settings
-spec:
-  tfe: { organization: acme }
-  state: { backend: local, path: .converge/state.json }
----
-kind: NoCodeModule
-name: vpc
-spec:
-  registryModule: acme/vpc/aws
-  versionPin: 1.4.0
-`;
+const MODULE = `${TFE_SETTINGS}---
+${vpcModule()}`;
 
 const WORKSPACE = `---
 kind: NoCodeWorkspace
@@ -35,23 +22,15 @@ spec:
   project: Platform
 `;
 
-async function deleteNoCodeModule(w: Workspace, id: string): Promise<void> {
-  const r = await fetch(`${w.env.TFE_ADDRESS}/api/v2/no-code-modules/${id}`, {
-    method: 'DELETE',
-    headers: { Authorization: `Bearer ${w.env.TFE_TOKEN}`, 'Content-Type': 'application/vnd.api+json' },
-  });
-  if (r.status !== 204) throw new Error(`deleting no-code module ${id}: ${r.status} ${await r.text()}`);
-}
-
 describe('a workspace planned while its module is gone live', () => {
   it('is created from the module made again in the same apply', async () => {
-    ws = await openWorkspace();
+    const ws = await workspace();
     await ws.write('converge.yaml', MODULE);
     const first = await ws.cli(['apply', '--auto-approve', '--json', '.']);
     expect(first.code, first.stderr).toBe(0);
-    const oldId = (JSON.parse(first.stdout) as { outcomes: { detail?: { id?: string } }[] }).outcomes[0]?.detail?.id;
+    const oldId = (JSON.parse(first.stdout) as { outcomes: { detail?: { id?: string } }[] }).outcomes[0]?.detail?.id ?? '';
     expect(oldId).toMatch(/^nocode-/);
-    await deleteNoCodeModule(ws, oldId ?? '');
+    expect((await tfeApi(ws, 'DELETE', `/no-code-modules/${oldId}`)).status).toBe(204);
 
     await ws.write('converge.yaml', MODULE + WORKSPACE);
     ws.sandbox.log.clear();
