@@ -137,7 +137,7 @@ function emitDone(ctx: ApplyContext, o: ApplyOutcome): void {
     code: 'apply.change.done',
     level: o.status === 'failed' ? 'error' : o.status === 'skipped' ? 'warn' : 'info',
     message: `${addressKey(o)}: ${o.action} ${o.status}${eventDetail(o)}`,
-    data: { kind: o.kind, name: o.name, action: o.action, status: o.status, message: o.message, detail: o.detail, runUrl: o.runUrl },
+    data: { kind: o.kind, name: o.name, action: o.action, status: o.status, message: o.message, detail: o.detail, runUrl: o.runUrl, errorCode: o.error?.code },
   });
 }
 

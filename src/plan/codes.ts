@@ -151,6 +151,10 @@ export type OutcomeDetail =
   | { code: 'destroy-run-applied' }
   /** Failed (the outcome's error says why): what was done before the run that failed. */
   | { code: 'run-failed'; after: RunStep }
+  // Failed before anything was sent: the planned change lacks what its own planning always gives it (a bug).
+  | { code: 'internal-no-manifest' }
+  | { code: 'internal-no-live' }
+  | { code: 'internal-no-create-body' }
   // Why a change was skipped (status `skipped`): the engine and the upgrade rollout decide these.
   | { code: 'cancelled' }
   | { code: 'lock-lost' }
@@ -190,6 +194,9 @@ export const OUTCOME_CODES = {
   },
   'destroy-run-applied': { meaning: 'failed: the destroy run applied, but the safe-delete after it was refused; the outcome’s error says why, after this sentence', data: '-' },
   'run-failed': { meaning: 'failed: the run after a workspace change failed; the outcome’s error says why, after this sentence', data: "after: { step: 'created'; id; version } | { step: 'written'; settings; variableWrites } | { step: 'destroy' } | { step: 'run'; purpose }" },
+  'internal-no-manifest': { meaning: 'failed, nothing sent: a create, update or upgrade planned without its manifest object (a bug in converge)', data: '-' },
+  'internal-no-live': { meaning: 'failed, nothing sent: an update or upgrade planned without the live object it changes (a bug in converge)', data: '-' },
+  'internal-no-create-body': { meaning: 'failed, nothing sent: a workspace create planned without the body it sends (a bug in converge)', data: '-' },
   cancelled: { meaning: 'skipped: the apply was cancelled (Ctrl-C) before this change started', data: '-' },
   'lock-lost': { meaning: 'skipped: the state lock was lost, so nothing more starts', data: '-' },
   'earlier-not-recorded': { meaning: 'skipped: an earlier change could not be recorded in the state, so nothing more starts', data: '-' },

@@ -63,8 +63,9 @@ export interface TfeWorkspaceSettings {
 
 /** `POST /no-code-modules/:id/workspaces` (reference tfc-api.md §2), variables apart. */
 export interface TfeWorkspaceCreate {
-  /** The NoCodeModule the workspace runs; its id when live at plan time, else apply takes the id that module's create recorded. */
+  /** The NoCodeModule the workspace runs. */
   module: string;
+  /** Its id when live at plan time; null when it is created in the same apply, which records the id apply takes. */
   moduleId: string | null;
   name: string;
   description: string;
@@ -85,6 +86,11 @@ export interface TfeWorkspaceIntent {
   settings?: TfeWorkspaceSettings;
   /** Update or upgrade: the variable requests, in order. */
   variables?: TfeVariableOp[];
+  /**
+   * Update or upgrade: the id of the NoCodeModule the workspace runs (the upgrade is sent to it; the
+   * record keeps it), as for a create. Absent in a plan made before it was carried.
+   */
+  moduleId?: string | null;
 }
 
 /** An auth method secret the body leaves empty, filled from the manifest when the request is sent. */

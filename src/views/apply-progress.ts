@@ -12,8 +12,8 @@ export function progressText(event: ConvergeEvent): string {
   if (event.code !== 'apply.change.done') return event.message;
   const data = event.data ?? {};
   const detail = data.detail as OutcomeDetail | undefined;
-  // A provider's own words, or a failure (whose error's words the message carries), stay as the engine said them.
-  if (detail === undefined || typeof detail !== 'object' || typeof data.message === 'string' || data.status === 'failed') return event.message;
+  // A provider's own words, or a failure with an error (whose words the message carries), stay as the engine said them.
+  if (detail === undefined || typeof detail !== 'object' || typeof data.message === 'string' || (data.status === 'failed' && typeof data.errorCode === 'string')) return event.message;
   const { kind, name, action, status } = data as { kind: string; name: string; action: Action; status: string };
   return `${kind}/${name}: ${action} ${status} (${outcomeSentence(action, detail)})`;
 }

@@ -89,12 +89,23 @@ export function outcomeSentence(action: Action, d: OutcomeDetail): string {
       return `created ${d.id}; no first run appeared (HCP Terraform queues one with the creation; start one there if the workspace needs it)`;
     case 'created-run':
       return `created ${d.id} at ${d.version ?? 'the module’s version'}: ${d.run === 'applied' ? 'run applied' : 'run planned no changes'}`;
+    case 'internal-no-manifest':
+    case 'internal-no-live':
+    case 'internal-no-create-body':
+      return internalSentence(action, d.code);
     default:
       return notDoneSentence(d);
   }
 }
 
-type Later = Exclude<OutcomeDetail, { code: 'done' | 'done-id' | 'already-gone' | 'protect-recorded' | 'dropped-no-id' | 'created-no-first-run' | 'created-run' }>;
+const INTERNAL_MISSING = { 'internal-no-manifest': 'manifest object', 'internal-no-live': 'live object', 'internal-no-create-body': 'body to send' } as const;
+
+/** A planned change without what its planning always gives it: a bug, so the words say what to do about one. */
+function internalSentence(action: Action, code: keyof typeof INTERNAL_MISSING): string {
+  return `internal: the planned ${action} has no ${INTERNAL_MISSING[code]}, so nothing was sent: a bug in converge; make the plan again, and report it if this repeats`;
+}
+
+type Later = Exclude<OutcomeDetail, { code: 'done' | 'done-id' | 'already-gone' | 'protect-recorded' | 'dropped-no-id' | 'created-no-first-run' | 'created-run' | keyof typeof INTERNAL_MISSING }>;
 
 /** What a workspace change did: "settings updated, 2 variable write(s)". */
 function writtenSentence(d: { settings: boolean; variableWrites: number }): string {

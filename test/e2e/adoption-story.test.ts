@@ -2,6 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { givenApplied, openWorkspace, seedNomadAcl, type Workspace } from './harness.js';
+import { lambdaManifests, TFE_SETTINGS } from './manifests.js';
 
 /*
  * Adoption without writes (decisions.md ยง9), built CLI against both sandboxes over loopback: objects
@@ -9,13 +10,6 @@ import { givenApplied, openWorkspace, seedNomadAcl, type Workspace } from './har
  * secret, so the plan has nothing to change (exit 0) but says what the next apply records; that
  * apply sends no request that writes, and afterwards ownership is real: a removed document deletes.
  */
-
-const SETTINGS = `kind: Settings
-name: settings
-spec:
-  tfe: { organization: acme }
-  state: { backend: local, path: .converge/state.json }
-`;
 
 const METHODS = `kind: NomadAuthMethod
 name: github-actions
@@ -46,23 +40,6 @@ spec:
   bindName: read-only
 `;
 
-const LAMBDA = `kind: NoCodeModule
-name: lambda
-spec:
-  registryModule: acme/lambda/aws
-  versionPin: 1.1.0
----
-kind: NoCodeWorkspace
-name: lambda-dev
-spec:
-  module: lambda
-  variables:
-    - key: function_name
-      value: hello-dev
-    - key: runtime
-      value: nodejs20.x
-`;
-
 const ALL = ['NomadAuthMethod/github-actions', 'NomadBindingRule/deployers', 'NomadBindingRule/readers', 'NoCodeModule/lambda', 'NoCodeWorkspace/lambda-dev'];
 
 interface StateFile {
@@ -85,10 +62,10 @@ describe('adoption of matching live objects after the state is lost (built CLI โ
     ws = await openWorkspace();
     // The policies the rules bind, made outside converge (a rule binding a missing policy fails the plan).
     await seedNomadAcl(ws, { policies: ['deploy', 'read-only'] });
-    await ws.write('settings.yaml', SETTINGS);
+    await ws.write('settings.yaml', TFE_SETTINGS);
     await ws.write('methods.yaml', METHODS);
     await ws.write('rules.yaml', `${DEPLOYERS}---\n${READERS}`);
-    await ws.write('lambda.yaml', LAMBDA);
+    await ws.write('lambda.yaml', lambdaManifests());
     await givenApplied(ws, ['--poll-interval', '20ms']);
     applied = await readState();
     await loseState();

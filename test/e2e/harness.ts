@@ -3,6 +3,7 @@ import { cp, mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -24,7 +25,13 @@ export interface Workspace {
   close(): Promise<void>;
 }
 
-export async function openWorkspace(opts: { sandbox?: SandboxOptions; copyExamples?: boolean; env?: Record<string, string> } = {}): Promise<Workspace> {
+export interface OpenOptions {
+  sandbox?: SandboxOptions;
+  copyExamples?: boolean;
+  env?: Record<string, string>;
+}
+
+export async function openWorkspace(opts: OpenOptions = {}): Promise<Workspace> {
   const dir = await mkdtemp(join(tmpdir(), 'converge-e2e-'));
   if (opts.copyExamples) {
     await cp(join(REPO, 'examples'), dir, { recursive: true, filter: (p) => !p.includes(join(REPO, 'examples', 'ci')) });
@@ -52,6 +59,29 @@ export async function openWorkspace(opts: { sandbox?: SandboxOptions; copyExampl
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One workspace per test, closed (its sandbox stopped, its directory removed) after the test whatever
+ * it did: `const workspace = workspacePerTest();` in the file, then `const ws = await workspace();`.
+ */
+export function workspacePerTest(): (opts?: OpenOptions) => Promise<Workspace> {
+  let current: Workspace | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (opts) => (current = await openWorkspace(opts));
+}
+
+/** A request to the HCP Terraform sandbox's API with converge's token: a test's own look, or a change made outside converge. */
+export async function tfeApi(ws: Workspace, method: 'GET' | 'DELETE', path: string): Promise<{ status: number; body: unknown }> {
+  const r = await fetch(`${ws.env.TFE_ADDRESS}/api/v2${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${ws.env.TFE_TOKEN}`, Accept: 'application/vnd.api+json', 'Content-Type': 'application/vnd.api+json' },
+  });
+  const text = await r.text();
+  return { status: r.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
 }
 
 export function runCli(args: string[], opts: { cwd: string; env: Record<string, string> }, input?: string): Promise<CliResult> {
@@ -105,8 +135,8 @@ export async function seedNomadAcl(ws: Workspace, acl: { policies: string[]; rol
  * A story's "given": the manifests as written applied by the CLI (extra flags such as poll intervals
  * appended), then the request log cleared, so the test that follows sees only its own requests.
  */
-export async function givenApplied(ws: Workspace, extraArgs: string[] = []): Promise<void> {
-  const a = await ws.cli(['apply', '--auto-approve', ...extraArgs]);
+export async function givenApplied(ws: Workspace, extraArgs: string[] = [], extraEnv?: Record<string, string>): Promise<void> {
+  const a = await ws.cli(['apply', '--auto-approve', ...extraArgs], extraEnv);
   if (a.code !== 0) throw new Error(`setting up: apply exited ${a.code}\n${a.stderr}`);
   ws.sandbox.log.clear();
 }

@@ -21,3 +21,44 @@ spec:
     allowedRedirectUris: [http://localhost:4649/oidc/callback]
     listClaimMappings: { groups: groups }
 `;
+
+/** Settings of the HCP Terraform stories: organization acme, state in a local file. */
+export const TFE_SETTINGS = `kind: Settings
+name: settings
+spec:
+  tfe: { organization: acme }
+  state: { backend: local, path: .converge/state.json }
+`;
+
+/** The NoCodeModule `vpc` (acme/vpc/aws, which the sandbox's registry has at 1.3.0, 1.4.0 and 1.5.0). */
+export function vpcModule(versionPin = '1.4.0'): string {
+  return `kind: NoCodeModule
+name: vpc
+spec:
+  registryModule: acme/vpc/aws
+  versionPin: ${versionPin}
+`;
+}
+
+/**
+ * The NoCodeModule `lambda` (acme/lambda/aws at 1.1.0) and its workspace `lambda-dev` with two plain
+ * variables; `workspaceSpec` adds lines, indented two spaces, to the workspace's spec.
+ */
+export function lambdaManifests(workspaceSpec = ''): string {
+  return `kind: NoCodeModule
+name: lambda
+spec:
+  registryModule: acme/lambda/aws
+  versionPin: 1.1.0
+---
+kind: NoCodeWorkspace
+name: lambda-dev
+spec:
+  module: lambda
+${workspaceSpec}  variables:
+    - key: function_name
+      value: hello-dev
+    - key: runtime
+      value: nodejs20.x
+`;
+}

@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { openWorkspace, type Workspace } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { workspacePerTest } from './harness.js';
+import { TFE_SETTINGS, vpcModule } from './manifests.js';
 
 /*
  * Regression (issue 15.1): every literal workspace variable value was registered with the redactor, so a
@@ -7,25 +8,10 @@ import { openWorkspace, type Workspace } from './harness.js';
  * `apply --json` said `"name": "api-***"`. Only secret references and sensitive values are secrets.
  */
 
-let ws: Workspace | undefined;
-afterEach(async () => {
-  await ws?.close();
-  ws = undefined;
-});
+const workspace = workspacePerTest();
 
-const MANIFEST = `kind: Settings
-name: settings
-spec:
-  tfe: { organization: acme }
-  state: { backend: local, path: .converge/state.json }
----
-kind: NoCodeModule
-name: vpc
-spec:
-  registryModule: acme/vpc/aws
-  versionPin: 1.4.0
-  enabled: true
----
+const MANIFEST = `${TFE_SETTINGS}---
+${vpcModule()}---
 kind: NoCodeWorkspace
 name: api-prod
 spec:
@@ -38,7 +24,7 @@ spec:
 
 describe('a plain variable value is not a secret', () => {
   it('plan and apply --json show the workspace name whole; the sensitive value stays hidden', async () => {
-    ws = await openWorkspace();
+    const ws = await workspace();
     await ws.write('converge.yaml', MANIFEST);
     const plan = await ws.cli(['plan', '.']);
     expect(plan.code, plan.stderr).toBe(0);

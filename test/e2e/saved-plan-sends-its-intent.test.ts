@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NomadWriteIntent, TfeVariable, TfeWorkspaceIntent } from '../../src/plan/intent.js';
-import { openWorkspace, type Workspace } from './harness.js';
-import { LOCAL_STATE_SETTINGS, OKTA_METHOD } from './manifests.js';
+import { givenApplied, workspacePerTest, type Workspace } from './harness.js';
+import { LOCAL_STATE_SETTINGS, OKTA_METHOD, TFE_SETTINGS, vpcModule } from './manifests.js';
 
 /*
  * Regression (issue 12.4): apply re-derived what to send from the plan's display paths, a second
@@ -18,13 +18,9 @@ const OLD_SECRET = 'intent-old-password-Zq81';
 const NEW_SECRET = 'intent-new-password-Zq81';
 const HIDDEN = '<secret from the manifest>';
 
-let ws: Workspace | undefined;
-afterEach(async () => {
-  await ws?.close();
-  ws = undefined;
-});
+const workspace = workspacePerTest();
 
-function manifest(v2: boolean): string {
+function manifest(v2: boolean, versionPin?: string): string {
   const vars = v2
     ? `    - { key: region, value: eu-west-1 }
     - { key: db_password, value: { fromEnv: DB_PASSWORD }, sensitive: true }
@@ -34,18 +30,8 @@ function manifest(v2: boolean): string {
     - { key: db_password, value: { fromEnv: DB_PASSWORD }, sensitive: true }
     - { key: flag, value: hidden, sensitive: true }
     - { key: dropped, value: bye }`;
-  return `kind: Settings
-name: settings
-spec:
-  tfe: { organization: acme }
-  state: { backend: local, path: .converge/state.json }
----
-kind: NoCodeModule
-name: vpc
-spec:
-  registryModule: acme/vpc/aws
-  versionPin: 1.4.0
----
+  return `${TFE_SETTINGS}---
+${vpcModule(versionPin)}---
 kind: NoCodeWorkspace
 name: intent
 spec:
@@ -59,6 +45,33 @@ interface SentRequest {
   method: string;
   path: string;
   body: unknown;
+}
+
+interface SavedChange<I> {
+  kind: string;
+  name: string;
+  action: string;
+  id?: string;
+  intent?: I;
+}
+
+/** `plan --out plan.json` with the secret in the environment; the saved plan holds neither the old nor the new secret. */
+async function savedPlan<I>(ws: Workspace, env: Record<string, string>): Promise<SavedChange<I>[]> {
+  const plan = await ws.cli(['plan', '--out', 'plan.json', '.'], env);
+  expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  const text = await readFile(join(ws.dir, 'plan.json'), 'utf8');
+  expect(text).not.toContain(NEW_SECRET);
+  expect(text).not.toContain(OLD_SECRET);
+  return (JSON.parse(text) as { changes: SavedChange<I>[] }).changes;
+}
+
+/** The writes a service received, the new secret's value swapped for the marker. */
+function sentWrites(ws: Workspace, service: 'tfe' | 'nomad'): SentRequest[] {
+  return ws.sandbox.log.writes(service).map((e) => ({
+    method: e.method,
+    path: e.path,
+    body: e.body === undefined ? undefined : (JSON.parse(e.body.split(NEW_SECRET).join(HIDDEN)) as unknown),
+  }));
 }
 
 function attributes(v: TfeVariable): Record<string, unknown> {
@@ -93,19 +106,13 @@ function expectedRequests(intent: TfeWorkspaceIntent, workspaceId: string): Sent
 
 describe('a saved plan applied in a fresh process', () => {
   it('sends exactly the intent it carries (bodies, variable ids, project id), and holds no secret', async () => {
-    ws = await openWorkspace();
+    const ws = await workspace();
     await ws.write('converge.yaml', manifest(false));
-    const first = await ws.cli(['apply', '--auto-approve', '--poll-interval', '20ms', '.'], { DB_PASSWORD: OLD_SECRET });
-    expect(first.code, first.stdout + first.stderr).toBe(0);
+    await givenApplied(ws, ['--poll-interval', '20ms', '.'], { DB_PASSWORD: OLD_SECRET });
 
     await ws.write('converge.yaml', manifest(true));
-    const plan = await ws.cli(['plan', '--out', 'plan.json', '.'], { DB_PASSWORD: NEW_SECRET });
-    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    const text = await readFile(join(ws.dir, 'plan.json'), 'utf8');
-    expect(text).not.toContain(NEW_SECRET);
-    expect(text).not.toContain(OLD_SECRET);
-    const saved = JSON.parse(text) as { changes: { kind: string; name: string; action: string; id?: string; intent?: TfeWorkspaceIntent }[] };
-    const change = saved.changes.find((c) => c.kind === 'NoCodeWorkspace' && c.name === 'intent');
+    const saved = await savedPlan<TfeWorkspaceIntent>(ws, { DB_PASSWORD: NEW_SECRET });
+    const change = saved.find((c) => c.kind === 'NoCodeWorkspace' && c.name === 'intent');
     expect(change?.action).toBe('update');
     const intent = change?.intent;
     expect(intent?.type).toBe('tfe.no-code-workspace.v1');
@@ -115,22 +122,39 @@ describe('a saved plan applied in a fresh process', () => {
     expect(intent.variables?.map((o) => `${o.op} ${o.op === 'delete' ? o.key : o.variable.key}`)).toEqual(['update region', 'update db_password', 'replace flag', 'create added', 'delete dropped']);
     for (const o of intent.variables ?? []) if (o.op !== 'create') expect(o.id).toMatch(/^var-/);
     expect(intent.variables?.find((o) => o.op === 'update' && o.variable.key === 'db_password')).toMatchObject({ variable: { value: { manifest: true } } });
+    expect(intent.moduleId).toMatch(/^nocode-/);
 
     ws.sandbox.log.clear();
     const applied = await ws.cli(['apply', '--poll-interval', '20ms', '--plan', 'plan.json', '.'], { DB_PASSWORD: NEW_SECRET });
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect(applied.stdout + applied.stderr).not.toContain(NEW_SECRET);
-    const sent: SentRequest[] = ws.sandbox.log.writes('tfe').map((e) => ({
-      method: e.method,
-      path: e.path,
-      body: e.body === undefined ? undefined : (JSON.parse(e.body.split(NEW_SECRET).join(HIDDEN)) as unknown),
-    }));
-    expect(sent).toEqual(expectedRequests(intent, change.id));
+    expect(sentWrites(ws, 'tfe')).toEqual(expectedRequests(intent, change.id));
     // The marker stands for the value read from the environment at send time, and nothing else.
     expect(ws.sandbox.log.writes('tfe').filter((e) => e.body?.includes(NEW_SECRET))).toHaveLength(1);
 
     const replan = await ws.cli(['plan', '--detailed-exitcode', '.'], { DB_PASSWORD: NEW_SECRET });
     expect(replan.code, replan.stdout + replan.stderr).toBe(0);
+  }, 120_000);
+});
+
+describe('a saved upgrade plan', () => {
+  it('carries the no-code module id and sends the upgrade to it', async () => {
+    const ws = await workspace();
+    await ws.write('converge.yaml', manifest(false));
+    await givenApplied(ws, ['--poll-interval', '20ms', '.'], { DB_PASSWORD: OLD_SECRET });
+
+    await ws.write('converge.yaml', manifest(false, '1.5.0'));
+    const saved = await savedPlan<TfeWorkspaceIntent>(ws, { DB_PASSWORD: OLD_SECRET });
+    const upgrade = saved.find((c) => c.kind === 'NoCodeWorkspace');
+    const moduleId = upgrade?.intent?.moduleId;
+    expect(upgrade?.action).toBe('upgrade');
+    expect(moduleId).toMatch(/^nocode-/);
+
+    ws.sandbox.log.clear();
+    const applied = await ws.cli(['apply', '--poll-interval', '20ms', '--plan', 'plan.json', '.'], { DB_PASSWORD: OLD_SECRET });
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const upgrades = ws.sandbox.log.writes('tfe').filter((e) => e.path.endsWith('/upgrade'));
+    expect(upgrades.map((e) => e.path)).toEqual([`/api/v2/no-code-modules/${moduleId ?? ''}/workspaces/${upgrade?.id ?? ''}/upgrade`]);
   }, 120_000);
 });
 
@@ -180,19 +204,13 @@ function expectedNomadRequest(kind: string, name: string, intent: NomadWriteInte
 
 describe('a saved Nomad plan applied in a fresh process', () => {
   it('sends exactly the bodies it carries, the secret filled from the manifest at send time', async () => {
-    ws = await openWorkspace();
+    const ws = await workspace();
     await ws.write('converge.yaml', nomadManifest(false));
-    const first = await ws.cli(['apply', '--auto-approve', '.'], { OKTA_CLIENT_SECRET: OLD_SECRET });
-    expect(first.code, first.stdout + first.stderr).toBe(0);
+    await givenApplied(ws, ['.'], { OKTA_CLIENT_SECRET: OLD_SECRET });
 
     await ws.write('converge.yaml', nomadManifest(true));
-    const plan = await ws.cli(['plan', '--out', 'plan.json', '.'], { OKTA_CLIENT_SECRET: NEW_SECRET });
-    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    const text = await readFile(join(ws.dir, 'plan.json'), 'utf8');
-    expect(text).not.toContain(NEW_SECRET);
-    expect(text).not.toContain(OLD_SECRET);
-    const saved = JSON.parse(text) as { changes: { kind: string; name: string; action: string; intent?: NomadWriteIntent }[] };
-    const updates = saved.changes.filter((c) => c.action === 'update');
+    const saved = await savedPlan<NomadWriteIntent>(ws, { OKTA_CLIENT_SECRET: NEW_SECRET });
+    const updates = saved.filter((c) => c.action === 'update');
     expect(updates.map((c) => `${c.kind}/${c.name}`).sort()).toEqual(['NomadAclPolicy/readers', 'NomadAclRole/reader', 'NomadAuthMethod/okta', 'NomadBindingRule/engineers']);
     const okta = updates.find((c) => c.kind === 'NomadAuthMethod');
     expect(okta?.intent).toMatchObject({ type: 'nomad.write.v1', secrets: ['oidcClientSecret'], body: { MaxTokenTTL: '2h0m0s', Config: { OIDCClientSecret: '' } } });
@@ -200,11 +218,7 @@ describe('a saved Nomad plan applied in a fresh process', () => {
     ws.sandbox.log.clear();
     const applied = await ws.cli(['apply', '--plan', 'plan.json', '.'], { OKTA_CLIENT_SECRET: NEW_SECRET });
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
-    const sent: SentRequest[] = ws.sandbox.log.writes('nomad').map((e) => ({
-      method: e.method,
-      path: e.path,
-      body: e.body === undefined ? undefined : (JSON.parse(e.body.split(NEW_SECRET).join(HIDDEN)) as unknown),
-    }));
+    const sent = sentWrites(ws, 'nomad');
     const byPath = (a: SentRequest, b: SentRequest) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
     const expected = updates.map((c) => {
       if (!c.intent) throw new Error(`${c.kind}/${c.name} carries no intent`);

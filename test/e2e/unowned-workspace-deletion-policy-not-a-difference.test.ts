@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 import { actions } from './fixtures-first-use.js';
+import { lambdaManifests, TFE_SETTINGS } from './manifests.js';
 
 /*
  * A workspace's `deletion` policy is converge's own setting, which HCP Terraform does not hold. An
@@ -11,32 +12,11 @@ import { actions } from './fixtures-first-use.js';
  * and the plan refused to adopt it (decisions.md §17): found by the crash-safety run. Built CLI ↔ sandbox.
  */
 
-const MANIFESTS = `kind: Settings
-name: settings
-spec:
-  tfe: { organization: acme }
----
-kind: NoCodeModule
-name: lambda
-spec:
-  registryModule: acme/lambda/aws
-  versionPin: 1.1.0
----
-kind: NoCodeWorkspace
-name: lambda-dev
-spec:
-  module: lambda
-  deletion: destroy
-  variables:
-    - key: function_name
-      value: hello-dev
-`;
-
 describe('an unowned workspace is not told apart from its manifest by the deletion policy (built CLI ↔ sandbox)', () => {
   let ws: Workspace;
   beforeAll(async () => {
     ws = await openWorkspace();
-    await ws.write('lambda.yaml', MANIFESTS);
+    await ws.write('lambda.yaml', `${TFE_SETTINGS}---\n${lambdaManifests('  deletion: destroy\n')}`);
     const a = await ws.cli(['apply', '--auto-approve', '--poll-interval', '20ms']);
     expect(a.code, a.stderr).toBe(0);
     await rm(join(ws.dir, '.converge'), { recursive: true, force: true });

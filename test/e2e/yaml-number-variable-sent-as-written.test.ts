@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { openWorkspace, type Workspace } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { tfeApi, workspacePerTest, type Workspace } from './harness.js';
+import { TFE_SETTINGS, vpcModule } from './manifests.js';
 
 /*
  * Regression (issue 15.12): an unquoted variable value `1.10` was sent as "1.1" and `0128` as "128":
@@ -7,37 +8,19 @@ import { openWorkspace, type Workspace } from './harness.js';
  * sent as written.
  */
 
-let ws: Workspace | undefined;
-afterEach(async () => {
-  await ws?.close();
-  ws = undefined;
-});
+const workspace = workspacePerTest();
 
 async function liveVars(w: Workspace, name: string): Promise<Record<string, string>> {
-  const headers = { Authorization: `Bearer ${w.env.TFE_TOKEN}`, Accept: 'application/vnd.api+json' };
-  const base = `${w.env.TFE_ADDRESS}/api/v2`;
-  const wsDoc = (await (await fetch(`${base}/organizations/acme/workspaces/${name}`, { headers })).json()) as { data: { id: string } };
-  const vars = (await (await fetch(`${base}/workspaces/${wsDoc.data.id}/vars`, { headers })).json()) as {
-    data: { attributes: { key: string; value: string } }[];
-  };
+  const wsDoc = (await tfeApi(w, 'GET', `/organizations/acme/workspaces/${name}`)).body as { data: { id: string } };
+  const vars = (await tfeApi(w, 'GET', `/workspaces/${wsDoc.data.id}/vars`)).body as { data: { attributes: { key: string; value: string } }[] };
   return Object.fromEntries(vars.data.map((v) => [v.attributes.key, v.attributes.value]));
 }
 
 describe('unquoted numbers in variable values', () => {
   it('are sent as written, and the re-plan is clean', async () => {
-    ws = await openWorkspace();
-    await ws.write('converge.yaml', `kind: Settings
-name: settings
-spec:
-  tfe: { organization: acme }
-  state: { backend: local, path: .converge/state.json }
----
-kind: NoCodeModule
-name: vpc
-spec:
-  registryModule: acme/vpc/aws
-  versionPin: 1.4.0
----
+    const ws = await workspace();
+    await ws.write('converge.yaml', `${TFE_SETTINGS}---
+${vpcModule()}---
 kind: NoCodeWorkspace
 name: numbers
 spec:

@@ -15,7 +15,12 @@ describe('progress line of a finished change', () => {
 
   it("keeps a provider's sentence and a failure's error words as the engine said them", () => {
     expect(progressText(done({ kind: 'NoCodeWorkspace', name: 'a', action: 'update', status: 'succeeded', message: 'as said' }, 'NoCodeWorkspace/a: update succeeded (as said)'))).toBe('NoCodeWorkspace/a: update succeeded (as said)');
-    expect(progressText(done({ kind: 'NoCodeWorkspace', name: 'a', action: 'upgrade', status: 'failed', detail: { code: 'done' } }, 'NoCodeWorkspace/a: upgrade failed (boom)'))).toBe('NoCodeWorkspace/a: upgrade failed (boom)');
+    expect(progressText(done({ kind: 'NoCodeWorkspace', name: 'a', action: 'upgrade', status: 'failed', detail: { code: 'done' }, errorCode: 'tfe.run.errored' }, 'NoCodeWorkspace/a: upgrade failed (boom)'))).toBe('NoCodeWorkspace/a: upgrade failed (boom)');
+  });
+
+  it('words a failure that has only its code (a planned change missing what planning gives it)', () => {
+    const e = done({ kind: 'NoCodeWorkspace', name: 'a', action: 'update', status: 'failed', detail: { code: 'internal-no-live' } }, 'NoCodeWorkspace/a: update failed (internal-no-live)');
+    expect(progressText(e)).toBe('NoCodeWorkspace/a: update failed (internal: the planned update has no live object, so nothing was sent: a bug in converge; make the plan again, and report it if this repeats)');
   });
 
   it('passes every other event through', () => {

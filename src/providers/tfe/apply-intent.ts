@@ -5,6 +5,8 @@ import type { TfeVariable, TfeVariableOp, TfeWorkspaceIntent } from '../../plan/
 import type { ApplyContext, PlannedChange } from '../provider.js';
 import type { CallContext, TfeClient, VarBody, WorkspaceCreateBody } from './client.js';
 import { varCategory, varText } from './mapping.js';
+import { type Env, appliedFields, moduleIdFor, saveRecord, str } from './workspace-env.js';
+import { secretVersions } from './workspace-variables.js';
 
 /*
  * Sends a NoCodeWorkspace change's intent (intent.ts) as the plan decided it: the PATCH body, the
@@ -13,6 +15,12 @@ import { varCategory, varText } from './mapping.js';
  */
 
 type WorkspaceDesired = DesiredObject<'NoCodeWorkspace'>;
+
+/** What a workspace update or upgrade sent before any run. */
+export interface WorkspaceWritten {
+  settings: boolean;
+  variableWrites: number;
+}
 
 /** The intent of a workspace change; a change planned without one (a bug) fails instead of guessing. */
 export function workspaceIntentOf(p: PlannedChange): TfeWorkspaceIntent {
@@ -58,7 +66,7 @@ export async function createBody(ctx: ApplyContext, d: WorkspaceDesired, intent:
 }
 
 /** PATCH /workspaces/:id with the planned settings; false when the plan changes none. */
-export async function sendSettings(client: TfeClient, d: WorkspaceDesired, intent: TfeWorkspaceIntent, workspaceId: string): Promise<boolean> {
+async function sendSettings(client: TfeClient, d: WorkspaceDesired, intent: TfeWorkspaceIntent, workspaceId: string): Promise<boolean> {
   if (!intent.settings) return false;
   await client.updateWorkspace(workspaceId, intent.settings, { what: `workspace ${d.name}`, desired: d });
   return true;
@@ -85,8 +93,25 @@ async function sendVariable(client: TfeClient, ctx: ApplyContext, d: WorkspaceDe
 }
 
 /** The planned variable requests, in order; returns how many writes were made. */
-export async function sendVariables(client: TfeClient, ctx: ApplyContext, d: WorkspaceDesired, intent: TfeWorkspaceIntent, workspaceId: string): Promise<number> {
+async function sendVariables(client: TfeClient, ctx: ApplyContext, d: WorkspaceDesired, intent: TfeWorkspaceIntent, workspaceId: string): Promise<number> {
   let writes = 0;
   for (const op of intent.variables ?? []) writes += await sendVariable(client, ctx, d, workspaceId, op);
   return writes;
+}
+
+/**
+ * An update's or upgrade's intent sent to the live workspace: settings, then variables, then the record
+ * (with the secret version ids the writes left), so a run that follows plans with them and a killed
+ * apply keeps what was written.
+ */
+export async function sendWorkspaceIntent(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string): Promise<WorkspaceWritten> {
+  const intent = workspaceIntentOf(p);
+  const settings = await sendSettings(env.session.client, d, intent, workspaceId);
+  const variableWrites = await sendVariables(env.session.client, env.ctx, d, intent, workspaceId);
+  await saveRecord(env, p, workspaceId, appliedFields(p, str(p.view.live?.fields.moduleVersion)), {
+    workspaceId,
+    moduleId: moduleIdFor(env, intent.moduleId, d.spec.module) ?? null,
+    ...(await secretVersions(env, p, d, workspaceId, variableWrites > 0)),
+  });
+  return { settings, variableWrites };
 }

@@ -33,7 +33,7 @@ function record(p: PlannedChange, id: string, applied: Record<string, JsonValue>
 
 async function writeModule(p: PlannedChange, session: TfeSession, ctx: ApplyContext): Promise<ApplyOutcome> {
   const d = p.view.desired?.object as DesiredObject<'NoCodeModule'> | undefined;
-  if (!d) return outcome(p, 'failed', 'internal: no manifest for a module write');
+  if (!d) return outcome(p, 'failed', { code: 'internal-no-manifest' });
   const fields = p.view.desired?.fields ?? desiredModuleFields(d.spec, null);
   // The plan resolved the registry module and version (intent.ts); without them it carried an error.
   const intent = p.change.intent?.type === 'tfe.no-code-module.v1' ? p.change.intent : undefined;
@@ -55,7 +55,7 @@ async function writeModule(p: PlannedChange, session: TfeSession, ctx: ApplyCont
     await ctx.save(record(p, read.module.id, fields, { registryModuleId: body.registryModuleId, registryModule: d.spec.registryModule }, ctx));
     return outcome(p, 'succeeded', { code: 'module-enabled', registryModule: d.spec.registryModule, version: body.versionPin, id: read.module.id });
   }
-  if (!live) return outcome(p, 'failed', 'internal: update without a live module');
+  if (!live) return outcome(p, 'failed', { code: 'internal-no-live' });
   let message: OutcomeDetail = { code: 'recorded' };
   if (body) {
     // The whole desired set, no ids, registry module always included (reference §1.2).

@@ -40,7 +40,7 @@ export async function applyWorkspaces(batch: ApplyBatch, session: TfeSession, ct
   const out = await mapLimit(writes, concurrency, (p) =>
     guard(env, p, async () => {
       const d = desiredOf(p);
-      if (!d) return outcome(p, 'failed', 'internal: no manifest for a workspace write');
+      if (!d) return outcome(p, 'failed', { code: 'internal-no-manifest' });
       return p.change.action === 'create' ? createWorkspace(env, p, d) : updateWorkspace(env, p, d);
     }),
   );
@@ -53,7 +53,7 @@ export async function applyWorkspaces(batch: ApplyBatch, session: TfeSession, ct
     run: (p) =>
       guard(env, p, async () => {
         const d = desiredOf(p);
-        if (!d) return outcome(p, 'failed', 'internal: no manifest for a workspace upgrade');
+        if (!d) return outcome(p, 'failed', { code: 'internal-no-manifest' });
         return upgradeWorkspace(env, p, d);
       }),
     isFailure: (o) => o.status === 'failed',

@@ -113,19 +113,27 @@ function variableOps(view: ObjectView, d: WorkspaceDesired, touched: (path: stri
   return ops;
 }
 
+/**
+ * The id of the NoCodeModule a workspace runs, when the plan can know it: the module is live. Else it
+ * is created (or created again, after it went missing live) earlier in the same apply, and apply takes
+ * the id that create records: never the id in the state alone, which a module gone missing no longer has.
+ */
+function plannedModuleId(all: ReadonlyMap<string, ObjectView>, module: string): string | null {
+  return all.get(addressKey({ kind: 'NoCodeModule', name: module }))?.live?.id ?? null;
+}
+
 function workspaceIntent(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext): TfeWorkspaceIntent | undefined {
   const d = view.desired?.object as WorkspaceDesired | undefined;
   if (!d) return undefined;
   const projectId = view.desired?.ids?.projectId;
   if (change.action === 'create') {
     const spec = d.spec;
-    const module = all.get(addressKey({ kind: 'NoCodeModule', name: spec.module }));
     const executionMode = spec.executionMode ?? 'remote';
     return {
       type: 'tfe.no-code-workspace.v1',
       create: {
         module: spec.module,
-        moduleId: module?.live?.id ?? module?.record?.id ?? null,
+        moduleId: plannedModuleId(all, spec.module),
         name: d.name,
         description: spec.description ?? '',
         executionMode,
@@ -144,7 +152,7 @@ function workspaceIntent(view: ObjectView, change: Change, all: ReadonlyMap<stri
   const touched = (base: string) => how.rewrite || [...paths].some((p) => p === base || p.startsWith(`${base}.`));
   const settings = settingsOf(d, (path) => how.rewrite || paths.has(path), projectId);
   const variables = variableOps(view, d, touched);
-  return { type: 'tfe.no-code-workspace.v1', ...(settings ? { settings } : {}), ...(variables.length > 0 ? { variables } : {}) };
+  return { type: 'tfe.no-code-workspace.v1', ...(settings ? { settings } : {}), ...(variables.length > 0 ? { variables } : {}), moduleId: plannedModuleId(all, d.spec.module) };
 }
 
 /** The change with its intent, when it sends anything. */

@@ -16,9 +16,8 @@ import { followPlainRun, findFirstRun, runOutcome } from './workspace-follow-run
 export async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired): Promise<ApplyOutcome> {
   const { client } = env.session;
   const intent = workspaceIntentOf(p).create;
-  if (!intent) return outcome(p, 'failed', 'internal: the planned create carries no workspace body');
-  // Known at plan time when the module was live; else the module was created earlier in this apply.
-  const moduleId = intent.moduleId ?? moduleIdFor(env, intent.module);
+  if (!intent) return outcome(p, 'failed', { code: 'internal-no-create-body' });
+  const moduleId = moduleIdFor(env, intent.moduleId, intent.module);
   if (moduleId === undefined) {
     const error = new ConvergeError('tfe.workspace.module-missing', `NoCodeModule/${d.spec.module} has no no-code module in HCP Terraform: cannot create workspace ${d.name}`, {
       source: 'user',

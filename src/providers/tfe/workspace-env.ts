@@ -49,7 +49,13 @@ export function appliedFields(p: PlannedChange, moduleVersion: string | null): R
   return { ...(p.view.desired?.fields ?? {}), moduleVersion };
 }
 
-export function moduleIdFor(env: Env, module: string): string | undefined {
+/**
+ * The id of the NoCodeModule a workspace runs: the one the plan carried (intent.ts). Looked up now only
+ * where the plan could not know it (null: the module is created earlier in this apply, and its create
+ * recorded the id) or did not say (undefined: a plan made before update and upgrade intents carried it).
+ */
+export function moduleIdFor(env: Env, planned: string | null | undefined, module: string): string | undefined {
+  if (planned) return planned;
   const address = { kind: 'NoCodeModule' as const, name: module };
   return env.ctx.record(address)?.id ?? env.all.get(addressKey(address))?.live?.id;
 }

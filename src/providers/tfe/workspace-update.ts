@@ -1,10 +1,9 @@
 import type { ApplyOutcome, PlannedChange } from '../provider.js';
-import { sendSettings, sendVariables, workspaceIntentOf } from './apply-intent.js';
+import { sendWorkspaceIntent } from './apply-intent.js';
 import { outcome } from './outcome.js';
 import { claimWorkspace } from './owner-tag.js';
 import { pendingRun } from './upgrade-driver.js';
-import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './workspace-env.js';
-import { secretVersions } from './workspace-variables.js';
+import type { Env, WorkspaceDesired } from './workspace-env.js';
 import { runOutcome, resumeRun, adoptFirstRun } from './workspace-follow-run.js';
 import { upgradeRun } from './workspace-upgrade.js';
 
@@ -14,18 +13,9 @@ import { upgradeRun } from './workspace-upgrade.js';
 
 export async function updateWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired): Promise<ApplyOutcome> {
   const live = p.view.live;
-  if (!live) return outcome(p, 'failed', 'internal: update without a live workspace');
-  const intent = workspaceIntentOf(p);
-  const settings = await sendSettings(env.session.client, d, intent, live.id);
-  const writes = await sendVariables(env.session.client, env.ctx, d, intent, live.id);
+  if (!live) return outcome(p, 'failed', { code: 'internal-no-live' });
+  const done = await sendWorkspaceIntent(env, p, d, live.id);
   await claimWorkspace(env.session, p.view, live.id, d.name);
-  const version = str(live.fields.moduleVersion);
-  await saveRecord(env, p, live.id, appliedFields(p, version), {
-    workspaceId: live.id,
-    moduleId: moduleIdFor(env, d.spec.module) ?? null,
-    ...(await secretVersions(env, p, d, live.id, writes > 0)),
-  });
-  const done = { settings, variableWrites: writes };
   let inFlight = env.ctx.record(p.change)?.inFlight;
   if (!inFlight && typeof live.extra.pendingFirstRun === 'string') {
     // The plan saw the adopted workspace's first run waiting (load.ts): look again, it may have ended since.

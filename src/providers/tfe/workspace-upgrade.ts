@@ -6,16 +6,15 @@ import { outcome } from './outcome.js';
 import type { WorkspaceWire } from './wire.js';
 import { driveUpgrade, sweptPendingRun, type PendingRun } from './upgrade-driver.js';
 import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './workspace-env.js';
-import { secretVersions } from './workspace-variables.js';
-import { sendSettings, sendVariables, workspaceIntentOf } from './apply-intent.js';
+import { sendWorkspaceIntent, workspaceIntentOf, type WorkspaceWritten } from './apply-intent.js';
 import { runOutcome, resumeRun, adoptFirstRun } from './workspace-follow-run.js';
 
 /*
  * A workspace upgrade: settings and variables first, a run left in flight next, then the upgrade run.
  */
 
-export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string, written: { settings: boolean; variableWrites: number }, pending?: PendingRun | null, newestRunId?: string | null): Promise<ApplyOutcome> {
-  const moduleId = moduleIdFor(env, d.spec.module);
+export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired, workspaceId: string, written: WorkspaceWritten, pending?: PendingRun | null, newestRunId?: string | null): Promise<ApplyOutcome> {
+  const moduleId = moduleIdFor(env, workspaceIntentOf(p).moduleId, d.spec.module);
   if (moduleId === undefined) {
     const error = new ConvergeError('tfe.workspace.module-missing', `NoCodeModule/${d.spec.module} has no no-code module: cannot upgrade workspace ${d.name}`, { source: 'user' });
     return outcome(p, 'failed', error.message, { error });
@@ -58,16 +57,9 @@ export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired
 
 export async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired): Promise<ApplyOutcome> {
   const live = p.view.live;
-  if (!live) return outcome(p, 'failed', 'internal: upgrade without a live workspace');
+  if (!live) return outcome(p, 'failed', { code: 'internal-no-live' });
   // Settings and variables first, so the upgrade plan runs with them.
-  const intent = workspaceIntentOf(p);
-  const settings = await sendSettings(env.session.client, d, intent, live.id);
-  const writes = await sendVariables(env.session.client, env.ctx, d, intent, live.id);
-  await saveRecord(env, p, live.id, appliedFields(p, str(live.fields.moduleVersion)), {
-    workspaceId: live.id,
-    moduleId: moduleIdFor(env, d.spec.module) ?? null,
-    ...(await secretVersions(env, p, d, live.id, writes > 0)),
-  });
+  const written = await sendWorkspaceIntent(env, p, d, live.id);
   let inFlight = env.ctx.record(p.change)?.inFlight;
   let pending: PendingRun | null | undefined;
   let newestRunId: string | null | undefined;
@@ -83,5 +75,5 @@ export async function upgradeWorkspace(env: Env, p: PlannedChange, d: WorkspaceD
     const { result, url } = await resumeRun(env, p, inFlight, live.extra.autoApply === true, d.spec.upgrade?.confirm ?? 'auto');
     if (result.status !== 'applied' && result.status !== 'no-changes') return runOutcome(p, { step: 'run', purpose: inFlight.purpose }, result, url);
   }
-  return upgradeRun(env, p, d, live.id, { settings, variableWrites: writes }, pending, newestRunId);
+  return upgradeRun(env, p, d, live.id, written, pending, newestRunId);
 }

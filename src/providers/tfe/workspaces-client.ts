@@ -1,30 +1,18 @@
 import type { JsonValue } from '../../model/json.js';
+import type { TfeWorkspaceCreate, TfeWorkspaceSettings } from '../../plan/intent.js';
 import type { CallContext, JsonApiTransport } from './jsonapi-transport.js';
 import { varAttributes, type VarBody } from './variables-client.js';
 import { parseDocument, parseWorkspace, type WorkspaceWire } from './wire.js';
 
-export interface WorkspaceCreateBody {
-  name: string;
-  description: string;
-  executionMode: string;
-  agentPoolId: string | null;
-  autoApply: boolean;
-  sourceName: string | null;
-  sourceUrl: string | null;
-  projectId: string | null;
-  vars: VarBody[];
-}
+/**
+ * `POST /no-code-modules/:id/workspaces` (reference §2): the create the plan decided (plan/intent.ts),
+ * with every variable's value in place of the intent's references. Derived, not declared again: a field
+ * added to the create intent is a field of this body.
+ */
+export type WorkspaceCreateBody = Omit<TfeWorkspaceCreate, 'module' | 'moduleId' | 'variables'> & { vars: VarBody[] };
 
-/** Attributes of `PATCH /workspaces/:id`; omitted ones keep their value (reference §5). */
-export interface WorkspaceUpdateBody {
-  description?: string;
-  executionMode?: string;
-  agentPoolId?: string | null;
-  autoApply?: boolean;
-  sourceName?: string | null;
-  sourceUrl?: string | null;
-  projectId?: string;
-}
+/** Attributes of `PATCH /workspaces/:id`; omitted ones keep their value (reference §5). The plan's settings are sent as they are. */
+export type WorkspaceUpdateBody = TfeWorkspaceSettings;
 
 function workspacePath(id: string): string {
   return `/workspaces/${encodeURIComponent(id)}`;
