@@ -45,9 +45,9 @@ describe('the pending-run check before an upgrade', () => {
     const idOf = async (name: string) => ((await (await api(`/organizations/acme/workspaces/${name}`)).json()) as { data: { id: string } }).data.id;
     const ids = new Map<string, string>();
     for (const n of WAVE) ids.set(n, await idOf(n));
-    // Someone queues a run on each workspace after the canary. Each waits `pending` for 10 s before it starts,
+    // Someone queues a run on each workspace after the canary. Each waits `pending` for 15 s before it starts,
     // while the workspace's current run is still its ended first run.
-    w.sandbox.tfe.control.setStepDelay(10_000);
+    w.sandbox.tfe.control.setStepDelay(15_000);
     const foreign = new Map<string, string>();
     for (const [n, id] of ids) {
       const queued = await api('/runs', {
