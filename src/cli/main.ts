@@ -136,11 +136,12 @@ state
   });
 state
   .command('rm')
-  .description('forget an object without touching it')
+  .description('forget an object; a named state also removes its owner tag from an HCP Terraform workspace, so another state may adopt it')
   .argument('<address>', 'Kind/name')
   .argument('[paths...]', 'manifests', ['.'])
-  .action(async (address: string, paths: string[]) => {
-    await run(program, async (host) => (await import('./commands/state.js')).stateRm(host, address, paths));
+  .option('--keep-tag', 'leave the live object exactly as it is (remove the owner tag by hand later)')
+  .action(async (address: string, paths: string[], opts: { keepTag?: boolean }) => {
+    await run(program, async (host) => (await import('./commands/state.js')).stateRm(host, address, paths, opts));
   });
 state
   .command('unlock')

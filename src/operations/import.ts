@@ -2,7 +2,8 @@ import { ConvergeError } from '../diagnostics/errors.js';
 import { sourceOf } from '../engine/index.js';
 import { importRecord, type ImportOutcome } from '../engine/import-record.js';
 import { KINDS, kindDefinition, parseAddress } from '../kinds/registry.js';
-import { addressKey } from '../model/kinds.js';
+import { addressKey, type Address } from '../model/kinds.js';
+import type { Change } from '../plan/types.js';
 import { openStateStore } from '../state/state-store.js';
 import type { StateRecord } from '../state/types.js';
 import { loadValid, stateBackendFor } from './connect.js';
@@ -18,7 +19,8 @@ export interface ImportRequest {
 export type ImportReport =
   | { status: 'invalid' }
   | { status: 'already-owned'; key: string; record: StateRecord; state: string }
-  | ({ status: 'imported'; key: string; state: string } & ImportOutcome);
+  /** `ownerTag`: the owner tag the next apply adds to the object (a named state's HCP Terraform workspace), else null. */
+  | ({ status: 'imported'; key: string; state: string; ownerTag: string | null } & ImportOutcome);
 
 /**
  * `converge import KIND/NAME`: records a live object as owned, without a single write to the service.
@@ -66,11 +68,22 @@ export async function importObject(host: OperationHost, req: ImportRequest): Pro
       const source = sourceOf(view);
       if (source !== undefined) outcome.record = { ...outcome.record, source };
       await store.put(outcome.record);
-      return { status: 'imported', key, state: backend.description, ...outcome };
+      return { status: 'imported', key, state: backend.description, ownerTag: ownerTagToAdd(session.run.plan.changes, address), ...outcome };
     } finally {
       await session.close();
     }
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Import sends nothing, so a named state's owner tag (decisions.md §23) is not added here: the plan already
+ * counts it as an update (a reason or a note `owner-tag`), which the next apply sends. A workspace tagged by
+ * another state never gets here: the plan refuses it with the same error (`tfe.workspace.owned-elsewhere`).
+ */
+function ownerTagToAdd(changes: readonly Change[], address: Address): string | null {
+  const change = changes.find((c) => c.kind === address.kind && c.name === address.name);
+  for (const r of [...(change?.reasons ?? []), ...(change?.notes ?? [])]) if (r.code === 'owner-tag') return r.tag;
+  return null;
 }

@@ -155,6 +155,12 @@ export interface Provider {
    * `converge import`.
    */
   adopt?(view: ObjectView & { live: LiveView }, all: ReadonlyMap<string, ObjectView>, now: Date): StateRecord;
+  /**
+   * The state is about to forget this object (`converge state rm`): undo what marks the live object as this
+   * state's, so another state may take it (HCP Terraform's owner tag, decisions.md §23). Returns a sentence for
+   * the user when it changed something, null when nothing needed doing. Throws when the service refused.
+   */
+  release?(record: StateRecord): Promise<string | null>;
   close(): Promise<void>;
 }
 

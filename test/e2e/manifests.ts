@@ -62,3 +62,24 @@ ${workspaceSpec}  variables:
       value: nodejs20.x
 `;
 }
+
+/** The no-code module `lambda` pinned at `pin` (upgrade steering in `upgrade`) and one no-code workspace per name. */
+export function noCodeFleet(pin: string, workspaces: string[], upgrade = ''): string {
+  const module = `kind: NoCodeModule
+name: lambda
+spec:
+  registryModule: acme/lambda/aws
+  versionPin: ${pin}
+  enabled: true
+${upgrade}`;
+  const docs = workspaces.map(
+    (n) => `kind: NoCodeWorkspace
+name: ${n}
+spec:
+  module: lambda
+  variables:
+    - { key: function_name, value: ${n}, category: terraform }
+`,
+  );
+  return [module, ...docs].join('---\n');
+}

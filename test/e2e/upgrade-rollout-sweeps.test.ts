@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCAL_STATE_SETTINGS } from './manifests.js';
+import { LOCAL_STATE_SETTINGS, noCodeFleet as manifests } from './manifests.js';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
@@ -15,26 +15,6 @@ afterEach(async () => {
 });
 
 const names = (n: number) => Array.from({ length: n }, (_, i) => `fn-${String(i).padStart(2, '0')}`);
-
-function manifests(pin: string, workspaces: string[], upgrade = ''): string {
-  const module = `kind: NoCodeModule
-name: lambda
-spec:
-  registryModule: acme/lambda/aws
-  versionPin: ${pin}
-  enabled: true
-${upgrade}`;
-  const docs = workspaces.map(
-    (n) => `kind: NoCodeWorkspace
-name: ${n}
-spec:
-  module: lambda
-  variables:
-    - { key: function_name, value: ${n}, category: terraform }
-`,
-  );
-  return [module, ...docs].join('---\n');
-}
 
 async function converged(w: Workspace, text: string, args: string[]): Promise<string> {
   await w.write('tfe.yaml', text);

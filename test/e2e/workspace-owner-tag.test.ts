@@ -81,17 +81,34 @@ describe('a workspace owned by another state is refused, never adopted (built CL
     expect(p.stderr).toContain('owned by the converge state "team-a" (its tag converge-state:team-a): this state (it has no name) will not adopt it');
   });
 
-  it('after the owner lets go (state rm, tag removed) the second state adopts it and tags it with its own name', async () => {
+  it('import into another state is refused with the plan\'s words, and records nothing', async () => {
     await writeFile(join(bDir, 'settings.yaml'), settings('team-b'));
-    expect((await a.cli(['state', 'rm', 'NoCodeWorkspace/lambda-dev'])).code).toBe(0);
-    const show = await fetch(`${a.env.TFE_ADDRESS}/api/v2/organizations/acme/workspaces/lambda-dev`, { headers: { Authorization: `Bearer ${a.env.TFE_TOKEN}` } });
-    const id = ((await show.json()) as { data: { id: string } }).data.id;
-    const del = await fetch(`${a.env.TFE_ADDRESS}/api/v2/workspaces/${id}/relationships/tags`, {
-      method: 'DELETE',
-      headers: { Authorization: `Bearer ${a.env.TFE_TOKEN}`, 'Content-Type': 'application/vnd.api+json' },
-      body: JSON.stringify({ data: [{ type: 'tags', attributes: { name: 'converge-state:team-a' } }] }),
-    });
-    expect(del.status).toBe(204);
+    a.sandbox.log.clear();
+    const r = await b(['import', 'NoCodeWorkspace/lambda-dev']);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).toContain('on tfe.yaml line 6, column 1:');
+    expect(r.stderr).toContain('NoCodeWorkspace/lambda-dev is owned by the converge state "team-a" (its tag converge-state:team-a): this state (team-b) will not adopt it');
+    expect(r.stderr).toContain('in the "team-a" state run `converge state rm NoCodeWorkspace/lambda-dev`');
+    expect(a.sandbox.log.writes('tfe')).toEqual([]);
+    expect((await b(['state', 'list'])).stdout).not.toContain('lambda-dev');
+  });
+
+  it('state rm in the owning state removes its tag (one request); the other state imports it, and its next apply tags it', async () => {
+    a.sandbox.log.clear();
+    const forgot = await a.cli(['state', 'rm', 'NoCodeWorkspace/lambda-dev']);
+    expect(forgot.code, forgot.stdout + forgot.stderr).toBe(0);
+    expect(forgot.stdout).toContain('Removed the owner tag converge-state:team-a from workspace lambda-dev');
+    expect(a.sandbox.log.writes('tfe').map((e) => `${e.method} ${e.path}`)).toEqual([expect.stringMatching(/^DELETE \/api\/v2\/workspaces\/ws-[^/]+\/relationships\/tags$/)]);
+    expect(await tags()).toEqual([]);
+    expect((await a.cli(['state', 'list'])).stdout).not.toContain('lambda-dev');
+
+    a.sandbox.log.clear();
+    const imp = await b(['import', 'NoCodeWorkspace/lambda-dev']);
+    expect(imp.code, imp.stdout + imp.stderr).toBe(0);
+    expect(imp.stdout).toContain('the next `converge apply` tags it converge-state:team-b');
+    // Import sends nothing: the tag waits for the apply.
+    expect(a.sandbox.log.writes('tfe')).toEqual([]);
+    expect(await tags()).toEqual([]);
     const p = await b(['plan', '--json']);
     expect(p.code, p.stderr).toBe(0);
     const plan = JSON.parse(p.stdout) as { changes: { action: string; name: string; reason?: string }[] };
@@ -100,5 +117,48 @@ describe('a workspace owned by another state is refused, never adopted (built CL
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(await tags()).toEqual(['converge-state:team-b']);
     expect((await b(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  /** A state of its own in a fresh directory, for one workspace `name`: `run` runs the built CLI there. */
+  const otherState = async (stateName: string | undefined, name: string) => {
+    const dir = await mkdtemp(join(tmpdir(), 'converge-e2e-c-'));
+    await writeFile(join(dir, 'settings.yaml'), settings(stateName));
+    await writeFile(join(dir, 'tfe.yaml'), LAMBDA.replace(/lambda-dev/g, name).replace('hello-dev', `hello-${name}`));
+    return { dir, run: (args: string[]) => runCli(args, { cwd: dir, env: a.env }) };
+  };
+  const tagsOf = async (name: string): Promise<string[]> => {
+    const res = await fetch(`${a.env.TFE_ADDRESS}/api/v2/organizations/acme/workspaces/${name}`, { headers: { Authorization: `Bearer ${a.env.TFE_TOKEN}` } });
+    return ((await res.json()) as { data: { attributes: { 'tag-names': string[] } } }).data.attributes['tag-names'];
+  };
+
+  it('state rm in a state without a name sends nothing (it wrote no tag)', async () => {
+    const c = await otherState(undefined, 'lambda-c');
+    try {
+      const applied = await c.run(['apply', '--auto-approve']);
+      expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+      a.sandbox.log.clear();
+      const forgot = await c.run(['state', 'rm', 'NoCodeWorkspace/lambda-c']);
+      expect(forgot.code, forgot.stdout + forgot.stderr).toBe(0);
+      expect(forgot.stdout).toContain('The live object is untouched');
+      expect(a.sandbox.log.entries({ service: 'tfe' })).toEqual([]);
+    } finally {
+      await rm(c.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('state rm --keep-tag in a named state sends nothing and says the tag stays', async () => {
+    const d = await otherState('team-d', 'lambda-d');
+    try {
+      const applied = await d.run(['apply', '--auto-approve']);
+      expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+      a.sandbox.log.clear();
+      const forgot = await d.run(['state', 'rm', '--keep-tag', 'NoCodeWorkspace/lambda-d']);
+      expect(forgot.code, forgot.stdout + forgot.stderr).toBe(0);
+      expect(forgot.stdout).toContain('Any owner tag stays on it (--keep-tag)');
+      expect(a.sandbox.log.entries({ service: 'tfe' })).toEqual([]);
+      expect(await tagsOf('lambda-d')).toEqual(['converge-state:team-d']);
+    } finally {
+      await rm(d.dir, { recursive: true, force: true });
+    }
   });
 });

@@ -13,6 +13,9 @@ export async function importCommand(host: Host, text: string, paths: string[]): 
   if (r.differences.length > 0) {
     host.out(`The manifest differs from the live object in ${r.differences.map((f) => f.path).join(', ')}: \`converge plan\` shows the update.\n`);
   }
+  if (r.ownerTag !== null) {
+    host.out(`It does not carry this state's owner tag yet: the next \`converge apply\` tags it ${r.ownerTag}, so no other state takes it.\n`);
+  }
   if (r.unverifiedSecrets.length > 0) {
     host.out(
       `Recorded the manifest's value of ${r.unverifiedSecrets.join(', ')} without comparing it to the live one (the service never returns secrets). ` +

@@ -5,6 +5,7 @@ import { openLockedStore } from '../../operations/lock.js';
 import type { StateBackend } from '../../state/types.js';
 import { EXIT, type Host } from '../host.js';
 import { loadValid, stateBackendFor } from '../../operations/connect.js';
+import { forgetObject } from '../../operations/state-rm.js';
 
 async function backendFor(host: Host, paths: string[]): Promise<StateBackend | undefined> {
   const manifests = await loadValid(host, paths, { secrets: false });
@@ -45,22 +46,18 @@ export async function stateShow(host: Host, text: string, paths: string[]): Prom
   return EXIT.ok;
 }
 
-export async function stateRm(host: Host, text: string, paths: string[]): Promise<number> {
-  const a = address(text);
-  const backend = await backendFor(host, paths);
-  if (!backend) return EXIT.error;
-  const store = await openLockedStore(host, backend, 'state rm', 0);
-  try {
-    if (!store.get(a)) {
-      host.err(`Error: ${addressKey(a)} is not in ${backend.description}\n`);
-      return EXIT.error;
-    }
-    await store.remove(a);
-    host.out(`Removed ${addressKey(a)} from state. The live object is untouched; converge no longer owns it.\n`);
-    return EXIT.ok;
-  } finally {
-    await store.close();
+/** `converge state rm`: see operations/state-rm.ts (a named state's workspace also loses its owner tag). */
+export async function stateRm(host: Host, text: string, paths: string[], opts: { keepTag?: boolean } = {}): Promise<number> {
+  const r = await forgetObject(host, { address: text, paths, ...(opts.keepTag === true ? { keepTag: true } : {}) });
+  if (r.status === 'invalid') return EXIT.error;
+  if (r.status === 'not-owned') {
+    host.err(`Error: ${r.key} is not in ${r.state}\n`);
+    return EXIT.error;
   }
+  const kept = opts.keepTag === true ? ' Any owner tag stays on it (--keep-tag): other states refuse it until the tag is removed by hand.' : '';
+  if (r.released === null) host.out(`Removed ${r.key} from state. The live object is untouched; converge no longer owns it.${kept}\n`);
+  else host.out(`Removed ${r.key} from state; converge no longer owns it. ${r.released} Nothing else on the live object changed.\n`);
+  return EXIT.ok;
 }
 
 export async function stateUnlock(host: Host, id: string, paths: string[]): Promise<number> {

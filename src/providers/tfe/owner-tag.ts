@@ -1,6 +1,8 @@
+import { isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import type { JsonValue } from '../../model/json.js';
 import type { Change } from '../../plan/types.js';
+import type { StateRecord } from '../../state/types.js';
 import type { ObjectView } from '../provider.js';
 import type { TfeSession } from './session.js';
 
@@ -47,8 +49,8 @@ export function ownershipDiagnostics(views: readonly ObjectView[], stateName: st
       detail:
         `Two states must never manage one workspace. If it belongs to "${owner}", remove its document from these manifests` +
         `${view.record ? ` and forget it here with \`converge state rm ${address}\`` : ''}. ` +
-        `To move it here: in the "${owner}" state run \`converge state rm ${address}\` and remove its document there, ` +
-        `remove the tag ${ownerTag(owner)} from the workspace (HCP Terraform UI, or DELETE /api/v2/workspaces/${view.live?.id ?? '<id>'}/relationships/tags), then plan here again.`,
+        `To move it here: in the "${owner}" state run \`converge state rm ${address}\` (it also removes the tag ${ownerTag(owner)}) and remove its document there, then plan here again. ` +
+        `If that state is gone, remove the tag by hand (HCP Terraform UI, or DELETE /api/v2/workspaces/${view.live?.id ?? '<id>'}/relationships/tags).`,
       ...(view.desired ? { range: view.desired.object.range } : {}),
     });
   }
@@ -91,4 +93,30 @@ export async function claimCreated(session: TfeSession, view: ObjectView, worksp
     const message = e instanceof Error ? e.message : String(e);
     session.reporter.emit({ code: 'tfe.workspace.owner-tag', level: 'warn', message: `workspace ${name} was created but not tagged with its owner (${message}); the next plan adds the tag` });
   }
+}
+
+/**
+ * `converge state rm` of a workspace in a named state: removes this state's owner tag from it, so another state
+ * may adopt it (`DELETE /workspaces/:id/relationships/tags` with the tag name; go-tfe `RemoveTags`). One
+ * request; removing a tag the workspace does not carry changes nothing, and another state's tag is never sent.
+ * A workspace already gone (404) needs nothing.
+ */
+export async function releaseWorkspace(session: TfeSession, record: StateRecord): Promise<string | null> {
+  if (session.stateName === undefined || record.kind !== 'NoCodeWorkspace') return null;
+  const tag = ownerTag(session.stateName);
+  try {
+    await session.client.send(
+      {
+        method: 'DELETE',
+        path: `/workspaces/${encodeURIComponent(record.id)}/relationships/tags`,
+        body: { data: [{ type: 'tags', attributes: { name: tag } }] },
+        idempotent: true,
+      },
+      { what: `owner tag of workspace ${record.name}` },
+    );
+  } catch (e) {
+    if (isConvergeError(e) && e.code === 'tfe.not-found') return null;
+    throw e;
+  }
+  return `Removed the owner tag ${tag} from workspace ${record.name} (${record.id}): another state may now adopt it.`;
 }

@@ -11,7 +11,7 @@ import { applyWorkspaces } from './apply-workspaces.js';
 import { TfeClient } from './client.js';
 import { tfeImportRecord } from './export-record.js';
 import { loadTfe } from './load.js';
-import { claimChange, ownershipDiagnostics } from './owner-tag.js';
+import { claimChange, ownershipDiagnostics, releaseWorkspace } from './owner-tag.js';
 import { refineTfe } from './refine.js';
 import { withTfeIntent } from './intent.js';
 import type { TfeSession } from './session.js';
@@ -79,6 +79,8 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
     },
 
     adopt: tfeImportRecord,
+
+    release: (record) => releaseWorkspace(session, record),
 
     async close(): Promise<void> {
       if (ownsHttp) await http.close();

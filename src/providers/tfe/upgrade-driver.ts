@@ -6,6 +6,7 @@ import type { TfeClient } from './client.js';
 import { runUrl } from './mapping.js';
 import type { RunWire, WorkspaceWire } from './wire.js';
 import { sweeperFor, type RunState } from './run-sweep.js';
+import type { SweptWorkspace } from './run-sweep-api.js';
 import { classifyRun, CONFIRMABLE, confirmUnlessConflict, followRun, type RunPhase } from './runs.js';
 
 /*
@@ -84,7 +85,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     ctx.reporter.emit({
       code: 'tfe.run.adopt',
       level: 'warn',
-      message: `${t.workspace}: run ${runId} is in flight but not in state (an earlier apply was interrupted); following it instead of starting another upgrade`,
+      message: `${t.workspace}: run ${runId} is in flight but not in state (an earlier apply was interrupted, or someone queued it); following it instead of stacking another upgrade behind it`,
       data: { workspace: t.workspace, runId },
     });
     await deps.setInFlight({ purpose: 'upgrade', runId, phase, startedAt, toVersion: t.toVersion });
@@ -184,18 +185,29 @@ export interface PendingCheck {
 
 /**
  * pendingRun, answered by the next run sweep when it can: a workspace whose current run has ended (or that has
- * none) has nothing in flight, without a runs list of its own; one with a run in flight is asked alone (is that
- * run the workspace's first?).
+ * none) and whose latest run is that same run has nothing in flight, without a runs list of its own. Anything
+ * else is asked alone: a run in flight (is it the workspace's first?), and a newer run than the current one,
+ * which waits `pending` behind it and becomes current only when it starts (RUN; issue 14 sweep gap: the sweep
+ * took "current run ended" for "nothing pending" and stacked an upgrade on such a run).
  */
 export function sweptPendingRun(client: TfeClient, workspaceId: string, workspace: string, intervalMs: number): Promise<PendingCheck> {
   return sweeperFor(client, intervalMs).askWorkspace<PendingCheck>(
     workspaceId,
-    (row) => (row.run === null || isFinal(row.run.status) ? { pending: null, newestRunId: row.workspace.currentRunId } : undefined),
+    (row) => (settledInSweep(row) ? { pending: null, newestRunId: row.workspace.currentRunId } : undefined),
     async () => {
       const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
       return { pending: pendingOf(runs), newestRunId: runs[0]?.id ?? null };
     },
   );
+}
+
+/** The sweep's row shows every run of the workspace ended: its current run (if any) is final and is its latest. */
+function settledInSweep(row: SweptWorkspace): boolean {
+  const { currentRunId, latestRunId } = row.workspace;
+  // No `latest-run` in the answer: whether a newer run waits is not known, so the runs list decides.
+  if (latestRunId === undefined || latestRunId !== currentRunId) return false;
+  if (currentRunId === null) return true;
+  return row.run !== null && row.run.id === currentRunId && isFinal(row.run.status);
 }
 
 function isFinal(status: string): boolean {

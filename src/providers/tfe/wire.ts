@@ -249,6 +249,12 @@ export interface WorkspaceWire {
   /** Read as a relationship, written as attribute `agent-pool-id` (reference §5). */
   agentPoolId: string | null;
   currentRunId: string | null;
+  /**
+   * The workspace's newest run, whatever its state (relationship `latest-run`, WS sample responses). A run queued
+   * behind another stays pending and is not the current run until it starts (RUN), so a final current run does
+   * not mean nothing is pending: compare the two. Undefined when the service sends no `latest-run`: not known.
+   */
+  latestRunId?: string | null | undefined;
   noCodeModuleVersionId: string | null;
   locked: boolean | null;
   updatedAt: string | null;
@@ -274,6 +280,7 @@ export function parseWorkspace(r: JsonApiResource, what: string): WorkspaceWire 
     projectId: relOne(r, 'project')?.id ?? null,
     agentPoolId: relOne(r, 'agent-pool')?.id ?? null,
     currentRunId: relOne(r, 'current-run')?.id ?? null,
+    latestRunId: 'data' in optObj(r.relationships['latest-run']) ? (relOne(r, 'latest-run')?.id ?? null) : undefined,
     noCodeModuleVersionId: relOne(r, 'no-code-module-version')?.id ?? null,
     locked: optBool(a, 'locked', what, p),
     updatedAt: optStr(a, 'updated-at', what, p),

@@ -6,6 +6,12 @@ import type { RunEngine } from './run-engine.js';
 
 export const workspacePath = (store: Store, ws: Workspace): string => `/api/v2/organizations/${store.organization}/workspaces/${encodeURIComponent(ws.name)}`;
 
+function latestRun(store: Store, ws: Workspace): unknown {
+  const runs = store.runsOf(ws.id);
+  const id = runs[runs.length - 1]?.id;
+  return id ? { data: { id, type: 'runs' }, links: { related: `/api/v2/runs/${id}` } } : { data: null };
+}
+
 export function workspaceResource(store: Store, engine: RunEngine, ws: Workspace): unknown {
   const attributes: Record<string, unknown> = {
     name: ws.name,
@@ -51,6 +57,9 @@ export function workspaceResource(store: Store, engine: RunEngine, ws: Workspace
       data: ws.currentRunId ? { id: ws.currentRunId, type: 'runs' } : null,
       ...(ws.currentRunId ? { links: { related: `/api/v2/runs/${ws.currentRunId}` } } : {}),
     },
+    // The newest run, whatever its state: a run queued behind another stays `pending` and is not current until
+    // it starts (run-engine.ts), but it is already the latest (WS sample responses carry `latest-run`).
+    'latest-run': latestRun(store, ws),
     'current-configuration-version': { data: { id: ws.configurationVersionId, type: 'configuration-versions' } },
     vars: { data: ws.vars.map((v) => ({ id: v.id, type: 'vars' })) },
   };

@@ -59,6 +59,10 @@ describe('TFE sandbox: runs (RUN, reference §3, §5)', () => {
     expect(second.status).toBe(201);
     await sleep(40);
     expect(await runStatus(sim.user, second.body.data.id)).toBe('pending');
+    // The pending run is the latest run but not the current one until it starts (RUN, run/manage).
+    const rel = async () => (await sim.user.get(`/workspaces/${ws}`)).body.data.relationships;
+    expect((await rel())['current-run'].data).toEqual({ id: first, type: 'runs' });
+    expect((await rel())['latest-run'].data).toEqual({ id: second.body.data.id, type: 'runs' });
     expect((await sim.user.post(`/runs/${second.body.data.id}/actions/apply`)).status).toBe(409);
     const applied = await sim.user.post(`/runs/${first}/actions/apply`, { comment: 'go' });
     expect(applied.status).toBe(202);
@@ -69,6 +73,7 @@ describe('TFE sandbox: runs (RUN, reference §3, §5)', () => {
     expect(again.body.errors[0].status).toBe('409');
     // Now the second run starts and waits for its own confirmation; discard it.
     await waitForStatus(sim.user, second.body.data.id, 'cost_estimated');
+    expect((await rel())['current-run'].data).toEqual({ id: second.body.data.id, type: 'runs' });
     expect((await sim.user.post(`/runs/${second.body.data.id}/actions/discard`)).status).toBe(202);
     expect(await runStatus(sim.user, second.body.data.id)).toBe('discarded');
     const list = await sim.user.get(`/workspaces/${ws}/runs`);
