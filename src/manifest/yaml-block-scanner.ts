@@ -1,0 +1,457 @@
+import type { ShapeTable } from './position-shapes.js';
+import { EntryList } from './position-shapes.js';
+import { bail, isNotCommon, plainValue } from './yaml-core-scalar.js';
+import type { FastDoc } from './yaml-cst-values.js';
+import { entryOf, escapePointer, MAX_DEPTH, pack } from './yaml-entries.js';
+
+/*
+ * The fastest way the loader reads YAML: one pass over the text, for the plainest files, building values
+ * and position entries with no tokens at all. yaml's own Lexer and Parser (a string per lexeme, an object
+ * per token), which the CST reader (yaml-cst-values.ts) still runs, were half the CPU time of validating
+ * 50 000 documents and much of the garbage.
+ *
+ * It reads only: block maps and sequences (a sequence may sit at its key's indentation, a map may start on
+ * a `- ` line), one-line plain, single- and double-quoted scalars, one-line flow maps and sequences, empty
+ * values, blank lines, documents separated by `---` lines. Anything else (comments, block scalars,
+ * multi-line scalars, trailing spaces, anchors, tags, aliases, explicit keys, directives, `...`, escapes
+ * other than \\ and \", control characters, non-string keys) makes it give up on the whole file, which is
+ * then read by the CST reader or yaml's Documents as before.
+ *
+ * Its values and entries are those of the CST reader (and so of the Document path): each range starts
+ * where yaml's node starts, ends where its value ends (yaml's ranges may also take the whitespace after
+ * a value, which a SourceRange drops), empty values and the items of a sequence follow the CST reader's
+ * `empty`. test/manifest/yaml-cst-values-equal-document-path.test.ts checks every file it accepts
+ * against the Document path.
+ */
+
+const SPACE = 0x20;
+const NL = 0x0a;
+const HASH = 0x23;
+const COLON = 0x3a;
+const DASH = 0x2d;
+const DQ = 0x22;
+const SQ = 0x27;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+
+/**
+ * Characters other than newline and space that yaml reads specially anywhere (tab, carriage return, NEL,
+ * line and paragraph separators, byte order mark) or may reject (other control characters): left to it.
+ * Built from code points so the source holds no control characters.
+ */
+const UNUSUAL_CHARACTER = new RegExp(`[${String.fromCharCode(0)}-${String.fromCharCode(9)}${String.fromCharCode(11)}-${String.fromCharCode(0x1f)}${String.fromCharCode(0x7f)}-${String.fromCharCode(0x9f)}\u2028\u2029\ufeff]`);
+
+const isFlowIndicator = (c: number): boolean => c === COMMA || c === LBRACKET || c === RBRACKET || c === LBRACE || c === RBRACE;
+
+/**
+ * Whether a plain scalar may start at `i` (YAML 1.2 ns-plain-first): not an indicator, except `-`, `?`
+ * and `:` followed by a character that is not a space (or, in a flow collection, a flow indicator).
+ */
+function plainStartsAt(text: string, i: number, inFlow: boolean): boolean {
+  const c = text.charCodeAt(i);
+  switch (c) {
+    case DASH:
+    case 0x3f: // ?
+    case COLON: {
+      const n = text.charCodeAt(i + 1);
+      return !(Number.isNaN(n) || n === SPACE || n === NL || (inFlow && isFlowIndicator(n)));
+    }
+    case COMMA:
+    case LBRACKET:
+    case RBRACKET:
+    case LBRACE:
+    case RBRACE:
+    case HASH:
+    case 0x26: // &
+    case 0x2a: // *
+    case 0x21: // !
+    case 0x7c: // |
+    case 0x3e: // >
+    case SQ:
+    case DQ:
+    case 0x25: // %
+    case 0x40: // @
+    case 0x60: // `
+    case SPACE:
+    case NL:
+      return false;
+    default:
+      return !Number.isNaN(c);
+  }
+}
+
+class BlockScanner {
+  private positions = new EntryList();
+  private keyRanges = new EntryList();
+  private rawQuoted: Record<string, string> = {};
+  private numberSource: Record<string, string> = {};
+  /** Start of the line peek() looks at next. */
+  private pos = 0;
+  /** Set by peek(): where the line's content starts. */
+  private content = 0;
+  /** Where the value read last ends. */
+  private end = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly table: ShapeTable,
+  ) {}
+
+  private lineEnd(from: number): number {
+    const i = this.text.indexOf('\n', from);
+    return i < 0 ? this.text.length : i;
+  }
+
+  /**
+   * Skips blank lines to the next line with content and returns its indentation, or -1 at a `---` line
+   * or the end of the text. Comments, lines of spaces and other document markers are not read here.
+   */
+  private peek(): number {
+    const t = this.text;
+    let p = this.pos;
+    for (;;) {
+      if (p >= t.length) {
+        this.pos = p;
+        return -1;
+      }
+      let c = p;
+      while (t.charCodeAt(c) === SPACE) c++;
+      const ch = t.charCodeAt(c);
+      if (c === p && ch === NL) {
+        p++;
+        continue;
+      }
+      if (ch === NL || ch === HASH || Number.isNaN(ch)) bail();
+      this.pos = p;
+      this.content = c;
+      if (c === p && (t.startsWith('---', p) || t.startsWith('...', p))) {
+        if (t.charCodeAt(p) === DASH && (p + 3 === t.length || t.charCodeAt(p + 3) === NL)) return -1;
+        bail();
+      }
+      return c - p;
+    }
+  }
+
+  private isSeqItem(i: number): boolean {
+    if (this.text.charCodeAt(i) !== DASH) return false;
+    const n = this.text.charCodeAt(i + 1);
+    return n === SPACE || n === NL || Number.isNaN(n);
+  }
+
+  /** The documents of the text; throws NOT_COMMON (via bail) on anything it does not read. */
+  documents(): FastDoc[] {
+    const docs: FastDoc[] = [];
+    for (;;) {
+      const indent = this.peek();
+      if (this.pos >= this.text.length) return docs;
+      if (indent === -1) {
+        this.pos = this.lineEnd(this.pos) + 1; // a `---` line; no content between two of them is an empty document
+        continue;
+      }
+      if (indent !== 0) bail();
+      this.positions = new EntryList();
+      this.keyRanges = new EntryList();
+      this.rawQuoted = {};
+      this.numberSource = {};
+      const start = this.content;
+      const value = this.block(0, '', 0);
+      if (this.peek() !== -1) bail();
+      docs.push({ value, positions: this.positions, keyRanges: this.keyRanges, rawQuoted: this.rawQuoted, numberSource: this.numberSource, start, end: this.end });
+    }
+  }
+
+  /** A block node whose first line peek() just looked at (indentation `indent`). */
+  private block(indent: number, pointer: string, depth: number): unknown {
+    return this.isSeqItem(this.content) ? this.seq(indent, pointer, depth) : this.map(this.content, indent, pointer, depth);
+  }
+
+  /**
+   * Where a block map key starting at `i` ends (its `:`, followed by a space or the line end), or -1 when
+   * no key starts there.
+   */
+  private keyEnd(i: number, lineEnd: number): number {
+    const t = this.text;
+    const c = t.charCodeAt(i);
+    let j: number;
+    if (c === DQ || c === SQ) {
+      j = this.quotedEnd(i, lineEnd);
+    } else {
+      if (!plainStartsAt(t, i, false)) return -1;
+      j = i + 1;
+      while (j < lineEnd && !(t.charCodeAt(j) === COLON && (j + 1 === lineEnd || t.charCodeAt(j + 1) === SPACE))) j++;
+      if (j >= lineEnd) return -1;
+      // A comment before the colon, or a space before it (yaml's key would end earlier): left to yaml.
+      if (this.hasPair(i, j, SPACE, HASH) || t.charCodeAt(j - 1) === SPACE) bail();
+    }
+    if (t.charCodeAt(j) !== COLON) return -1;
+    const n = t.charCodeAt(j + 1);
+    return j + 1 === lineEnd || n === SPACE ? j : -1;
+  }
+
+  /** Whether characters `a` then `b` stand side by side in [from, to) (bounded: indexOf would search the rest of the file). */
+  private hasPair(from: number, to: number, a: number, b: number): boolean {
+    const t = this.text;
+    for (let k = from + 1; k < to; k++) if (t.charCodeAt(k) === b && t.charCodeAt(k - 1) === a) return true;
+    return false;
+  }
+
+  private keyName(start: number, end: number): string {
+    const c = this.text.charCodeAt(start);
+    const name = c === DQ || c === SQ ? this.quotedValue(start, end) : plainValue(this.text.slice(start, end));
+    // Keys the core schema reads as numbers, booleans or null, the merge key and `__proto__` are left to yaml.
+    if (typeof name !== 'string' || name === '<<' || name === '__proto__' || end - start > 1000) return bail();
+    return name;
+  }
+
+  private map(keyPos: number, indent: number, pointer: string, depth: number): Record<string, unknown> {
+    if (depth > MAX_DEPTH) bail();
+    this.positions.set(pointer, 0);
+    const result: Record<string, unknown> = {};
+    let p = keyPos;
+    let end: number;
+    for (;;) {
+      const le = this.lineEnd(p);
+      const colon = this.keyEnd(p, le);
+      if (colon < 0) bail();
+      const name = this.keyName(p, colon);
+      if (Object.hasOwn(result, name)) bail();
+      const child = this.table.child(pointer, escapePointer(name));
+      const keySpan = pack(p, colon);
+      this.keyRanges.set(child, entryOf(keySpan));
+      if (colon + 1 === le) {
+        this.pos = le + 1;
+        const next = this.peek();
+        if (next > indent || (next === indent && this.isSeqItem(this.content))) {
+          result[name] = this.block(next, child, depth + 1);
+          end = this.end;
+        } else {
+          // An empty value: yaml's null of no width after the colon, whose entry is its key's span.
+          this.positions.set(child, entryOf(keySpan, 'PLAIN'));
+          result[name] = null;
+          end = colon + 1;
+        }
+      } else {
+        let v = colon + 2;
+        while (this.text.charCodeAt(v) === SPACE) v++;
+        result[name] = this.inline(v, le, child, depth + 1);
+        end = this.end;
+        this.pos = le + 1;
+      }
+      const next = this.peek();
+      if (next > indent) bail();
+      if (next < indent) break;
+      p = this.content;
+    }
+    this.positions.set(pointer, entryOf(pack(keyPos, end)));
+    this.end = end;
+    return result;
+  }
+
+  private seq(indent: number, pointer: string, depth: number): unknown[] {
+    if (depth > MAX_DEPTH) bail();
+    this.positions.set(pointer, 0);
+    const result: unknown[] = [];
+    const start = this.content;
+    // Empty items take the sequence's span, known only at the end (the CST reader's `pending`).
+    let pending: string[] | undefined;
+    let end: number;
+    for (;;) {
+      const dash = this.content;
+      const le = this.lineEnd(dash);
+      const child = this.table.child(pointer, String(result.length));
+      if (dash + 1 === le) {
+        this.pos = le + 1;
+        const next = this.peek();
+        if (next > indent) {
+          result.push(this.block(next, child, depth + 1));
+          end = this.end;
+        } else {
+          this.positions.set(child, entryOf(-1, 'PLAIN'));
+          (pending ??= []).push(child);
+          result.push(null);
+          end = dash + 1;
+        }
+      } else {
+        let v = dash + 2;
+        while (this.text.charCodeAt(v) === SPACE) v++;
+        if (v === le || this.isSeqItem(v)) bail();
+        if (this.keyEnd(v, le) >= 0) {
+          // `- key: value`: a map whose keys line up under this first one.
+          result.push(this.map(v, v - (dash - indent), child, depth + 1));
+          end = this.end;
+        } else {
+          result.push(this.inline(v, le, child, depth + 1));
+          end = this.end;
+          this.pos = le + 1;
+        }
+      }
+      const next = this.peek();
+      if (next === indent && this.isSeqItem(this.content)) continue;
+      if (next > indent) bail();
+      break;
+    }
+    const here = pack(start, end);
+    this.positions.set(pointer, entryOf(here));
+    if (pending) for (const p of pending) this.positions.set(p, entryOf(here, 'PLAIN'));
+    this.end = end;
+    return result;
+  }
+
+  /** A value on the rest of a line (`key: value`, `- value`): it must end exactly at the line's end. */
+  private inline(v: number, lineEnd: number, pointer: string, depth: number): unknown {
+    const t = this.text;
+    const c = t.charCodeAt(v);
+    let value: unknown;
+    if (c === DQ || c === SQ || c === LBRACKET || c === LBRACE) {
+      value = this.flowValue(v, lineEnd, pointer, depth);
+      if (this.end !== lineEnd) bail();
+      return value;
+    }
+    if (depth > MAX_DEPTH || !plainStartsAt(t, v, false) || t.charCodeAt(lineEnd - 1) === SPACE || t.charCodeAt(lineEnd - 1) === COLON) bail();
+    // `: ` would make it a key, ` #` a comment: left to yaml.
+    if (this.hasPair(v, lineEnd, COLON, SPACE) || this.hasPair(v, lineEnd, SPACE, HASH)) bail();
+    return this.plain(v, lineEnd, pointer);
+  }
+
+  private plain(start: number, end: number, pointer: string): unknown {
+    const source = this.text.slice(start, end);
+    const value = plainValue(source);
+    this.positions.set(pointer, entryOf(pack(start, end), 'PLAIN'));
+    if (typeof value === 'number' && source !== String(value)) this.numberSource[pointer] = source;
+    this.end = end;
+    return value;
+  }
+
+  /** Where the quoted scalar starting at `i` ends (after its closing quote); it must close on its line. */
+  private quotedEnd(i: number, lineEnd: number): number {
+    const t = this.text;
+    if (t.charCodeAt(i) === SQ) {
+      let j = i + 1;
+      for (;;) {
+        j = t.indexOf("'", j);
+        if (j < 0 || j >= lineEnd) return bail();
+        if (t.charCodeAt(j + 1) !== SQ) return j + 1;
+        j += 2;
+      }
+    }
+    for (let j = i + 1; j < lineEnd; j++) {
+      const c = t.charCodeAt(j);
+      if (c === DQ) return j + 1;
+      if (c === BACKSLASH) {
+        const n = t.charCodeAt(j + 1);
+        if (n !== BACKSLASH && n !== DQ) bail();
+        j++;
+      }
+    }
+    return bail();
+  }
+
+  /** The value of a quoted scalar that quotedEnd measured. */
+  private quotedValue(start: number, end: number): string {
+    const inner = this.text.slice(start + 1, end - 1);
+    if (this.text.charCodeAt(start) === SQ) return inner.includes("''") ? inner.replaceAll("''", "'") : inner;
+    return inner.includes('\\') ? inner.replace(/\\(["\\])/g, '$1') : inner;
+  }
+
+  /** A value inside a flow collection, or a quoted or flow value of a block node. */
+  private flowValue(v: number, lineEnd: number, pointer: string, depth: number): unknown {
+    if (depth > MAX_DEPTH) bail();
+    const t = this.text;
+    const c = t.charCodeAt(v);
+    if (c === DQ || c === SQ) {
+      const end = this.quotedEnd(v, lineEnd);
+      this.positions.set(pointer, entryOf(pack(v, end), c === DQ ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE'));
+      this.rawQuoted[pointer] = t.slice(v, end);
+      this.end = end;
+      return this.quotedValue(v, end);
+    }
+    if (c === LBRACKET || c === LBRACE) return this.flow(v, lineEnd, pointer, depth);
+    if (!plainStartsAt(t, v, true)) bail();
+    let j = v;
+    for (; j < lineEnd; j++) {
+      const ch = t.charCodeAt(j);
+      if (isFlowIndicator(ch)) break;
+      if (ch === COLON) {
+        const n = t.charCodeAt(j + 1);
+        if (j + 1 === lineEnd || n === SPACE || isFlowIndicator(n)) bail(); // a pair inside a sequence, or a key: left to yaml
+      } else if (ch === HASH && t.charCodeAt(j - 1) === SPACE) bail();
+    }
+    let end = j;
+    while (t.charCodeAt(end - 1) === SPACE) end--;
+    return this.plain(v, end, pointer);
+  }
+
+  private skipSpaces(i: number): number {
+    while (this.text.charCodeAt(i) === SPACE) i++;
+    return i;
+  }
+
+  /** A one-line flow map or sequence without empty or trailing items (resolve-flow-collection.js). */
+  private flow(open: number, lineEnd: number, pointer: string, depth: number): unknown {
+    const t = this.text;
+    this.positions.set(pointer, 0);
+    const isMap = t.charCodeAt(open) === LBRACE;
+    const close = isMap ? RBRACE : RBRACKET;
+    const map: Record<string, unknown> = {};
+    const list: unknown[] = [];
+    let i = this.skipSpaces(open + 1);
+    if (t.charCodeAt(i) !== close) {
+      for (;;) {
+        if (isMap) {
+          const keyEnd = this.flowKeyEnd(i, lineEnd);
+          const name = this.keyName(i, keyEnd);
+          if (Object.hasOwn(map, name)) bail();
+          const child = this.table.child(pointer, escapePointer(name));
+          this.keyRanges.set(child, entryOf(pack(i, keyEnd)));
+          map[name] = this.flowValue(this.skipSpaces(keyEnd + 2), lineEnd, child, depth + 1);
+        } else {
+          list.push(this.flowValue(i, lineEnd, this.table.child(pointer, String(list.length)), depth + 1));
+        }
+        i = this.skipSpaces(this.end);
+        const ch = t.charCodeAt(i);
+        if (ch === close) break;
+        if (ch !== COMMA) bail();
+        i = this.skipSpaces(i + 1);
+        if (t.charCodeAt(i) === close || t.charCodeAt(i) === COMMA) bail();
+      }
+    }
+    if (i >= lineEnd) bail();
+    const end = i + 1;
+    this.positions.set(pointer, entryOf(pack(open, end)));
+    this.end = end;
+    return isMap ? map : list;
+  }
+
+  /** Where a flow map key starting at `i` ends: right before its `: ` (no space before the colon). */
+  private flowKeyEnd(i: number, lineEnd: number): number {
+    const t = this.text;
+    const c = t.charCodeAt(i);
+    let j: number;
+    if (c === DQ || c === SQ) j = this.quotedEnd(i, lineEnd);
+    else {
+      if (!plainStartsAt(t, i, true)) bail();
+      j = i;
+      while (j < lineEnd && t.charCodeAt(j) !== COLON && !isFlowIndicator(t.charCodeAt(j)) && t.charCodeAt(j) !== HASH) j++;
+    }
+    if (j >= lineEnd || t.charCodeAt(j) !== COLON || t.charCodeAt(j + 1) !== SPACE || t.charCodeAt(j - 1) === SPACE) bail();
+    return j;
+  }
+}
+
+/**
+ * The documents of one file read straight from its text, or undefined when the file is not among the
+ * plainest (then the caller reads it with the CST reader or yaml's Documents).
+ */
+export function scanCommonYaml(text: string, table: ShapeTable): FastDoc[] | undefined {
+  if (UNUSUAL_CHARACTER.test(text)) return undefined;
+  try {
+    return new BlockScanner(text, table).documents();
+  } catch (e) {
+    if (isNotCommon(e)) return undefined;
+    throw e;
+  }
+}
