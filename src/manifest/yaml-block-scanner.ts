@@ -12,7 +12,8 @@ import { entryOf, escapePointer, MAX_DEPTH, pack } from './yaml-entries.js';
  *
  * It reads only: block maps and sequences (a sequence may sit at its key's indentation, a map may start on
  * a `- ` line), one-line plain, single- and double-quoted scalars, one-line flow maps and sequences, empty
- * values, blank lines, documents separated by `---` lines. Anything else (comments, block scalars,
+ * values, blank lines, comment lines between items (see commentBefore), documents separated by `---`
+ * lines. Anything else (comments after a value or at the end of a collection, block scalars,
  * multi-line scalars, trailing spaces, anchors, tags, aliases, explicit keys, directives, `...`, escapes
  * other than \\ and \", control characters, non-string keys) makes it give up on the whole file, which is
  * then read by the CST reader or yaml's Documents as before.
@@ -95,6 +96,8 @@ class BlockScanner {
   private content = 0;
   /** Where the value read last ends. */
   private end = 0;
+  /** The start of the last line peek() found comment lines before. */
+  private commented = -1;
 
   constructor(
     private readonly text: string,
@@ -113,8 +116,10 @@ class BlockScanner {
   private peek(): number {
     const t = this.text;
     let p = this.pos;
+    let commentIndent = -1;
     for (;;) {
       if (p >= t.length) {
+        if (commentIndent >= 0) bail();
         this.pos = p;
         return -1;
       }
@@ -125,15 +130,37 @@ class BlockScanner {
         p++;
         continue;
       }
-      if (ch === NL || ch === HASH || Number.isNaN(ch)) bail();
+      if (ch === HASH) {
+        // Comment lines, all at the indentation of the line they precede (checked below).
+        if (commentIndent >= 0 && commentIndent !== c - p) bail();
+        commentIndent = c - p;
+        p = this.lineEnd(c) + 1;
+        continue;
+      }
+      if (ch === NL || Number.isNaN(ch)) bail();
       this.pos = p;
       this.content = c;
       if (c === p && (t.startsWith('---', p) || t.startsWith('...', p))) {
-        if (t.charCodeAt(p) === DASH && (p + 3 === t.length || t.charCodeAt(p + 3) === NL)) return -1;
+        if (t.charCodeAt(p) === DASH && (p + 3 === t.length || t.charCodeAt(p + 3) === NL) && commentIndent < 0) return -1;
         bail();
+      }
+      if (commentIndent >= 0) {
+        if (commentIndent !== c - p) bail();
+        this.commented = p;
       }
       return c - p;
     }
+  }
+
+  /**
+   * Whether comment lines precede the line peek() looked at. They are read only before a sibling of the
+   * item above (same collection, same indentation), before the first item of a block value, or at the top
+   * of a document: there yaml keeps them in the next item's tokens, out of every range. Before the end of a
+   * collection they may become part of its range (yaml's parser decides by indentation), so those are
+   * left to yaml.
+   */
+  private commentBefore(): boolean {
+    return this.commented === this.pos;
   }
 
   private isSeqItem(i: number): boolean {
@@ -230,6 +257,7 @@ class BlockScanner {
           end = this.end;
         } else {
           // An empty value: yaml's null of no width after the colon, whose entry is its key's span.
+          if (this.commentBefore()) bail();
           this.positions.set(child, entryOf(keySpan, 'PLAIN'));
           result[name] = null;
           end = colon + 1;
@@ -243,7 +271,10 @@ class BlockScanner {
       }
       const next = this.peek();
       if (next > indent) bail();
-      if (next < indent) break;
+      if (next < indent) {
+        if (this.commentBefore()) bail();
+        break;
+      }
       p = this.content;
     }
     this.positions.set(pointer, entryOf(pack(keyPos, end)));
@@ -270,6 +301,7 @@ class BlockScanner {
           result.push(this.block(next, child, depth + 1));
           end = this.end;
         } else {
+          if (this.commentBefore()) bail();
           this.positions.set(child, entryOf(-1, 'PLAIN'));
           (pending ??= []).push(child);
           result.push(null);
@@ -291,7 +323,7 @@ class BlockScanner {
       }
       const next = this.peek();
       if (next === indent && this.isSeqItem(this.content)) continue;
-      if (next > indent) bail();
+      if (next > indent || this.commentBefore()) bail();
       break;
     }
     const here = pack(start, end);

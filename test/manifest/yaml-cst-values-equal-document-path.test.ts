@@ -44,7 +44,7 @@ const PLAINEST_SCALARS = SCALARS.filter((s) => !/[\n#]|^$|^0[xo]|^\d{16}/.test(s
 const PLAINEST_KEYS = KEYS.filter((k) => !['1', 'true', 'null'].includes(k));
 
 /**
- * A random document of block and flow collections, scalars, comments and empty values (`plainest`: only
+ * A random document of block and flow collections, scalars, comments and empty values (`plainest`: mostly
  * what the block scanner reads, so that its rules meet every combination and every mutation of them).
  */
 function randomDoc(next: () => number, depth: number, indent: string, plainest = false): string {
@@ -57,7 +57,7 @@ function randomDoc(next: () => number, depth: number, indent: string, plainest =
     const lead = seq ? '- ' : `${pick(plainest ? PLAINEST_KEYS : KEYS)}:`;
     if (!seq && used.has(lead) && next() < 0.8) continue;
     used.add(lead);
-    if (!plainest && next() < 0.1) lines.push(`${indent}# a comment`);
+    if (next() < 0.1) lines.push(`${indent}# a comment`);
     const r = next();
     if (depth < 3 && r < 0.35) {
       if (seq) lines.push(`${indent}-${next() < 0.5 ? '\n' + indent + '  ' : ' '}${randomDoc(next, depth + 1, indent + '  ', plainest).trimStart()}`);
@@ -154,7 +154,7 @@ describe('the CST fast path gives exactly what the Document path gives, whenever
     expect(accepted).toBeGreaterThan(200);
   });
 
-  it('a generated corpus of what the block scanner reads (no comments, block or multi-line scalars), and mutations of it', () => {
+  it('a generated corpus of what the block scanner reads (comment lines, no block or multi-line scalars), and mutations of it', () => {
     const next = rng(23);
     const before = counts.scanned;
     for (let i = 0; i < 3000; i++) {
@@ -167,7 +167,7 @@ describe('the CST fast path gives exactly what the Document path gives, whenever
         expectSameAsDocumentPath(mutated, `plainest ${i} (mutation ${m})`);
       }
     }
-    expect(counts.scanned - before).toBeGreaterThan(2500);
+    expect(counts.scanned - before).toBeGreaterThan(2000);
   });
 
   it('edge cases of the block scanner: indicators inside plain scalars and keys, empty and nested flow, sequences under keys, documents, numbers', () => {
@@ -182,6 +182,9 @@ describe('the CST fast path gives exactly what the Document path gives, whenever
  'a:\n  - b\n  -  c\n', 'a:\n  -   b: 1\n      c: 2\n', 'a: ?\n', 'a: "x":\n', 'a: b\n---\nc: d\n---\n', 'x: 1\n...\n', 'a: [a]  \n', 'aa:\n  bb:\n cc: 1\n', '? a\n: b\n',
  'a: !!str x\n', 'a: &x y\n', 'a: *x\n', 'k: v\n k2: v\n', 'k: |\n  x\n', 'k: >-\n  x\n', '%YAML 1.2\n---\na: 1\n', 'k: [a,\n  b]\n', 'a: {b: [1, {c: d}]}\n', 'a:\n\n  b: 1\n',
  '- - a\n', 'a: b: c\n', '- a: 1\n- b: 2\n  c: 3\n', 'a: x\n-\n', 'k: 12345678901234567\n', 'k: 0x10\n', 'k: 1_000\n', 'k: 2026-11-25\n', 'k: yes\n', 'k: .inf\n', 'k: "\\u00e9"\n', 'k: "a\\nb"\n',
+      '# header: "x"\nkind: a\n', '---\n# c\na: 1\n', 'a: 1\n# c\nb: 2\n', 'a:\n  # c\n  b: 1\n', 'a:\n  b: 1\n  # c\n  d: 2\n', 'a:\n  b: 1\n# c\nd: 2\n',
+      'a:\n  b: 1\n  # c\nd: 2\n', 'a: 1\n# c\n', '- a\n# c\n- b\n', '-\n  # c\n  a: 1\n', 'a:\n# c\n- 1\n', 'a:\n# c\nb: 1\n', 'a: 1\n  # c\nb: 2\n', 'a: 1\n#c\n\n#d\nb: 2\n',
+      'a: 1\n# c\n---\nb: 2\n', '- a: 1\n  # c\n  b: 2\n', 'a:\n  - x\n  # c\n  - y\n', 'a:\n\n  # c\n\n  b: 1\n',
     ];
     const before = counts.scanned;
     for (const [i, text] of cases.entries()) expectSameAsDocumentPath(text, `edge case ${i}`);
