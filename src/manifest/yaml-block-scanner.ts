@@ -11,11 +11,12 @@ import { entryOf, escapePointer, MAX_DEPTH, pack } from './yaml-entries.js';
  * 50 000 documents and much of the garbage.
  *
  * It reads only: block maps and sequences (a sequence may sit at its key's indentation, a map may start on
- * a `- ` line), one-line plain, single- and double-quoted scalars, one-line flow maps and sequences, empty
- * values, blank lines, comment lines between items (see commentBefore), documents separated by `---`
- * lines. Anything else (comments after a value or at the end of a collection, block scalars,
- * multi-line scalars, trailing spaces, anchors, tags, aliases, explicit keys, directives, `...`, escapes
- * other than \\ and \", control characters, non-string keys) makes it give up on the whole file, which is
+ * a `- ` line), one-line plain, single- and double-quoted scalars, literal block scalars (`|`, `|-`),
+ * one-line flow maps and sequences, empty values, blank lines, comment lines between items (see
+ * commentBefore), documents separated by `---` lines. Anything else (comments after a value or at the end
+ * of a collection, folded and other block scalars, multi-line plain and quoted scalars, trailing spaces,
+ * anchors, tags, aliases, explicit keys, directives, `...`, escapes other than \\ and \", control
+ * characters, non-string keys) makes it give up on the whole file, which is
  * then read by the CST reader or yaml's Documents as before.
  *
  * Its values and entries are those of the CST reader (and so of the Document path): each range starts
@@ -265,9 +266,8 @@ class BlockScanner {
       } else {
         let v = colon + 2;
         while (this.text.charCodeAt(v) === SPACE) v++;
-        result[name] = this.inline(v, le, child, depth + 1);
+        result[name] = this.inline(v, le, indent, child, depth + 1);
         end = this.end;
-        this.pos = le + 1;
       }
       const next = this.peek();
       if (next > indent) bail();
@@ -316,9 +316,8 @@ class BlockScanner {
           result.push(this.map(v, v - (dash - indent), child, depth + 1));
           end = this.end;
         } else {
-          result.push(this.inline(v, le, child, depth + 1));
+          result.push(this.inline(v, le, indent, child, depth + 1));
           end = this.end;
-          this.pos = le + 1;
         }
       }
       const next = this.peek();
@@ -333,11 +332,16 @@ class BlockScanner {
     return result;
   }
 
-  /** A value on the rest of a line (`key: value`, `- value`): it must end exactly at the line's end. */
-  private inline(v: number, lineEnd: number, pointer: string, depth: number): unknown {
+  /**
+   * A value on the rest of a line (`key: value`, `- value`) of a collection at `indent`: it must end
+   * exactly at the line's end, or be a literal block scalar. Leaves `pos` at the line after it.
+   */
+  private inline(v: number, lineEnd: number, indent: number, pointer: string, depth: number): unknown {
     const t = this.text;
     const c = t.charCodeAt(v);
     let value: unknown;
+    if (c === 0x7c) return this.literal(v, lineEnd, indent, pointer, depth); // |
+    this.pos = lineEnd + 1;
     if (c === DQ || c === SQ || c === LBRACKET || c === LBRACE) {
       value = this.flowValue(v, lineEnd, pointer, depth);
       if (this.end !== lineEnd) bail();
@@ -347,6 +351,57 @@ class BlockScanner {
     // `: ` would make it a key, ` #` a comment: left to yaml.
     if (this.hasPair(v, lineEnd, COLON, SPACE) || this.hasPair(v, lineEnd, SPACE, HASH)) bail();
     return this.plain(v, lineEnd, pointer);
+  }
+
+  /**
+   * A literal block scalar, `|` (clip: one final newline) or `|-` (strip: none), of a collection at
+   * `indent` (yaml's resolve-block-scalar.js): its lines start at the indentation of the first one, which
+   * must be deeper than the collection's, and end before the first line indented less. Leading or
+   * whitespace-only lines, an explicit indentation, `|+`, folded (`>`) scalars, a comment on the header,
+   * and a last line without its newline are left to yaml.
+   */
+  private literal(header: number, lineEnd: number, indent: number, pointer: string, depth: number): string {
+    const t = this.text;
+    if (depth > MAX_DEPTH) bail();
+    const strip = t.charCodeAt(header + 1) === DASH;
+    if (header + (strip ? 2 : 1) !== lineEnd) bail();
+    const first = lineEnd + 1;
+    let m = first;
+    while (t.charCodeAt(m) === SPACE) m++;
+    const contentIndent = m - first;
+    if (contentIndent <= indent || t.charCodeAt(m) === NL || m >= t.length) bail();
+    const lines: string[] = [];
+    let blank = 0;
+    let end = m;
+    let p = first;
+    for (;;) {
+      if (p >= t.length) break;
+      let c = p;
+      while (c - p < contentIndent && t.charCodeAt(c) === SPACE) c++;
+      if (c === p && t.charCodeAt(p) === NL) {
+        blank++;
+        p++;
+        continue;
+      }
+      if (c - p < contentIndent) {
+        if (t.charCodeAt(c) === NL) bail(); // a line of spaces only
+        break;
+      }
+      const le = this.lineEnd(c);
+      if (le >= t.length) bail(); // the last line without its newline
+      let k = c;
+      while (k < le && t.charCodeAt(k) === SPACE) k++;
+      if (k === le) bail(); // a line of spaces only: content or not, by rules left to yaml
+      for (; blank > 0; blank--) lines.push('');
+      lines.push(t.slice(c, le));
+      end = le;
+      p = le + 1;
+    }
+    this.pos = p - blank; // blank lines after the scalar belong to what follows
+    this.positions.set(pointer, entryOf(pack(header, end), 'BLOCK_LITERAL'));
+    this.end = end;
+    const body = lines.join('\n');
+    return strip ? body : `${body}\n`;
   }
 
   private plain(start: number, end: number, pointer: string): unknown {
