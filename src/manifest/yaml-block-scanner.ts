@@ -237,7 +237,8 @@ class BlockScanner {
 
   private map(keyPos: number, indent: number, pointer: string, depth: number): Record<string, unknown> {
     if (depth > MAX_DEPTH) bail();
-    this.positions.set(pointer, 0);
+    // Every pointer is new to the document (keys are unique, items numbered): appended, no lookup.
+    const slot = this.positions.append(pointer, 0);
     const result: Record<string, unknown> = {};
     let p = keyPos;
     let end: number;
@@ -249,7 +250,7 @@ class BlockScanner {
       if (Object.hasOwn(result, name)) bail();
       const child = this.table.child(pointer, escapePointer(name));
       const keySpan = pack(p, colon);
-      this.keyRanges.set(child, entryOf(keySpan));
+      this.keyRanges.append(child, entryOf(keySpan));
       if (colon + 1 === le) {
         this.pos = le + 1;
         const next = this.peek();
@@ -259,7 +260,7 @@ class BlockScanner {
         } else {
           // An empty value: yaml's null of no width after the colon, whose entry is its key's span.
           if (this.commentBefore()) bail();
-          this.positions.set(child, entryOf(keySpan, 'PLAIN'));
+          this.positions.append(child, entryOf(keySpan, 'PLAIN'));
           result[name] = null;
           end = colon + 1;
         }
@@ -277,18 +278,18 @@ class BlockScanner {
       }
       p = this.content;
     }
-    this.positions.set(pointer, entryOf(pack(keyPos, end)));
+    this.positions.setAt(slot, entryOf(pack(keyPos, end)));
     this.end = end;
     return result;
   }
 
   private seq(indent: number, pointer: string, depth: number): unknown[] {
     if (depth > MAX_DEPTH) bail();
-    this.positions.set(pointer, 0);
+    const slot = this.positions.append(pointer, 0);
     const result: unknown[] = [];
     const start = this.content;
     // Empty items take the sequence's span, known only at the end (the CST reader's `pending`).
-    let pending: string[] | undefined;
+    let pending: number[] | undefined;
     let end: number;
     for (;;) {
       const dash = this.content;
@@ -302,8 +303,7 @@ class BlockScanner {
           end = this.end;
         } else {
           if (this.commentBefore()) bail();
-          this.positions.set(child, entryOf(-1, 'PLAIN'));
-          (pending ??= []).push(child);
+          (pending ??= []).push(this.positions.append(child, entryOf(-1, 'PLAIN')));
           result.push(null);
           end = dash + 1;
         }
@@ -326,8 +326,8 @@ class BlockScanner {
       break;
     }
     const here = pack(start, end);
-    this.positions.set(pointer, entryOf(here));
-    if (pending) for (const p of pending) this.positions.set(p, entryOf(here, 'PLAIN'));
+    this.positions.setAt(slot, entryOf(here));
+    if (pending) for (const p of pending) this.positions.setAt(p, entryOf(here, 'PLAIN'));
     this.end = end;
     return result;
   }
@@ -398,7 +398,7 @@ class BlockScanner {
       p = le + 1;
     }
     this.pos = p - blank; // blank lines after the scalar belong to what follows
-    this.positions.set(pointer, entryOf(pack(header, end), 'BLOCK_LITERAL'));
+    this.positions.append(pointer, entryOf(pack(header, end), 'BLOCK_LITERAL'));
     this.end = end;
     const body = lines.join('\n');
     return strip ? body : `${body}\n`;
@@ -407,7 +407,7 @@ class BlockScanner {
   private plain(start: number, end: number, pointer: string): unknown {
     const source = this.text.slice(start, end);
     const value = plainValue(source);
-    this.positions.set(pointer, entryOf(pack(start, end), 'PLAIN'));
+    this.positions.append(pointer, entryOf(pack(start, end), 'PLAIN'));
     if (typeof value === 'number' && source !== String(value)) this.numberSource[pointer] = source;
     this.end = end;
     return value;
@@ -451,7 +451,7 @@ class BlockScanner {
     const c = t.charCodeAt(v);
     if (c === DQ || c === SQ) {
       const end = this.quotedEnd(v, lineEnd);
-      this.positions.set(pointer, entryOf(pack(v, end), c === DQ ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE'));
+      this.positions.append(pointer, entryOf(pack(v, end), c === DQ ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE'));
       this.rawQuoted[pointer] = t.slice(v, end);
       this.end = end;
       return this.quotedValue(v, end);
@@ -480,7 +480,7 @@ class BlockScanner {
   /** A one-line flow map or sequence without empty or trailing items (resolve-flow-collection.js). */
   private flow(open: number, lineEnd: number, pointer: string, depth: number): unknown {
     const t = this.text;
-    this.positions.set(pointer, 0);
+    const slot = this.positions.append(pointer, 0);
     const isMap = t.charCodeAt(open) === LBRACE;
     const close = isMap ? RBRACE : RBRACKET;
     const map: Record<string, unknown> = {};
@@ -493,7 +493,7 @@ class BlockScanner {
           const name = this.keyName(i, keyEnd);
           if (Object.hasOwn(map, name)) bail();
           const child = this.table.child(pointer, escapePointer(name));
-          this.keyRanges.set(child, entryOf(pack(i, keyEnd)));
+          this.keyRanges.append(child, entryOf(pack(i, keyEnd)));
           map[name] = this.flowValue(this.skipSpaces(keyEnd + 2), lineEnd, child, depth + 1);
         } else {
           list.push(this.flowValue(i, lineEnd, this.table.child(pointer, String(list.length)), depth + 1));
@@ -508,7 +508,7 @@ class BlockScanner {
     }
     if (i >= lineEnd) bail();
     const end = i + 1;
-    this.positions.set(pointer, entryOf(pack(open, end)));
+    this.positions.setAt(slot, entryOf(pack(open, end)));
     this.end = end;
     return isMap ? map : list;
   }
