@@ -13,8 +13,8 @@ import { entryOf, escapePointer, MAX_DEPTH, pack } from './yaml-entries.js';
  * It reads only: block maps and sequences (a sequence may sit at its key's indentation, a map may start on
  * a `- ` line), one-line plain, single- and double-quoted scalars, literal block scalars (`|`, `|-`),
  * one-line flow maps and sequences, empty values, blank lines, comment lines between items (see
- * commentBefore), documents separated by `---` lines. Anything else (comments after a value or at the end
- * of a collection, folded and other block scalars, multi-line plain and quoted scalars, trailing spaces,
+ * commentBefore) and after a one-line value (see commentAfter), documents separated by `---` lines.
+ * Anything else (comment lines at the end of a collection, folded and other block scalars, multi-line plain and quoted scalars, trailing spaces,
  * anchors, tags, aliases, explicit keys, directives, `...`, escapes other than \\ and \", control
  * characters, non-string keys) makes it give up on the whole file, which is
  * then read by the CST reader or yaml's Documents as before.
@@ -344,13 +344,34 @@ class BlockScanner {
     this.pos = lineEnd + 1;
     if (c === DQ || c === SQ || c === LBRACKET || c === LBRACE) {
       value = this.flowValue(v, lineEnd, pointer, depth);
-      if (this.end !== lineEnd) bail();
+      this.commentAfter(this.end, lineEnd);
       return value;
     }
-    if (depth > MAX_DEPTH || !plainStartsAt(t, v, false) || t.charCodeAt(lineEnd - 1) === SPACE || t.charCodeAt(lineEnd - 1) === COLON) bail();
-    // `: ` would make it a key, ` #` a comment: left to yaml.
-    if (this.hasPair(v, lineEnd, COLON, SPACE) || this.hasPair(v, lineEnd, SPACE, HASH)) bail();
-    return this.plain(v, lineEnd, pointer);
+    let valueEnd = lineEnd;
+    for (let k = v + 1; k < lineEnd; k++) {
+      if (t.charCodeAt(k) === HASH && t.charCodeAt(k - 1) === SPACE) {
+        valueEnd = k;
+        break;
+      }
+    }
+    while (t.charCodeAt(valueEnd - 1) === SPACE) valueEnd--;
+    // `: ` would make it a key, a colon at its end too: left to yaml.
+    if (depth > MAX_DEPTH || !plainStartsAt(t, v, false) || t.charCodeAt(valueEnd - 1) === COLON || this.hasPair(v, valueEnd, COLON, SPACE)) bail();
+    value = this.plain(v, valueEnd, pointer);
+    this.commentAfter(valueEnd, lineEnd);
+    return value;
+  }
+
+  /**
+   * After a value ending at `at`: nothing up to the line's end, or spaces and a comment. yaml's node then
+   * ends with the comment (its value does not), and so does the range of a collection whose last value it
+   * is: `end` moves there. Trailing spaces without a comment are left to yaml.
+   */
+  private commentAfter(at: number, lineEnd: number): void {
+    if (at === lineEnd) return;
+    const k = this.skipSpaces(at);
+    if (k === at || k >= lineEnd || this.text.charCodeAt(k) !== HASH) bail();
+    this.end = lineEnd;
   }
 
   /**

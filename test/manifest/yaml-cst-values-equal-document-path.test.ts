@@ -40,7 +40,7 @@ const KEYS = ['name', 'spec', '"quoted/key"', "'a~b'", 'key with spaces', '1', '
  * The block scanner's part: no comments, block scalars or multi-line scalars, nor what every fast reader
  * leaves to yaml (keys that are not strings, hexadecimal and octal numbers, numbers past 15 digits).
  */
-const PLAINEST_SCALARS = SCALARS.filter((s) => !/[\n#]|^$|^0[xo]|^\d{16}/.test(s));
+const PLAINEST_SCALARS = SCALARS.filter((s) => !/\n|^$|^0[xo]|^\d{16}/.test(s));
 const PLAINEST_KEYS = KEYS.filter((k) => !['1', 'true', 'null'].includes(k));
 
 /**
@@ -65,7 +65,7 @@ function randomDoc(next: () => number, depth: number, indent: string, plainest =
     } else if (r < 0.5) {
       const items = Array.from({ length: Math.floor(next() * 3) }, () => pick(['a', '"b"', '1', 'x y', '{ k: v }', '[1, 2]']));
       const flow = next() < 0.5 ? `[${items.join(', ')}]` : `{ ${items.map((v, j) => `k${j}: ${v}`).join(', ')} }`;
-      lines.push(`${indent}${seq ? '- ' : lead + ' '}${flow}${!plainest && next() < 0.2 ? ' # trailing' : ''}`);
+      lines.push(`${indent}${seq ? '- ' : lead + ' '}${flow}${next() < 0.2 ? ' # trailing' : ''}`);
     } else if (r < 0.6 && !plainest) {
       lines.push(`${indent}${seq ? '-' : lead} ${pick(['|', '>', '|-', '>+'])}\n${indent}  line one\n${indent}  line two`);
     } else if (r < 0.6) {
@@ -157,7 +157,7 @@ describe('the CST fast path gives exactly what the Document path gives, whenever
     expect(accepted).toBeGreaterThan(200);
   });
 
-  it('a generated corpus of what the block scanner reads (comment lines and literal block scalars, no multi-line plain or quoted scalars), and mutations of it', () => {
+  it('a generated corpus of what the block scanner reads (comments and literal block scalars, no multi-line plain or quoted scalars), and mutations of it', () => {
     const next = rng(23);
     const before = counts.scanned;
     for (let i = 0; i < 3000; i++) {
@@ -190,6 +190,8 @@ describe('the CST fast path gives exactly what the Document path gives, whenever
       'a: 1\n# c\n---\nb: 2\n', '- a: 1\n  # c\n  b: 2\n', 'a:\n  - x\n  # c\n  - y\n', 'a:\n\n  # c\n\n  b: 1\n',
       'a: |\n  x\n  y\nb: 1\n', 'a: |-\n  x\n\n  y\n\n\nb: 1\n', '- |\n  x\n- |\n   y\n', '- k: |\n    x\n  j: 2\n', 'a: |\n  x\n    y\n# c\nb: 1\n', 'a: |\n  # x\n  k: v\n',
       'a: |\n  x', 'a: |\n\n  x\n', 'a: |\n  x\n  \n  y\n', 'a: |+\n  x\n', 'a: >\n  x\n', 'a: |2\n  x\n', 'a: | # c\n  x\n', 'a:\n  b: |\n    x\n  c: |-\n    y\n',
+      'a: x # c\n', 'a:\n  b: x  # c\nd: 1\n', 'a: "x" # c\n', "a: 'x#y' #c\n", 'a: [a, b] # c\n', '- x # c\n- y\n', '- { k: v } # c\n', 'a: x#y\n', 'a: "x"# c\n', 'a: x # c: d\n',
+      'a: # c\n  b: 1\n', 'a: | # c\n  x\n', 'a: x #\n', 'a:\n  - b # c\nz: 1\n', 'k: "a # b"\n', 'a: 1 # c\n---\nb: 2 # d\n',
     ];
     const before = counts.scanned;
     for (const [i, text] of cases.entries()) expectSameAsDocumentPath(text, `edge case ${i}`);
