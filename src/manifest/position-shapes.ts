@@ -65,21 +65,42 @@ export interface FrozenEntries {
 export class EntryList {
   readonly pointers: string[] = [];
   readonly entries: number[] = [];
-  private readonly slot = new Map<string, number>();
+  /** Pointer → slot, made on the first `set` or `has`: a reader that only appends needs none (one Map less per document). */
+  private slot: Map<string, number> | undefined;
+
+  private slots(): Map<string, number> {
+    if (this.slot === undefined) {
+      this.slot = new Map();
+      for (let i = 0; i < this.pointers.length; i++) this.slot.set(this.pointers[i] as string, i);
+    }
+    return this.slot;
+  }
 
   set(pointer: string, entry: number): void {
-    const i = this.slot.get(pointer);
+    const slots = this.slots();
+    const i = slots.get(pointer);
     if (i !== undefined) {
       this.entries[i] = entry;
       return;
     }
-    this.slot.set(pointer, this.pointers.length);
+    this.append(pointer, entry);
+  }
+
+  /** Adds a pointer the list does not hold yet (the caller knows it is new); returns its slot, for `setAt`. */
+  append(pointer: string, entry: number): number {
+    const i = this.pointers.length;
+    this.slot?.set(pointer, i);
     this.pointers.push(pointer);
     this.entries.push(entry);
+    return i;
+  }
+
+  setAt(slot: number, entry: number): void {
+    this.entries[slot] = entry;
   }
 
   has(pointer: string): boolean {
-    return this.slot.has(pointer);
+    return this.slots().has(pointer);
   }
 
   /** The finished, compact form: the shared shape and this document's entries. */

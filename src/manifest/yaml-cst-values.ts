@@ -3,6 +3,7 @@ import type { ShapeTable } from './position-shapes.js';
 import { EntryList } from './position-shapes.js';
 import { yamlParser } from './yaml-build.js';
 import { entryOf, escapePointer, MAX_DEPTH, pack } from './yaml-entries.js';
+import { bail, isNotCommon, plainValue } from './yaml-core-scalar.js';
 
 /*
  * The fast path of the loader: plain values and position entries built straight from yaml's CST
@@ -31,12 +32,6 @@ export interface FastDoc {
   end: number;
 }
 
-/** Thrown (and caught below) when the file is not one the fast path reads exactly. */
-class NotCommon extends Error {}
-const NOT_COMMON = new NotCommon('not the common case');
-const bail = (): never => {
-  throw NOT_COMMON;
-};
 
 /** [start, end of value, end of node and its trailing comments], as yaml's node.range. */
 type Range3 = [number, number, number];
@@ -94,29 +89,6 @@ function emptyPosition(offset: number, before: readonly SourceToken[]): number {
   if (i < 0) return offset;
   for (let j = i + 1; before[j]?.type === 'space'; j++) offset += (before[j] as SourceToken).source.length;
   return offset;
-}
-
-const NULL_FORM = /^(?:~|[Nn]ull|NULL)?$/;
-const BOOL_FORM = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const INT_FORM = /^[-+]?[0-9]+$/;
-/** The core schema's `float` and `floatExp` tests, both resolved by parseFloat. */
-const FLOAT_FORM = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
-const FLOAT_EXP_FORM = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
-/** The remaining core-schema number forms (octal, hex, .inf, .nan): the fast path leaves those to yaml. */
-const OTHER_NUMBER_FORM = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-
-/** The core schema's value of a plain scalar (dist/schema/core/*.js), for the forms read here. */
-function plainValue(source: string): string | number | boolean | null {
-  if (NULL_FORM.test(source)) return null;
-  if (BOOL_FORM.test(source)) return source[0] === 't' || source[0] === 'T';
-  if (INT_FORM.test(source)) {
-    // parseInt is yaml's own resolver; past 15 digits it may round, and Number() might round otherwise.
-    if (source.length > 15) bail();
-    return parseInt(source, 10);
-  }
-  if (OTHER_NUMBER_FORM.test(source)) bail();
-  if (FLOAT_EXP_FORM.test(source) || FLOAT_FORM.test(source)) return parseFloat(source);
-  return source;
 }
 
 /** Characters yaml will not start a plain scalar with (resolve-flow-scalar.js `plainValue`). */
@@ -388,7 +360,7 @@ export function readCommonYaml(text: string, table: ShapeTable): FastDoc[] | und
       docs.push({ value: out.value, positions: reader.positions, keyRanges: reader.keyRanges, rawQuoted: reader.rawQuoted, numberSource: reader.numberSource, start: r[0], end: r[1] });
     }
   } catch (e) {
-    if (e === NOT_COMMON) return undefined;
+    if (isNotCommon(e)) return undefined;
     throw e;
   }
   return docs;

@@ -2,6 +2,7 @@ import { isAlias, isMap, isScalar, isSeq } from 'yaml';
 import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import type { Diagnostic, SourceRange } from '../diagnostics/types.js';
 import { EntryList, ShapeTable } from './position-shapes.js';
+import { scanCommonYaml } from './yaml-block-scanner.js';
 import { readCommonYaml } from './yaml-cst-values.js';
 import type { FastDoc } from './yaml-cst-values.js';
 import type { FrozenEntries, Shape } from './position-shapes.js';
@@ -305,13 +306,18 @@ function treeOf(parts: DocParts, ranges: RangeMaker, table: ShapeTable): YamlTre
 
 /**
  * Parses every document of one file. Never throws for bad input: problems come back as diagnostics.
- * Files of one load share a ShapeTable, so their documents share pointer strings and shapes. A file in
- * the common case is read straight from yaml's CST (yaml-cst-values.ts: no Document nodes, a third less CPU
- * and memory on 50 000 documents); any other goes through yaml's Documents, which also give the diagnostics.
+ * Files of one load share a ShapeTable, so their documents share pointer strings and shapes. The plainest
+ * files are read straight from the text (yaml-block-scanner.ts: no tokens); other files in the common case
+ * from yaml's CST (yaml-cst-values.ts: no Document nodes); any other goes through yaml's Documents, which
+ * also give the diagnostics.
  */
 export function parseYamlFile(text: string, file: string, table = new ShapeTable()): ParsedFile {
-  const fast = readCommonYaml(text, table);
-  if (fast === undefined) return parseYamlDocuments(text, file, table);
+  const fast = scanCommonYaml(text, table) ?? readCommonYaml(text, table);
+  return fast === undefined ? parseYamlDocuments(text, file, table) : treesOfFastDocs(fast, text, file, table);
+}
+
+/** The trees of documents one of the fast readers gave (exported for the test that holds them to the Document path). */
+export function treesOfFastDocs(fast: readonly FastDoc[], text: string, file: string, table: ShapeTable): ParsedFile {
   const lc = new yamlParser.LineCounter();
   // The parser tells a LineCounter the start of the input and of every line after a newline; so does this.
   lc.addNewLine(0);
