@@ -6,6 +6,7 @@ import { readCommonYaml } from './yaml-cst-values.js';
 import type { FastDoc } from './yaml-cst-values.js';
 import type { FrozenEntries, Shape } from './position-shapes.js';
 import { yamlParser } from './yaml-build.js';
+import { documentPieceStarts } from './yaml-document-chunks.js';
 import { entryOf, escapePointer, MAX_DEPTH, pack, SPAN, STYLE_SLOTS, STYLES, spanOf } from './yaml-entries.js';
 
 export { escapePointer, MAX_DEPTH };
@@ -80,9 +81,13 @@ class RangeMaker {
     private readonly file: string,
     private readonly lc: LineCounter,
     private readonly text: string,
+    /** Where the piece the offsets count from starts in `text` (a file read a document at a time). */
+    private readonly base = 0,
   ) {}
 
   of(start: number, end: number): SourceRange {
+    start += this.base;
+    end += this.base;
     // Block collections end after their last newline; stop the range at the last character instead.
     while (end > start + 1 && /\s/.test(this.text[end - 1] ?? '')) end--;
     const s = this.lc.linePos(start);
@@ -307,17 +312,25 @@ function treeOf(parts: DocParts, ranges: RangeMaker, table: ShapeTable): YamlTre
  * Parses every document of one file. Never throws for bad input: problems come back as diagnostics.
  * Files of one load share a ShapeTable, so their documents share pointer strings and shapes. A file in
  * the common case is read straight from yaml's CST (yaml-cst-values.ts: no Document nodes, a third less CPU
- * and memory on 50 000 documents); any other goes through yaml's Documents, which also give the diagnostics.
+ * and memory on 50 000 documents), one document piece at a time (yaml-document-chunks.ts: what a document
+ * needs only while it is read dies before the next one); any other goes through yaml's Documents, which
+ * also give the diagnostics.
  */
 export function parseYamlFile(text: string, file: string, table = new ShapeTable()): ParsedFile {
-  const fast = readCommonYaml(text, table);
-  if (fast === undefined) return parseYamlDocuments(text, file, table);
   const lc = new yamlParser.LineCounter();
   // The parser tells a LineCounter the start of the input and of every line after a newline; so does this.
   lc.addNewLine(0);
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
-  const ranges = new RangeMaker(file, lc, text);
-  return { docs: fast.map((d) => treeOf({ ...d, range: ranges.of(d.start, d.end) }, ranges, table)), diagnostics: [] };
+  const docs: YamlTree[] = [];
+  const starts = documentPieceStarts(text);
+  for (let i = 0; i < starts.length; i++) {
+    const base = starts[i] as number;
+    const fast = readCommonYaml(starts.length === 1 ? text : text.slice(base, starts[i + 1]), table);
+    if (fast === undefined) return parseYamlDocuments(text, file, table);
+    const ranges = new RangeMaker(file, lc, text, base);
+    for (const d of fast) docs.push(treeOf({ ...d, range: ranges.of(d.start, d.end) }, ranges, table));
+  }
+  return { docs, diagnostics: [] };
 }
 
 function firstLine(s: string): string {
