@@ -7,6 +7,7 @@ import { readCommonYaml } from './yaml-cst-values.js';
 import type { FastDoc } from './yaml-cst-values.js';
 import type { FrozenEntries, Shape } from './position-shapes.js';
 import { yamlParser } from './yaml-build.js';
+import { documentPieceStarts } from './yaml-document-chunks.js';
 import { entryOf, escapePointer, MAX_DEPTH, pack, SPAN, STYLE_SLOTS, STYLES, spanOf } from './yaml-entries.js';
 
 export { escapePointer, MAX_DEPTH };
@@ -81,9 +82,13 @@ class RangeMaker {
     private readonly file: string,
     private readonly lc: LineCounter,
     private readonly text: string,
+    /** Where the piece the offsets count from starts in `text` (a file read a document at a time). */
+    private readonly base = 0,
   ) {}
 
   of(start: number, end: number): SourceRange {
+    start += this.base;
+    end += this.base;
     // Block collections end after their last newline; stop the range at the last character instead.
     while (end > start + 1 && /\s/.test(this.text[end - 1] ?? '')) end--;
     const s = this.lc.linePos(start);
@@ -306,24 +311,41 @@ function treeOf(parts: DocParts, ranges: RangeMaker, table: ShapeTable): YamlTre
 
 /**
  * Parses every document of one file. Never throws for bad input: problems come back as diagnostics.
- * Files of one load share a ShapeTable, so their documents share pointer strings and shapes. The plainest
- * files are read straight from the text (yaml-block-scanner.ts: no tokens); other files in the common case
- * from yaml's CST (yaml-cst-values.ts: no Document nodes); any other goes through yaml's Documents, which
- * also give the diagnostics.
+/**
+ * Parses every document of one file. Never throws for bad input: problems come back as diagnostics.
+ * Files of one load share a ShapeTable, so their documents share pointer strings and shapes. A file is read
+ * one document piece at a time (yaml-document-chunks.ts: what a document needs only while it is read dies
+ * before the next one). The plainest pieces are read straight from the text (yaml-block-scanner.ts: no
+ * tokens), others in the common case from yaml's CST (yaml-cst-values.ts: no Document nodes); if any piece
+ * is beyond both, the whole file goes through yaml's Documents, which also give the diagnostics.
  */
 export function parseYamlFile(text: string, file: string, table = new ShapeTable()): ParsedFile {
-  const fast = scanCommonYaml(text, table) ?? readCommonYaml(text, table);
-  return fast === undefined ? parseYamlDocuments(text, file, table) : treesOfFastDocs(fast, text, file, table);
+  const lc = lineCounterOf(text);
+  const docs: YamlTree[] = [];
+  const starts = documentPieceStarts(text);
+  for (let i = 0; i < starts.length; i++) {
+    const base = starts[i] as number;
+    const piece = starts.length === 1 ? text : text.slice(base, starts[i + 1]);
+    const fast = scanCommonYaml(piece, table) ?? readCommonYaml(piece, table);
+    if (fast === undefined) return parseYamlDocuments(text, file, table);
+    const ranges = new RangeMaker(file, lc, text, base);
+    for (const d of fast) docs.push(treeOf({ ...d, range: ranges.of(d.start, d.end) }, ranges, table));
+  }
+  return { docs, diagnostics: [] };
 }
 
-/** The trees of documents one of the fast readers gave (exported for the test that holds them to the Document path). */
+/** The trees of documents one of the fast readers gave for a whole text (exported for the test that holds them to the Document path). */
 export function treesOfFastDocs(fast: readonly FastDoc[], text: string, file: string, table: ShapeTable): ParsedFile {
+  const ranges = new RangeMaker(file, lineCounterOf(text), text);
+  return { docs: fast.map((d) => treeOf({ ...d, range: ranges.of(d.start, d.end) }, ranges, table)), diagnostics: [] };
+}
+
+/** A LineCounter told every line start of `text`, as yaml's parser tells it. */
+function lineCounterOf(text: string): LineCounter {
   const lc = new yamlParser.LineCounter();
-  // The parser tells a LineCounter the start of the input and of every line after a newline; so does this.
   lc.addNewLine(0);
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
-  const ranges = new RangeMaker(file, lc, text);
-  return { docs: fast.map((d) => treeOf({ ...d, range: ranges.of(d.start, d.end) }, ranges, table)), diagnostics: [] };
+  return lc;
 }
 
 function firstLine(s: string): string {

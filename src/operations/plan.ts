@@ -46,8 +46,8 @@ export interface PlanResult {
   run: PlanRun;
   /** Display path → file text of every manifest read, for rendering source lines. */
   sources: Map<string, string>;
-  /** The saved-plan file text (`plan --out`), redacted. */
-  saved: string;
+  /** The saved-plan file text (`plan --out`), redacted; made when first read. */
+  readonly saved: string;
 }
 
 export function parseTargets(targets: readonly string[] | undefined, flag = '--target'): Address[] {
@@ -153,7 +153,17 @@ export async function plan(host: OperationHost, req: PlanRequest): Promise<PlanR
   const session = await openPlan(host, req);
   if (!session) return undefined;
   await session.close();
-  return { run: session.run, sources: session.manifests.sources, saved: session.saved() };
+  let saved: string | undefined;
+  return {
+    run: session.run,
+    sources: session.manifests.sources,
+    // Serialised when first read (plan --out): for 10 000 objects it is megabytes of strings, made at the
+    // end of the run (the peak of a large plan) and dropped unread by every plan without --out.
+    get saved() {
+      saved ??= session.saved();
+      return saved;
+    },
+  };
 }
 
 /** `converge drift`: the same read-only plan, rendered as drift by the caller. */

@@ -35,7 +35,10 @@ export async function readStateFile(path: string, what: string): Promise<{ text:
         hint: 'check that spec.state.path names converge\'s state file',
       });
     }
-    return { text: await fh.readFile('utf8'), stats };
+    // Read whole, then decoded once: readFile('utf8') decodes chunk by chunk into a rope that JSON.parse
+    // flattens into a second copy (two copies of a 15 MB state at once, where this makes one).
+    const bytes = await fh.readFile();
+    return { text: bytes.toString('utf8'), stats };
   } catch (e) {
     if (e instanceof ConvergeError) throw e;
     throw new ConvergeError('state.read-failed', `cannot read the ${what} ${path}: ${(e as Error).message}`, { source: 'user', cause: e });

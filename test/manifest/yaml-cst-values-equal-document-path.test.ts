@@ -5,7 +5,7 @@ import { ShapeTable } from '../../src/manifest/position-shapes.js';
 import { scanCommonYaml } from '../../src/manifest/yaml-block-scanner.js';
 import { readCommonYaml } from '../../src/manifest/yaml-cst-values.js';
 import { parseYamlDocuments, parseYamlFile, treesOfFastDocs } from '../../src/manifest/yaml-tree.js';
-import type { ParsedFile, YamlTree } from '../../src/manifest/yaml-tree.js';
+import { snapshotFile } from './yaml-tree-snapshot.js';
 
 /*
  * The loader reads common YAML straight from yaml's CST (src/manifest/yaml-cst-values.ts) and everything
@@ -89,16 +89,7 @@ function mutate(text: string, next: () => number): string {
   return text.slice(0, at) + MUTATIONS[Math.floor(next() * MUTATIONS.length)] + text.slice(at);
 }
 
-const snapshot = (doc: YamlTree): Record<string, unknown> => ({
-  value: doc.value,
-  positions: Object.entries(doc.positions),
-  keyRanges: Object.entries(doc.keyRanges),
-  styles: Object.entries(doc.scalarStyle),
-  rawQuoted: doc.rawQuoted,
-  numberSource: doc.numberSource,
-  range: doc.range,
-});
-const all = (parsed: ParsedFile): unknown => ({ docs: parsed.docs.map(snapshot), diagnostics: parsed.diagnostics });
+const all = snapshotFile;
 
 const counts = { files: 0, accepted: 0, scanned: 0 };
 
