@@ -6,24 +6,25 @@
 // readers, upgrade): they use little CPU (each line says how much), and each process starts its own sandbox,
 // so each has its own rate limit, as two users of HCP Terraform have (reference tfc-api.md §8: the limit is per
 // user). fleet-plan goes first and alone, while it seeds and while converge's own plan is measured (its
-// wall ÷ floor is the tightest goal). When it says that plan is measured, upgrade.mjs starts beside its
-// readers in the background, and the CPU-bound benchmarks start one after another in the foreground, at nice
-// CPU_LANE_NICE: the paced benchmarks need little CPU, but when they need it (a CLI starting, loading and
-// planning 2 000 workspaces) any wait lands in a wall time measured against a floor, while the CPU-bound
-// benchmarks lose only that little. Other sessions' tests on this machine run at nice 10, well below both.
-// The background benchmarks' output is printed in one piece when each ends; every benchmark's line says what
-// ran beside it and the load average at its start and end, since other sessions share the machine.
+// wall ÷ floor is the tightest goal). When it says that plan is measured, the CPU-bound benchmarks start one
+// after another in the foreground, beside its readers (2 % of one core). upgrade.mjs starts in the background
+// once the benchmarks whose wall times a busy neighbour moves most (start-up, validate) have run: its seeding
+// (an apply of 2 000 workspaces at 10 000 req/s) takes a whole core for a minute, and start-up's median took
+// 433–633 ms beside it instead of about 100 ms. The background benchmarks' output is printed in one piece
+// when each ends; every benchmark's line says what ran beside it, its CPU and the load average at its start
+// and end, since other sessions share the machine.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { getPriority, loadavg, setPriority } from 'node:os';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const only = process.argv.slice(2);
 const first = 'fleet-plan.mjs';
 const besideReaders = ['upgrade.mjs'];
-const CPU_LANE_NICE = 3;
 const benches = ['startup.mjs', 'validate.mjs', 'state-writes.mjs', 'nomad-plan.mjs', 'fleet-memory.mjs'];
+/** Run before upgrade.mjs starts: their wall times are the figures a CPU-heavy neighbour moves most. */
+const beforeUpgrade = ['startup.mjs', 'validate.mjs'];
 const wanted = (b) => (only.length === 0 || only.some((o) => b.startsWith(o))) && (existsSync(here + b) || (console.log(`${b}: missing`), false));
 const t0 = performance.now();
 const minutes = (ms) => `${(ms / 1000).toFixed(0)} s (${(ms / 60_000).toFixed(1)} min)`;
@@ -51,12 +52,10 @@ function cpuOfTheChildThatEnded() {
   return own;
 }
 
-/** Starts one benchmark; `output: 'buffer'` keeps its output for one piece at its end (background lanes); `nice` is added to ours. */
-function start(b, { output, note, nice = 0 }) {
+/** Starts one benchmark; `output: 'buffer'` keeps its output for one piece at its end (background lanes). */
+function start(b, { output, note }) {
   const buffered = output === 'buffer';
   const child = spawn(process.execPath, ['--expose-gc', here + b], { stdio: ['ignore', buffered ? 'pipe' : 'inherit', buffered ? 'pipe' : 'inherit', 'ipc'] });
-  // Set before the benchmark has loaded, so the processes it starts (the CLI) inherit it.
-  if (nice !== 0) setPriority(child.pid, Math.min(19, getPriority() + nice));
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
@@ -76,7 +75,7 @@ function start(b, { output, note, nice = 0 }) {
       const ms = performance.now() - s;
       const how =
         `ran ${minutes(ms)}, ended ${minutes(performance.now() - t0)} after the start; load average ${loadAtStart} → ${load()}; ` +
-        `${cpu.toFixed(1)} s CPU, ${((cpu * 1000 * 100) / ms).toFixed(0)} % of one core; nice +${nice}; started beside: ${beside}`;
+        `${cpu.toFixed(1)} s CPU, ${((cpu * 1000 * 100) / ms).toFixed(0)} % of one core; started beside: ${beside}`;
       if (buffered) process.stdout.write(`\n── ${b} (background lane; ${how})\n${out}`);
       else console.log(`(${b}: ${how}; still running beside it at its end: ${[...running].join(', ') || 'nothing'})`);
       if (code !== 0) console.log(`${b}: exited ${code}`);
@@ -98,13 +97,20 @@ if (wanted(first)) {
   );
   lanes.push(plan.done);
 }
-for (const b of besideReaders) if (wanted(b)) lanes.push(start(b, { output: 'buffer' }).done);
+let upgradeLane = false;
+function startUpgradeLane() {
+  if (upgradeLane) return;
+  upgradeLane = true;
+  for (const b of besideReaders) if (wanted(b)) lanes.push(start(b, { output: 'buffer' }).done);
+}
 for (const b of benches) {
+  if (!beforeUpgrade.includes(b)) startUpgradeLane();
   if (!wanted(b)) continue;
   console.log(`\n── ${b}`);
   // Not spawnSync: the background lanes' events (their output, their end) must go on meanwhile.
-  await start(b, { output: 'inherit', nice: CPU_LANE_NICE }).done;
+  await start(b, { output: 'inherit' }).done;
 }
+startUpgradeLane();
 console.log(`\n(CPU-bound benchmarks done after ${minutes(performance.now() - t0)}; waiting for the background lanes)`);
 await Promise.all(lanes);
 console.log(`\nnpm run bench: whole wall time ${minutes(performance.now() - t0)} (goal < 15 min), load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
