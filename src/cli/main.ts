@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
+import { tuneHeapForBatchRun } from './heap-tuning.js';
 import { colorEnabled, Host } from './host.js';
 import { singleDashLongFlag } from './single-dash.js';
 
@@ -8,6 +9,9 @@ import { singleDashLongFlag } from './single-dash.js';
  * Entry point. Command modules are imported lazily inside their actions so `converge --version`
  * loads nothing but commander (start-up budget: 150 ms, see bench/).
  */
+
+// Before the commands load anything: the heap's sizes are set while it is still small.
+tuneHeapForBatchRun();
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
