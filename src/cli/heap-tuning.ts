@@ -1,10 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 
 /*
- * Why the CLI tunes V8's heap (issue 14.4, docs/performance.md "Where the memory went"): V8's defaults
+ * Why the CLI tunes V8's heap (issue 14.4; docs/performance.md "Sixth step", decisions §24): V8's defaults
  * suit a long-lived server with memory to spare. Its young generation doubles up to two 16 MB
- * semi-spaces (about 50 MB committed with the large-object part), and after a full collection the old
- * generation may grow to up to four times what that collection left before the next one. A converge run
+ * semi-spaces (32 MB committed), and after a full collection the old generation may grow to up to four
+ * times what that collection left before the next one. A converge run
  * is a batch job, often in a small CI container: in a plan over 10 000 workspaces those two allowances
  * were 75 of its 242 MB. Keeping the young generation at its starting size and the old one at 1.3 × its
  * live size costs a few more collections (about 1.3 s of a 75 s plan; 15 % of a 50 000-document validate)
