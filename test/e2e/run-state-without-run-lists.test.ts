@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCAL_STATE_SETTINGS, noCodeFleet } from './manifests.js';
+import { LOCAL_STATE_SETTINGS, noCodeFleet, TFE_SETTINGS, vpcModule } from './manifests.js';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
@@ -43,5 +43,29 @@ describe('run state without run lists (rationed at 30 a minute)', () => {
     expect(runLists(w)).toEqual([]);
     // The workspaces came with their current runs: no run was read on its own either.
     expect(w.sandbox.log.entries({ service: 'tfe' }).filter((e) => e.path.startsWith('/api/v2/runs/'))).toEqual([]);
+  }, 120_000);
+
+  it('upgrading workspaces and destroying them sends no run list either', async () => {
+    ws = await openWorkspace({ sandbox: { stepDelayMs: 5 } });
+    const w = ws;
+    const names = ['up-0', 'up-1', 'up-2', 'up-3', 'up-4'];
+    const fleet = (pin: string) =>
+      [vpcModule(pin), ...names.map((n) => `kind: NoCodeWorkspace\nname: ${n}\nspec:\n  module: vpc\n  deletion: destroy\n`)].join('---\n');
+    await w.write('settings.yaml', TFE_SETTINGS);
+    await w.write('tfe/vpc.yaml', fleet('1.4.0'));
+    const args = ['apply', '--auto-approve', '--parallelism', '5', '--poll-interval', '20ms', '.'];
+    const created = await w.cli(args);
+    expect(created.code, created.stdout + created.stderr).toBe(0);
+    w.sandbox.log.clear();
+    await w.write('tfe/vpc.yaml', fleet('1.5.0'));
+    const upgraded = await w.cli(args);
+    expect(upgraded.code, upgraded.stdout + upgraded.stderr).toBe(0);
+    expect(runLists(w)).toEqual([]);
+    // Each destroy queues its run and follows it; the read-back before the POST reads the workspace, not its runs.
+    await w.write('tfe/vpc.yaml', vpcModule('1.5.0'));
+    const destroyed = await w.cli(args);
+    expect(destroyed.code, destroyed.stdout + destroyed.stderr).toBe(0);
+    expect(w.sandbox.log.entries({ service: 'tfe' }).filter((e) => e.method === 'POST' && e.path === '/api/v2/runs')).toHaveLength(5);
+    expect(runLists(w)).toEqual([]);
   }, 120_000);
 });
