@@ -12,7 +12,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { logFigures, seedFleet } from './fleet.mjs';
+import { endpointCounts, logFigures, printEndpointCounts, runListCount, seedFleet } from './fleet.mjs';
 import { runCli, table } from './lib.mjs';
 import { terraformLikeRefresh, workspaceVarIds } from './tf-like-reader.mjs';
 
@@ -21,6 +21,46 @@ const LATENCY_MS = 50;
 const LIMIT = 30;
 const CHAIN = 3;
 const hook = fileURLToPath(new URL('./maxrss-hook.mjs', import.meta.url));
+
+// `node bench/fleet-plan.mjs --empty-state`: the same converged fleet planned with its state file gone (a user
+// recovering a lost state: every object is adopted), with HCP Terraform's run-list ration (30 a minute) on as in
+// the sandbox by default. Its floor counts only the requests a plan needs whatever it adopts (lists, module and
+// variable reads): run lists and single run reads are what adoption may add, and the goal is none of them. Only
+// converge's plan is measured (no readers).
+if (process.argv.includes('--empty-state')) {
+  const fleet = await seedFleet(shape, { latencyMs: LATENCY_MS });
+  try {
+    await rm(join(fleet.dir, 'state.json'));
+    const r = await runCli(['plan', '--detailed-exitcode', '--quiet'], { cwd: fleet.dir, env: fleet.env });
+    if (r.code !== 0) console.log(`converge plan exited ${r.code}:\n${r.stdout.slice(0, 2000)}${r.stderr.slice(0, 2000)}`);
+    const c = logFigures(fleet.sandbox.log);
+    const counts = endpointCounts(fleet.sandbox.log);
+    const runReads = counts.filter(([k]) => /^GET \/runs\/:id$/.test(k)).reduce((n, [, k]) => n + k, 0);
+    const minimum = c.tfeRequests - runListCount(counts) - runReads;
+    const floorMs = Math.max((minimum / LIMIT) * 1000, LATENCY_MS * CHAIN);
+    console.log(
+      `fleet-plan --empty-state: ${shape.authMethods} auth methods + ${shape.modules} no-code modules + ${shape.workspaces} workspaces, converged, ` +
+        `planned with no state (all adopted); ${LATENCY_MS} ms latency, ${LIMIT} req/s, run lists rationed at 30 a minute`,
+    );
+    table([
+      {
+        'exit code': `${r.code} (0 = no changes)`,
+        'TFE requests': c.tfeRequests,
+        minimum,
+        'run lists': `${runListCount(counts)} (goal 0)`,
+        'run reads': runReads,
+        '429s': `${c.tfe429} (goal 0)`,
+        'wall s': (r.ms / 1000).toFixed(1),
+        'floor s': (floorMs / 1000).toFixed(1),
+        'wall ÷ floor': `${(r.ms / floorMs).toFixed(2)} (goal ≤ 1.2)`,
+      },
+    ]);
+    printEndpointCounts(counts);
+  } finally {
+    await fleet.close();
+  }
+  process.exit(0);
+}
 
 // Seeding keeps its converged check plan (at 10 000 req/s) before the measured one: without it the measured
 // plan took 82.1 and 82.0 s (1.19 × the floor) in two whole runs against 80.9 s with it, and this figure's goal

@@ -147,3 +147,29 @@ export function logFigures(log) {
     nomadRequests: of('nomad').length,
   };
 }
+
+/** HCP Terraform requests of the log by endpoint (ids and names as `:id`), most first: `GET /workspaces/:id/vars 2000`. */
+export function endpointCounts(log) {
+  const counts = new Map();
+  for (const e of log.entries()) {
+    if (e.service !== 'tfe') continue;
+    const path = e.path
+      .replace(/^\/api\/v2/, '')
+      .replace(/\/organizations\/[^/]+/, '/organizations/:org')
+      .replace(/\/(ws|run|nocode|mod|var|prj|apool)-[A-Za-z0-9]+/g, '/:id')
+      .replace(/(\/organizations\/:org\/workspaces)\/[^/]+/, '$1/:name');
+    const include = /(?:^|&)include=([^&]*)/.exec(e.query)?.[1];
+    const key = `${e.method} ${path}${include ? `?include=${decodeURIComponent(include)}` : ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]);
+}
+
+/** The rationed run lists among them (HCP Terraform: 30 a minute, docs/reference/hcp-terraform-runs.md). */
+export function runListCount(counts) {
+  return counts.filter(([k]) => /^GET \/(workspaces\/:id|organizations\/:org)\/runs$/.test(k)).reduce((n, [, c]) => n + c, 0);
+}
+
+export function printEndpointCounts(counts) {
+  console.log(`requests by endpoint: ${counts.map(([k, c]) => `${k} ${c}`).join('; ')}`);
+}

@@ -53,6 +53,13 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const pacer = opts.rateLimitPerSecond !== undefined && opts.rateLimitPerSecond > 0 ? new Pacer(opts.rateLimitPerSecond) : undefined;
   const sender = new OriginSender(origin, dispatcher, new HostGate(), pacer);
   const { gate, stats } = sender;
+  /** The gates of rationed endpoint families (HttpRequest.rateScope), beside the host's. */
+  const scopeGates = new Map<string, HostGate>();
+  const gateOf = (scope: string): HostGate => {
+    let g = scopeGates.get(scope);
+    if (!g) scopeGates.set(scope, (g = new HostGate()));
+    return g;
+  };
   const reporter = opts.reporter;
   const warnPlaintext = plaintextTokenWarning(base, reporter);
   let closed = false;
@@ -69,7 +76,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const label: RequestLabel = { method: req.method, path: basePath + req.path, subject: req.subject };
     const { headers, body } = requestPayload(opts.headers, req);
     warnPlaintext(headers);
-    const sendOnce = (method: HttpRequest['method'], path: string, sent: string | undefined): Promise<HttpResponse> => sender.send(method, path, headers, sent);
+    // A rationed family's 429 closes its own gate; the host's stays open for every other request.
+    const scopeGate = req.rateScope !== undefined ? gateOf(req.rateScope) : undefined;
+    const waitGate = scopeGate ?? gate;
+    const sendOnce = (method: HttpRequest['method'], path: string, sent: string | undefined): Promise<HttpResponse> => sender.send(method, path, headers, sent, scopeGate);
 
     let serverWait: number | undefined;
     const attempt = async (attemptNumber: number): Promise<HttpResponse> => {
@@ -81,12 +91,13 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         if (e instanceof ConvergeError) throw e;
         throw new NetworkFailure(errorCode(e), e);
       }
-      feedRateLimit(res.headers, pacer, gate, sender.inFlight);
+      // A rationed family's headers describe its ration, not the host's limit: they never move the host's pace.
+      if (!scopeGate) feedRateLimit(res.headers, pacer, gate, sender.inFlight);
       if (res.status === 429) {
         stats.status429 += 1;
-        // One 429 pauses every request to this origin (the gate), not just this one.
+        // One 429 pauses every request to this origin (the gate), not just this one; a rationed family's, the family.
         serverWait = serverWaitMs(res.headers) ?? backoffMs(attemptNumber, minTimeoutMs, maxTimeoutMs);
-        gate.closeFor(serverWait);
+        waitGate.closeFor(serverWait);
       } else if (res.status >= 500) {
         // Not X-RateLimit-Reset: that is the rate-limit window, not a hint about a failing server.
         serverWait = retryAfterMs(res.headers) ?? serverErrorBackoffMs(attemptNumber, maxTimeoutMs);
@@ -119,7 +130,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
               return false;
             }
           }
-          const waitMs = is429 ? gate.remaining() : (serverWait ?? backoffMs(attemptNumber, minTimeoutMs, maxTimeoutMs));
+          const waitMs = is429 ? waitGate.remaining() : (serverWait ?? backoffMs(attemptNumber, minTimeoutMs, maxTimeoutMs));
           stats.retries += 1;
           reportRetry(reporter, label, what, attemptNumber, retries, waitMs);
           // A 429's wait is the gate, which the next attempt passes through; others sleep here.

@@ -20,7 +20,9 @@ export class OriginSender {
     readonly pacer: Pacer | undefined,
   ) {}
 
-  async send(method: HttpRequest['method'], path: string, headers: Record<string, string>, body: string | undefined): Promise<HttpResponse> {
+  /** `scopeGate`: the gate of the request's rationed endpoint family (HttpRequest.rateScope), passed first. */
+  async send(method: HttpRequest['method'], path: string, headers: Record<string, string>, body: string | undefined, scopeGate?: HostGate): Promise<HttpResponse> {
+    await scopeGate?.wait();
     await this.gate.wait();
     if (this.pacer) {
       await this.pacer.acquire();

@@ -4,7 +4,9 @@ import type { Pacer } from './pacer.js';
 /**
  * Reads X-RateLimit-* so converge slows down before the server has to answer 429: the pace follows
  * the limit, and an answer saying the window is (about to be) full closes the gate until it moves.
- * `inFlight`: attempts sent and not yet answered.
+ * `inFlight`: attempts sent and not yet answered. Never fed by a request of a rationed endpoint family
+ * (`HttpRequest.rateScope`): its headers describe that family's ration (HCP Terraform's run lists advertise 30, per
+ * minute), not the host's limit per second.
  */
 export function feedRateLimit(headers: Record<string, string>, pacer: Pacer | undefined, gate: HostGate, inFlight: number): void {
   const limit = Number(headers['x-ratelimit-limit']);

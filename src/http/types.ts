@@ -38,6 +38,13 @@ export interface HttpRequest {
    * retry can change, reference nomad-api.md §4).
    */
   isFinal?: (res: HttpResponse) => boolean;
+  /**
+   * A family of endpoints with a ration of its own, narrower than the host's limit (HCP Terraform's run lists: 30
+   * a minute where the host allows 30 a second). Its answers' `X-RateLimit-*` headers describe that ration, so
+   * they never move the host's pace, and its 429s close a gate of the family's own: the wait falls on the
+   * family's next requests only, never on every other request to the host.
+   */
+  rateScope?: string;
 }
 
 export interface HttpResponse {

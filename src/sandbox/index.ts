@@ -19,6 +19,8 @@ export interface SandboxOptions {
   stepDelayMs?: number;
   replicationLagMs?: number;
   rateLimit?: boolean;
+  /** HCP Terraform's run lists' ration (default 30 a minute per token; see TfeSimOptions.runListRation). */
+  runListRation?: { perMinute: number } | false;
   defaultPageSize?: number;
   /** How long HCP Terraform processes a workspace's new state after a run applies (see TfeSimOptions). */
   stateProcessingMs?: number;
@@ -55,6 +57,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       ...(opts.seedFile ? { seedFile: opts.seedFile } : {}),
       ...(opts.stepDelayMs !== undefined ? { stepDelayMs: opts.stepDelayMs } : {}),
       ...(opts.rateLimit === false ? { rateLimit: false as const } : {}),
+      ...(opts.runListRation !== undefined ? { runListRation: opts.runListRation } : {}),
       ...(opts.defaultPageSize !== undefined ? { defaultPageSize: opts.defaultPageSize } : {}),
       ...(opts.stateProcessingMs !== undefined ? { stateProcessingMs: opts.stateProcessingMs } : {}),
     });

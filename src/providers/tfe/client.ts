@@ -45,6 +45,7 @@ export class TfeClient extends JsonApiTransport {
 
   readonly showWorkspace = this.workspaces.showWorkspace.bind(this.workspaces);
   readonly readWorkspace = this.workspaces.readWorkspace.bind(this.workspaces);
+  readonly readWorkspaceWithCurrentRun = this.workspaces.readWorkspaceWithCurrentRun.bind(this.workspaces);
   readonly workspacePages = this.workspaces.workspacePages.bind(this.workspaces);
   readonly listWorkspaces = this.workspaces.listWorkspaces.bind(this.workspaces);
   readonly createNoCodeWorkspace = this.workspaces.createNoCodeWorkspace.bind(this.workspaces);

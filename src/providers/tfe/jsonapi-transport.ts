@@ -89,8 +89,8 @@ export class JsonApiTransport {
   }
 
   /** A GET for a read-back: the raw 2xx answer, undefined on 404, a throw otherwise ("cannot tell"). */
-  async readBackGet(path: string, query?: HttpRequest['query']): Promise<HttpResponse | undefined> {
-    const res = await this.http.request({ method: 'GET', path, headers: { Accept: MEDIA_TYPE }, ...(query ? { query } : {}) });
+  async readBackGet(path: string, query?: HttpRequest['query'], rateScope?: string): Promise<HttpResponse | undefined> {
+    const res = await this.http.request({ method: 'GET', path, headers: { Accept: MEDIA_TYPE }, ...(query ? { query } : {}), ...(rateScope ? { rateScope } : {}) });
     if (res.status === 404) return undefined;
     if (!isOk(res.status)) throw new Error(`read-back of ${path} answered ${res.status}`);
     return res;

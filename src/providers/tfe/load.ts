@@ -26,8 +26,8 @@ import {
 } from './mapping.js';
 import { READ_CONCURRENCY, SHOW_BY_NAME_MAX, type TfeSession } from './session.js';
 import { ownerOfTags } from './owner-tag.js';
-import { pendingRun, type PendingRun } from './upgrade-driver.js';
-import type { NamedWire, RegistryModuleWire, VarWire, WorkspaceWire } from './wire.js';
+import { pendingRun, settledRuns, type PendingRun } from './upgrade-driver.js';
+import type { NamedWire, RegistryModuleWire, RunWire, VarWire, WorkspaceWire } from './wire.js';
 
 /*
  * load(): desired objects normalised (mapping.ts) and live objects read with as few requests as
@@ -191,12 +191,13 @@ async function loadModules(
 
 // --- workspaces ------------------------------------------------------------------------------
 
-async function readWorkspaces(session: TfeSession, names: readonly string[]): Promise<Map<string, WorkspaceWire>> {
+/** `currentRuns`: when given, the workspaces are read with their current runs (`include=current_run`), kept there. */
+async function readWorkspaces(session: TfeSession, names: readonly string[], currentRuns?: Map<string, RunWire>): Promise<Map<string, WorkspaceWire>> {
   const { client } = session;
   const found = new Map<string, WorkspaceWire>();
   if (names.length === 0) return found;
   const show = async (list: readonly string[]) => {
-    const got = await mapLimit(list, READ_CONCURRENCY, (n) => client.showWorkspace(n));
+    const got = await mapLimit(list, READ_CONCURRENCY, (n) => client.showWorkspace(n, undefined, currentRuns));
     for (const w of got) if (w) found.set(w.name, w);
   };
   if (names.length <= SHOW_BY_NAME_MAX) {
@@ -207,7 +208,7 @@ async function readWorkspaces(session: TfeSession, names: readonly string[]): Pr
   // soon as the pages left outnumber the workspaces still missing, and show those by name.
   const wanted = new Set(names);
   let stoppedEarly = false;
-  for await (const { workspaces, pageNumber, totalPages } of client.workspacePages()) {
+  for await (const { workspaces, pageNumber, totalPages } of client.workspacePages(currentRuns)) {
     // Only the wanted workspaces are kept: the rest of the page is dropped with it.
     for (const w of workspaces) if (wanted.has(w.name)) found.set(w.name, w);
     const missing = names.length - found.size;
@@ -256,7 +257,11 @@ async function loadWorkspaces(
   for (const r of moduleRecords) if (str(r.applied.registryModule)) moduleByPath.set(r.applied.registryModule as string, r.name);
   for (const m of modules) moduleByPath.set(m.spec.registryModule, m.name);
 
-  const live = await readWorkspaces(session, names);
+  // Workspaces that may be adopted (in the manifests, not in state) are read with their current runs: with each
+  // workspace's `latest-run`, that says whether a run is in flight without a runs list (rationed at 30 a minute).
+  const mayAdopt = names.some((n) => desiredByName.has(n) && !recordByName.has(n));
+  const currentRuns = mayAdopt ? new Map<string, RunWire>() : undefined;
+  const live = await readWorkspaces(session, names, currentRuns);
 
   // Variables converge manages per workspace: declared in the manifest or recorded as applied.
   const managed = new Map<string, Set<string>>();
@@ -287,11 +292,20 @@ async function loadWorkspaces(
   // apply killed after the create request, and adopting the workspace means following it (issue 16.5).
   const adopting = names.filter((n) => desiredByName.has(n) && recordByName.get(n) === undefined && live.has(n));
   const pendingFirst = new Map<string, PendingRun>();
-  const found = await mapLimit(adopting, READ_CONCURRENCY, (n) => pendingRun(client, (live.get(n) as WorkspaceWire).id, n));
-  adopting.forEach((n, i) => {
-    const f = found[i];
+  // Most have every run ended (no request); the others read their newest run by id (upgrade-driver.ts pendingRun).
+  const unsettled = adopting.filter((n) => {
+    const w = live.get(n) as WorkspaceWire;
+    return !settledRuns(w, w.currentRunId !== null ? currentRuns?.get(w.currentRunId) : null);
+  });
+  const found = await mapLimit(unsettled, READ_CONCURRENCY, (n) => {
+    const w = live.get(n) as WorkspaceWire;
+    return pendingRun(client, w.id, n, { workspace: w, current: (w.currentRunId !== null ? currentRuns?.get(w.currentRunId) : null) ?? null });
+  });
+  unsettled.forEach((n, i) => {
+    const f = found[i]?.pending;
     if (f?.first) pendingFirst.set(n, f);
   });
+  currentRuns?.clear();
 
   // One workspace at a time: its variables are read, its view is built, and its wire objects are dropped
   // (issue 14.4: the whole fleet's workspaces and variable lists are never held side by side with the views).

@@ -11,6 +11,12 @@ function workspaceRunsPath(workspaceId: string): string {
   return `/workspaces/${encodeURIComponent(workspaceId)}/runs`;
 }
 
+/**
+ * The run lists' ration (HttpRequest.rateScope): HCP Terraform allows 30 run lists a minute, where most endpoints
+ * allow 30 a second (docs/reference/hcp-terraform-runs.md). Its 429s pause only the run lists.
+ */
+export const RUN_LIST_SCOPE = 'tfe-run-lists';
+
 function upgradePath(moduleId: string, workspaceId: string): string {
   return `/no-code-modules/${encodeURIComponent(moduleId)}/workspaces/${encodeURIComponent(workspaceId)}/upgrade`;
 }
@@ -24,9 +30,16 @@ export class RunsClient {
     return parseRun(data, ctx.what);
   }
 
-  /** The newest runs of a workspace (first page, newest first per RUN). */
-  async listRuns(workspaceId: string, ctx: CallContext): Promise<RunWire[]> {
-    const doc = parseListDocument(await this.api.json({ method: 'GET', path: workspaceRunsPath(workspaceId), query: { 'page[size]': 20 } }, ctx), ctx.what);
+  /**
+   * The newest `size` runs of a workspace (newest first per RUN). Rationed at 30 a minute: never on a path whose
+   * requests grow with the fleet; run state comes from the workspace (`current-run`, `latest-run`) and
+   * `GET /runs/:id` (run-state.ts).
+   */
+  async listRuns(workspaceId: string, ctx: CallContext, size = 20): Promise<RunWire[]> {
+    const doc = parseListDocument(
+      await this.api.json({ method: 'GET', path: workspaceRunsPath(workspaceId), query: { 'page[size]': size }, rateScope: RUN_LIST_SCOPE }, ctx),
+      ctx.what,
+    );
     return doc.data.map((r) => parseRun(r, ctx.what));
   }
 
@@ -108,24 +121,28 @@ export class RunsClient {
 
   // --- read-backs ------------------------------------------------------------------------------
 
-  /** The workspace's newest run as raw JSON (runs list newest first, RUN), undefined when it has none. */
-  private async newestRun(workspaceId: string): Promise<{ res: HttpResponse; run: { id?: unknown } } | undefined> {
-    const res = await this.api.readBackGet(workspaceRunsPath(workspaceId), { 'page[size]': 1 });
-    const run = res ? (JSON.parse(res.text) as { data?: { id?: unknown }[] }).data?.[0] : undefined;
-    return res && run ? { res, run } : undefined;
-  }
-
-  /** The id of the workspace's newest run, null when it has none. */
+  /**
+   * The id of the workspace's newest run, null when it has none: its `latest-run` relationship (one `GET
+   * /workspaces/:id`, at the host's 30 a second). Only a service that does not send `latest-run` is asked for its
+   * runs list (rationed), and its `current-run` when it has no runs list either.
+   */
   private async newestRunId(workspaceId: string): Promise<string | null> {
-    const id = (await this.newestRun(workspaceId))?.run.id;
-    return typeof id === 'string' ? id : null;
+    const res = await this.api.readBackGet(`/workspaces/${encodeURIComponent(workspaceId)}`);
+    const rel = res ? (JSON.parse(res.text) as { data?: { relationships?: Record<string, { data?: { id?: unknown } | null } | undefined> } }).data?.relationships : undefined;
+    const latest = rel?.['latest-run'];
+    if (latest !== undefined && 'data' in latest) return typeof latest.data?.id === 'string' ? latest.data.id : null;
+    const listed = await this.api.readBackGet(workspaceRunsPath(workspaceId), { 'page[size]': 1 }, RUN_LIST_SCOPE);
+    const first = listed ? (JSON.parse(listed.text) as { data?: { id?: unknown }[] }).data?.[0]?.id : undefined;
+    if (typeof first === 'string') return first;
+    const current = rel?.['current-run']?.data?.id;
+    return typeof current === 'string' ? current : null;
   }
 
   /** The workspace's newest run as a one-run document (the shape a run-creating POST answers), when newer than `before`. */
   private async readBackNewRun(workspaceId: string, before: string | null): Promise<HttpResponse | undefined> {
-    const newest = await this.newestRun(workspaceId);
-    if (newest === undefined || typeof newest.run.id !== 'string' || newest.run.id === before) return undefined;
-    return { status: 200, headers: newest.res.headers, text: JSON.stringify({ data: newest.run }) };
+    const newest = await this.newestRunId(workspaceId);
+    if (newest === null || newest === before) return undefined;
+    return this.api.readBackGet(runPath(newest));
   }
 
   /**

@@ -6,7 +6,6 @@ import type { TfeClient } from './client.js';
 import { runUrl } from './mapping.js';
 import type { RunWire, WorkspaceWire } from './wire.js';
 import { sweeperFor, type RunState } from './run-sweep.js';
-import type { SweptWorkspace } from './run-sweep-api.js';
 import { classifyRun, CONFIRMABLE, confirmUnlessConflict, followRun, type RunPhase } from './runs.js';
 
 /*
@@ -165,16 +164,54 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
   }
 }
 
-/** The workspace's newest run when it has not ended (and is not a destroy run), else null. */
-export async function pendingRun(client: TfeClient, workspaceId: string, workspace: string): Promise<PendingRun | null> {
-  return pendingOf(await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` }));
+/**
+ * The workspace's newest run when it has not ended (and is not a destroy run), else null; with the id of that newest
+ * run. Read from the workspace, never from the runs list, which HCP Terraform rations at 30 a minute
+ * (docs/reference/hcp-terraform-runs.md): its `latest-run` names the newest run, which may wait pending behind
+ * `current-run`; the current run comes included (`include=current_run`), any other run is read by id
+ * (`GET /runs/:id`). A run in flight is then asked whether it is the workspace's only run (isOnlyRun).
+ * `known`: the workspace and its current run as a read already saw them (no request for those).
+ */
+export async function pendingRun(client: TfeClient, workspaceId: string, workspace: string, known?: { workspace: WorkspaceWire; current: RunWire | null }): Promise<PendingCheck> {
+  const seen = known ?? (await client.readWorkspaceWithCurrentRun(workspaceId, { what: `workspace ${workspace}` }));
+  const ws = seen.workspace;
+  if (ws.latestRunId === undefined) {
+    // A service that does not send `latest-run` (HCP Terraform does): only its runs list says what is newest.
+    const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
+    return { pending: pendingOf(runs[0], runs.length === 1), newestRunId: runs[0]?.id ?? null };
+  }
+  const latest = ws.latestRunId;
+  if (latest === null) return { pending: null, newestRunId: null };
+  const run = seen.current?.id === latest ? seen.current : await client.readRun(latest, { what: `run ${latest} of workspace ${workspace}` });
+  const pending = pendingOf(run, false);
+  if (pending !== null) pending.first = await isOnlyRun(client, ws, run, workspace);
+  return { pending, newestRunId: latest };
 }
 
-function pendingOf(runs: readonly RunWire[]): PendingRun | null {
-  const newest = runs[0];
+/**
+ * How long after its workspace the run a creation queued is created, at most: the create request queues it
+ * (reference tfc-api.md §2), so a run created later than this came from another request and is not the first.
+ */
+export const FIRST_RUN_WINDOW_MS = 5 * 60_000;
+
+/**
+ * Whether `run` (the workspace's newest, in flight) is its only run: the first run its creation queued. An older run
+ * that is still the current one, or a run created well after the workspace, says no without a request. Only a run
+ * in flight that state does not know, created with its workspace (an apply killed after a create), is checked
+ * against the runs list: two runs at most, through the run lists' own ration.
+ */
+async function isOnlyRun(client: TfeClient, ws: WorkspaceWire, run: RunWire, workspace: string): Promise<boolean> {
+  if (ws.currentRunId !== null && ws.currentRunId !== run.id) return false;
+  const made = run.createdAt ? Date.parse(run.createdAt) : NaN;
+  const wsMade = ws.createdAt ? Date.parse(ws.createdAt) : NaN;
+  if (made - wsMade > FIRST_RUN_WINDOW_MS) return false;
+  return (await client.listRuns(ws.id, { what: `runs of workspace ${workspace}` }, 2)).length === 1;
+}
+
+function pendingOf(newest: RunWire | undefined, first: boolean): PendingRun | null {
   if (!newest || newest.isDestroy) return null;
   const c = classifyRun(newest.status, newest.confirmable);
-  return c === 'running' || c === 'confirmable' ? { id: newest.id, status: newest.status, first: runs.length === 1 } : null;
+  return c === 'running' || c === 'confirmable' ? { id: newest.id, status: newest.status, first } : null;
 }
 
 /** pendingRun, and the id of the workspace's newest run when known (undefined: not known). */
@@ -185,29 +222,29 @@ export interface PendingCheck {
 
 /**
  * pendingRun, answered by the next run sweep when it can: a workspace whose current run has ended (or that has
- * none) and whose latest run is that same run has nothing in flight, without a runs list of its own. Anything
- * else is asked alone: a run in flight (is it the workspace's first?), and a newer run than the current one,
- * which waits `pending` behind it and becomes current only when it starts (RUN; issue 14 sweep gap: the sweep
- * took "current run ended" for "nothing pending" and stacked an upgrade on such a run).
+ * none) and whose latest run is that same run has nothing in flight, without a request of its own. Anything
+ * else is asked alone (pendingRun: the workspace with its current run, and the latest run by id): a run in flight
+ * (is it the workspace's first?), and a newer run than the current one, which waits `pending` behind it and
+ * becomes current only when it starts (RUN; issue 14 sweep gap: the sweep took "current run ended" for "nothing
+ * pending" and stacked an upgrade on such a run).
  */
 export function sweptPendingRun(client: TfeClient, workspaceId: string, workspace: string, intervalMs: number): Promise<PendingCheck> {
   return sweeperFor(client, intervalMs).askWorkspace<PendingCheck>(
     workspaceId,
-    (row) => (settledInSweep(row) ? { pending: null, newestRunId: row.workspace.currentRunId } : undefined),
-    async () => {
-      const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
-      return { pending: pendingOf(runs), newestRunId: runs[0]?.id ?? null };
-    },
+    (row) => (settledRuns(row.workspace, row.run) ? { pending: null, newestRunId: row.workspace.currentRunId } : undefined),
+    () => pendingRun(client, workspaceId, workspace),
   );
 }
 
-/** The sweep's row shows every run of the workspace ended: its current run (if any) is final and is its latest. */
-function settledInSweep(row: SweptWorkspace): boolean {
-  const { currentRunId, latestRunId } = row.workspace;
-  // No `latest-run` in the answer: whether a newer run waits is not known, so the runs list decides.
+/**
+ * The workspace shows every run of it ended: its current run (if any, `current` as included with it) is final and
+ * is its latest. Without `latest-run` in the answer whether a newer run waits is not known: false.
+ */
+export function settledRuns(workspace: WorkspaceWire, current: RunWire | null | undefined): boolean {
+  const { currentRunId, latestRunId } = workspace;
   if (latestRunId === undefined || latestRunId !== currentRunId) return false;
   if (currentRunId === null) return true;
-  return row.run !== null && row.run.id === currentRunId && isFinal(row.run.status);
+  return current != null && current.id === currentRunId && isFinal(current.status);
 }
 
 function isFinal(status: string): boolean {
@@ -229,15 +266,24 @@ async function unrecordedUpgradeInFlight(client: TfeClient, t: UpgradeTarget, in
 }
 
 /**
- * The workspace's newest run: the runs list (newest first, RUN); the workspace's `current-run` only for a service
- * without the runs list (an empty list is an answer: reading the workspace too cost a paced request per creation).
+ * The workspace's newest run: its `latest-run` (one `GET /workspaces/:id`, never the rationed runs list), else, for
+ * a service that does not send `latest-run`, its runs list, else its `current-run`.
  */
 export async function newestRun(client: TfeClient, workspaceId: string, workspace: string): Promise<string | null> {
+  const ws = await client.readWorkspace(workspaceId, { what: `workspace ${workspace}` });
+  return newestRunOf(ws) ?? (ws.latestRunId === undefined ? await listedNewestRun(client, ws, workspace) : null);
+}
+
+/** What the workspace document names as its newest run: `latest-run`, else (not sent) `current-run`. */
+export function newestRunOf(ws: WorkspaceWire): string | null {
+  return ws.latestRunId ?? ws.currentRunId;
+}
+
+async function listedNewestRun(client: TfeClient, ws: WorkspaceWire, workspace: string): Promise<string | null> {
   try {
-    const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
-    return runs[0]?.id ?? null;
+    return (await client.listRuns(ws.id, { what: `runs of workspace ${workspace}` }, 1))[0]?.id ?? ws.currentRunId;
   } catch (e) {
     if (!isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
+    return ws.currentRunId;
   }
-  return (await client.readWorkspace(workspaceId, { what: `workspace ${workspace}` })).currentRunId;
 }

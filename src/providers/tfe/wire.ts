@@ -257,6 +257,8 @@ export interface WorkspaceWire {
   latestRunId?: string | null | undefined;
   noCodeModuleVersionId: string | null;
   locked: boolean | null;
+  /** When the workspace was created: its first run is queued with it (reference §2). */
+  createdAt?: string | null;
   updatedAt: string | null;
   /** Flat tag names (`tag-names`, go-tfe `Workspace.TagNames`); converge's owner tag is one (owner-tag.ts). */
   tagNames?: string[];
@@ -283,6 +285,7 @@ export function parseWorkspace(r: JsonApiResource, what: string): WorkspaceWire 
     latestRunId: 'data' in optObj(r.relationships['latest-run']) ? (relOne(r, 'latest-run')?.id ?? null) : undefined,
     noCodeModuleVersionId: relOne(r, 'no-code-module-version')?.id ?? null,
     locked: optBool(a, 'locked', what, p),
+    createdAt: optStr(a, 'created-at', what, p),
     updatedAt: optStr(a, 'updated-at', what, p),
     tagNames: Array.isArray(a['tag-names']) ? a['tag-names'].filter((t): t is string => typeof t === 'string') : [],
   };

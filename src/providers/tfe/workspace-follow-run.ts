@@ -6,7 +6,7 @@ import { outcome } from './outcome.js';
 import { sleep } from '../../async/sleep.js';
 import { sweeperFor } from './run-sweep.js';
 import { confirmUnlessConflict, followRun, type FollowResult, type RunPhase } from './runs.js';
-import { newestRun, type PendingRun } from './upgrade-driver.js';
+import { newestRun, newestRunOf, type PendingRun } from './upgrade-driver.js';
 import type { WorkspaceWire } from './wire.js';
 import { type Env } from './workspace-env.js';
 
@@ -70,17 +70,24 @@ export async function followPlainRun(env: Env, p: PlannedChange, t: RunTarget): 
 const FIRST_RUN_APPEARS_MS = 30_000;
 
 /**
- * The first run a workspace creation queued: current-run, else the newest run of the workspace
- * (reference §2: the create answer may show `current-run: null`; poll the run list), else the
- * workspace's `current-run` read again (for a service without the runs list).
+ * The first run a workspace creation queued: the create answer's `current-run`, else its `latest-run` (reference §2:
+ * the answer may show `current-run: null` while the run is queued), else the workspace read again until it names
+ * one. Never the runs list (rationed at 30 a minute, docs/reference/hcp-terraform-runs.md): the reads go through the
+ * run sweeper, so many creations followed at once share one sweep of the workspace list.
  */
 export async function findFirstRun(env: Env, ws: WorkspaceWire): Promise<string | undefined> {
-  if (ws.currentRunId) return ws.currentRunId;
+  const known = newestRunOf(ws);
+  if (known !== null) return known;
+  const { client } = env.session;
   const started = Date.now();
   const limit = Math.min(FIRST_RUN_APPEARS_MS, env.ctx.options.runTimeoutMs);
   let n = 0;
   for (;;) {
-    const first = await newestRun(env.session.client, ws.id, ws.name);
+    const first = await sweeperFor(client, env.ctx.options.pollIntervalMs).askWorkspace<string | null>(
+      ws.id,
+      (row) => newestRunOf(row.workspace),
+      () => newestRun(client, ws.id, ws.name),
+    );
     if (first !== null) return first;
     if (Date.now() - started > limit || env.ctx.signal?.aborted) return undefined;
     await sleep(Math.min(env.ctx.options.pollIntervalMs * 10, env.ctx.options.pollIntervalMs * 2 ** n++), env.ctx.signal);

@@ -19,7 +19,7 @@ export async function updateWorkspace(env: Env, p: PlannedChange, d: WorkspaceDe
   let inFlight = env.ctx.record(p.change)?.inFlight;
   if (!inFlight && typeof live.extra.pendingFirstRun === 'string') {
     // The plan saw the adopted workspace's first run waiting (load.ts): look again, it may have ended since.
-    const pending = await pendingRun(env.session.client, live.id, d.name);
+    const { pending } = await pendingRun(env.session.client, live.id, d.name);
     if (pending?.first) inFlight = await adoptFirstRun(env, p, pending);
   }
   if (!inFlight) return outcome(p, 'succeeded', { code: 'written', ...done });

@@ -2,7 +2,7 @@ import type { JsonValue } from '../../model/json.js';
 import type { TfeWorkspaceCreate, TfeWorkspaceSettings } from '../../plan/intent.js';
 import type { CallContext, JsonApiTransport } from './jsonapi-transport.js';
 import { varAttributes, type VarBody } from './variables-client.js';
-import { parseDocument, parseWorkspace, type WorkspaceWire } from './wire.js';
+import { parseDocument, parseRun, parseWorkspace, type JsonApiResource, type RunWire, type WorkspaceWire } from './wire.js';
 
 /**
  * `POST /no-code-modules/:id/workspaces` (reference §2): the create the plan decided (plan/intent.ts),
@@ -18,6 +18,11 @@ function workspacePath(id: string): string {
   return `/workspaces/${encodeURIComponent(id)}`;
 }
 
+/** The included runs of a document, by id (type strings are never checked, README "Tolerance": by their shape). */
+function keepRuns(included: readonly JsonApiResource[], into: Map<string, RunWire>, what: string): void {
+  for (const r of included) if (r.type === 'runs' || r.type === 'run') into.set(r.id, parseRun(r, what));
+}
+
 /** Workspaces (reference §2, §5): show, list, create from a no-code module, update, delete. */
 export class WorkspacesClient {
   constructor(private readonly api: JsonApiTransport) {}
@@ -26,12 +31,16 @@ export class WorkspacesClient {
     return `/organizations/${this.api.org}/workspaces/${encodeURIComponent(name)}`;
   }
 
-  /** Show by exact name (the list's `search[name]` is fuzzy, reference §5); 404 → null. */
-  async showWorkspace(name: string, ctx?: CallContext): Promise<WorkspaceWire | null> {
+  /**
+   * Show by exact name (the list's `search[name]` is fuzzy, reference §5); 404 → null. `withCurrentRun`: with
+   * `include=current_run` (WS, go-tfe `WSCurrentRun`), the current run in `currentRuns`.
+   */
+  async showWorkspace(name: string, ctx?: CallContext, currentRuns?: Map<string, RunWire>): Promise<WorkspaceWire | null> {
     const c = ctx ?? { what: `workspace ${name}` };
-    const body = await this.api.getOrNull(this.byNamePath(name), undefined, c);
+    const body = await this.api.getOrNull(this.byNamePath(name), currentRuns ? { include: 'current_run' } : undefined, c);
     if (body === null) return null;
     const doc = parseDocument(body, c.what);
+    if (currentRuns) keepRuns(doc.included, currentRuns, c.what);
     return doc.data ? parseWorkspace(doc.data, c.what) : null;
   }
 
@@ -40,10 +49,26 @@ export class WorkspacesClient {
     return parseWorkspace(data, ctx.what);
   }
 
-  /** The organization's workspaces, one page (at 100) at a time, mapped; breaking out stops paging. */
-  async *workspacePages(): AsyncGenerator<{ workspaces: WorkspaceWire[]; pageNumber: number; totalPages: number | null }> {
+  /**
+   * The workspace and its current run in one request (`include=current_run`): with its `latest-run`, what a run
+   * check needs without the rationed runs list (run-state.ts).
+   */
+  async readWorkspaceWithCurrentRun(id: string, ctx: CallContext): Promise<{ workspace: WorkspaceWire; current: RunWire | null }> {
+    const { data, included } = await this.api.one({ method: 'GET', path: workspacePath(id), query: { include: 'current_run' } }, ctx);
+    const workspace = parseWorkspace(data, ctx.what);
+    const runs = new Map<string, RunWire>();
+    keepRuns(included, runs, ctx.what);
+    return { workspace, current: workspace.currentRunId !== null ? (runs.get(workspace.currentRunId) ?? null) : null };
+  }
+
+  /**
+   * The organization's workspaces, one page (at 100) at a time, mapped; breaking out stops paging. With
+   * `currentRuns`, each page includes its workspaces' current runs (`include=current_run`), kept there by id.
+   */
+  async *workspacePages(currentRuns?: Map<string, RunWire>): AsyncGenerator<{ workspaces: WorkspaceWire[]; pageNumber: number; totalPages: number | null }> {
     const what = `workspaces of ${this.api.organization}`;
-    for await (const page of this.api.pages(`/organizations/${this.api.org}/workspaces`, {}, { what })) {
+    for await (const page of this.api.pages(`/organizations/${this.api.org}/workspaces`, currentRuns ? { include: 'current_run' } : {}, { what })) {
+      if (currentRuns) keepRuns(page.included, currentRuns, what);
       yield { workspaces: page.data.map((r) => parseWorkspace(r, what)), pageNumber: page.pageNumber, totalPages: page.totalPages };
     }
   }

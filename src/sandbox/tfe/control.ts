@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NO_FAULTS, type FaultSettings, type Faults } from '../common/faults.js';
 import type { RequestLog } from '../common/request-log.js';
 import type { RunOutcome, Store } from './model.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter, RunListRation } from './rate-limit.js';
 import type { RequestFailure, RequestFailures } from './request-failures.js';
 import type { RunEngine } from './run-engine.js';
 import { addFleet, type Fleet } from './fleet-seed.js';
@@ -32,6 +32,11 @@ export interface TfeControl {
    * Throws when the simulator was started with the limit off.
    */
   setRateLimit(perSecond: number): void;
+  /**
+   * The run lists' ration per token and rolling minute (30 like HCP Terraform), or false to turn it off: tests and
+   * benchmarks that read run lists themselves, or seed a world, tune it.
+   */
+  setRunListRation(perMinute: number | false): void;
   /** A person's decision on the workspace's run held at `post_plan_awaiting_decision` (see RunEngine.decide). */
   decideRun(workspaceName: string, decision: 'override' | 'cancel'): void;
   /**
@@ -51,9 +56,10 @@ export interface TfeControl {
 
 export const OUTCOMES: readonly RunOutcome[] = ['errored', 'canceled', 'discarded', 'no-changes', 'success', 'awaiting-decision', 'late-cost-estimate'];
 
-export function createControl(store: Store, engine: RunEngine, limiter: RateLimiter | null, failures: RequestFailures, terraformVersion: string): TfeControl {
+export function createControl(store: Store, engine: RunEngine, limiter: RateLimiter | null, failures: RequestFailures, terraformVersion: string, runLists: RunListRation): TfeControl {
   return {
     failRequest: (failure) => failures.add(failure),
+    setRunListRation: (perMinute) => runLists.set(perMinute),
     clearFailedRequests: () => failures.clear(),
     addFleet: (fleet) => addFleet(store, fleet, terraformVersion),
     publishModuleVersion(org, name, provider, version) {
@@ -124,6 +130,7 @@ const ENDPOINTS = {
   'PUT /__sandbox/step-delay': '{ "ms" }',
   'PUT /__sandbox/run-concurrency': '{ "runs" } (the organization’s concurrent runs; 0: no limit)',
   'PUT /__sandbox/rate-limit': '{ "perSecond" } (the per-token limit; 30 like HCP Terraform)',
+  'PUT /__sandbox/run-list-ration': '{ "perMinute": 30 | false } (the run lists’ ration per token; false: off)',
   'POST /__sandbox/fleet': '{ "noCodeModules": [...], "workspaces": [...] } (see fleet-seed.ts; benchmarks)',
 };
 
@@ -215,6 +222,9 @@ export function handleControl(path: string, req: IncomingMessage, body: Buffer, 
         return send(200, { cleared: true });
       case 'POST /__sandbox/fleet':
         return send(200, deps.control.addFleet(json as Fleet));
+      case 'PUT /__sandbox/run-list-ration':
+        deps.control.setRunListRation(json.perMinute === false ? false : Number(json.perMinute));
+        return send(200, { perMinute: json.perMinute });
       case 'PUT /__sandbox/rate-limit':
         deps.control.setRateLimit(Number(json.perSecond));
         return send(200, { perSecond: json.perSecond });

@@ -10,7 +10,7 @@ import { noCodeModuleRoutes } from './no-code-modules.js';
 import { noCodeWorkspaceRoutes } from './no-code-workspaces.js';
 import { organizationRoutes } from './organizations.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './pagination.js';
-import { RATE_LIMIT_PER_SECOND, RateLimiter } from './rate-limit.js';
+import { RATE_LIMIT_PER_SECOND, RateLimiter, RUN_LIST_PER_MINUTE, RunListRation } from './rate-limit.js';
 import { registryRoutes } from './registry.js';
 import { Router } from './router.js';
 import { RunEngine } from './run-engine.js';
@@ -39,6 +39,11 @@ export interface TfeSimOptions extends SimulatorOptions {
   stepDelayMs?: number;
   /** Default 30 per second per token, the real limit; false turns it off. */
   rateLimit?: { perSecond: number } | false;
+  /**
+   * The run lists' own ration (`GET /workspaces/:id/runs`, `GET /organizations/:org/runs`): default 30 per rolling
+   * minute per token, as HCP Terraform (Runs API); false turns it off. Also `control.setRunListRation`.
+   */
+  runListRation?: { perMinute: number } | false;
   /**
    * Also send `X-RateLimit-Remaining`. Off by default: the real service documents only
    * `X-RateLimit-Limit` (and `X-RateLimit-Reset` on a 429), so a client must pace without it (reference §8).
@@ -80,15 +85,16 @@ export async function startTfeSimulator(opts: TfeSimOptions = {}): Promise<TfeSi
   const store = new Store(seed);
   const engine = new RunEngine(store, opts.stepDelayMs ?? 50, opts.stateProcessingMs ?? 1000);
   const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit?.perSecond ?? RATE_LIMIT_PER_SECOND);
+  const runLists = new RunListRation(opts.runListRation === false ? false : (opts.runListRation?.perMinute ?? RUN_LIST_PER_MINUTE));
   const failures = new RequestFailures();
-  const control = createControl(store, engine, limiter, failures, TERRAFORM_VERSION);
+  const control = createControl(store, engine, limiter, failures, TERRAFORM_VERSION, runLists);
   const faults = new Faults(opts.faults ?? {});
   const log = opts.log ?? new RequestLog();
   const settings: Settings = {
     defaultPageSize: Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(opts.defaultPageSize ?? DEFAULT_PAGE_SIZE))),
     terraformVersion: TERRAFORM_VERSION,
   };
-  const server = createTfeServer({ store, engine, router: buildRouter(), settings, faults, log, control, failures, limiter, sendRemaining: opts.sendRateLimitRemaining === true });
+  const server = createTfeServer({ store, engine, router: buildRouter(), settings, faults, log, control, failures, limiter, runLists, sendRemaining: opts.sendRateLimitRemaining === true });
   const host = opts.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {

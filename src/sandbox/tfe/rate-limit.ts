@@ -4,6 +4,14 @@
  */
 export const RATE_LIMIT_PER_SECOND = 30;
 
+/**
+ * The run lists' own ration: "This endpoint has an adjusted rate limit of 30 requests per minute. Note that most
+ * endpoints are limited to 30 requests per second." (Runs API, "List Runs in a Workspace" and "List Runs in an
+ * Organization"; docs/reference/hcp-terraform-runs.md). Counted per token over a rolling minute, besides the
+ * per-second limit.
+ */
+export const RUN_LIST_PER_MINUTE = 30;
+
 /** The documented 429 body; the one error whose `status` is a number (reference §8, IDX). */
 export const RATE_LIMIT_BODY = {
   errors: [{ detail: "You have exceeded the API's rate limit.", status: 429, title: 'Too many requests' }],
@@ -20,20 +28,47 @@ export interface RateDecision {
 export class RateLimiter {
   private readonly windows = new Map<string, number[]>();
 
-  /** Requests per second per key; the control endpoint may change it (an operator's setting in TFE). */
-  constructor(public perSecond: number) {}
+  /**
+   * `perSecond` requests per `windowMs` (one second unless told) per key; the control endpoint may change it (an
+   * operator's setting in TFE). The run lists' ration is one of these with a one-minute window.
+   */
+  constructor(
+    public perSecond: number,
+    readonly windowMs = 1000,
+  ) {}
 
   check(key: string, now = Date.now()): RateDecision {
     const limit = this.perSecond;
-    const recent = (this.windows.get(key) ?? []).filter((t) => now - t < 1000);
+    const span = this.windowMs;
+    const recent = (this.windows.get(key) ?? []).filter((t) => now - t < span);
     const oldest = recent[0];
     if (recent.length >= limit) {
       this.windows.set(key, recent);
-      return { allowed: false, remaining: 0, resetSeconds: oldest === undefined ? 1 : Math.max(0.001, (oldest + 1000 - now) / 1000) };
+      return { allowed: false, remaining: 0, resetSeconds: oldest === undefined ? span / 1000 : Math.max(0.001, (oldest + span - now) / 1000) };
     }
     recent.push(now);
     this.windows.set(key, recent);
     const first = recent[0] ?? now;
-    return { allowed: true, remaining: limit - recent.length, resetSeconds: (first + 1000 - now) / 1000 };
+    return { allowed: true, remaining: limit - recent.length, resetSeconds: (first + span - now) / 1000 };
+  }
+}
+
+/** `GET /workspaces/:id/runs` and `GET /organizations/:org/runs` (paths under /api/v2): the rationed run lists. */
+export function isRunList(method: string, apiPath: string): boolean {
+  return method === 'GET' && /^\/(workspaces|organizations)\/[^/]+\/runs\/?$/.test(apiPath);
+}
+
+/** The run lists' ration, switchable at run time (control `setRunListRation`): tests and benchmarks tune it. */
+export class RunListRation {
+  limiter: RateLimiter | null = null;
+
+  constructor(perMinute: number | false) {
+    this.set(perMinute);
+  }
+
+  /** Requests per rolling minute per token; false turns the ration off (the per-second limit still holds). */
+  set(perMinute: number | false): void {
+    if (perMinute !== false && (!Number.isInteger(perMinute) || perMinute < 1)) throw new Error('the run-list ration must be a positive whole number of requests per minute, or false (off)');
+    this.limiter = perMinute === false ? null : new RateLimiter(perMinute, 60_000);
   }
 }

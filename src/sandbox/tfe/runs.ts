@@ -1,12 +1,15 @@
 import { dataOf, relationshipId, requireType } from './body.js';
 import { ok, type Ctx, type Reply, type Route } from './context.js';
 import { invalid, notFound } from './errors.js';
-import { listReply } from './list.js';
+import { listReply, requireOrg } from './list.js';
 import type { Run } from './model.js';
 import { runResource } from './run-wire.js';
 import { findWorkspace } from './workspace-lookup.js';
 
-/** Runs: read, list per workspace, create, apply, discard, cancel (RUN; reference tfc-api.md §3, §5). */
+/**
+ * Runs: read, list per workspace and per organization, create, apply, discard, cancel (RUN; reference tfc-api.md
+ * §3, §5). Both lists are rationed at 30 a minute per token (rate-limit.ts, server.ts).
+ */
 
 export function findRun(ctx: Ctx, id: string | undefined): Run {
   const run = ctx.store.runs.get(id ?? '');
@@ -40,6 +43,16 @@ export const runRoutes: Route[] = [
       const ws = findWorkspace(ctx, p.id);
       // Newest first (RUN).
       const runs = ctx.store.runsOf(ws.id).reverse();
+      return listReply(ctx, runs, (r) => runResource(ctx, r));
+    },
+  },
+  {
+    // "List Runs in an Organization" (RUN): every workspace's runs, newest first; its filters are left out (SPEC.md).
+    method: 'GET',
+    pattern: '/organizations/:org/runs',
+    handler: (ctx, p) => {
+      requireOrg(ctx, p.org);
+      const runs = [...ctx.store.runs.values()].reverse();
       return listReply(ctx, runs, (r) => runResource(ctx, r));
     },
   },

@@ -7,7 +7,7 @@ import type { Ctx, Reply, Settings } from './context.js';
 import { CONTROL_PREFIX, handleControl, type TfeControl } from './control.js';
 import { ApiError, errorDocument, notFound, unsupportedMediaType } from './errors.js';
 import type { Store } from './model.js';
-import { RATE_LIMIT_BODY, RATE_LIMIT_PER_SECOND, type RateLimiter } from './rate-limit.js';
+import { isRunList, RATE_LIMIT_BODY, RATE_LIMIT_PER_SECOND, type RateLimiter, type RunListRation } from './rate-limit.js';
 import type { RequestFailures } from './request-failures.js';
 import type { Router } from './router.js';
 import type { RunEngine } from './run-engine.js';
@@ -24,6 +24,8 @@ export interface ServerDeps {
   failures: RequestFailures;
   /** null when rate limiting is off. */
   limiter: RateLimiter | null;
+  /** The run lists' per-minute ration (its limiter is null when off). */
+  runLists: RunListRation;
   /** Send the undocumented `X-RateLimit-Remaining` (tests only; the real service does not document it). */
   sendRemaining: boolean;
 }
@@ -127,7 +129,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     reply = { status: 500, json: errorDocument([FAULT_ERRORS[500]]) };
     fault = 'fail-write';
   } else {
-    const limited = rateLimit(req, deps, limitHeaders);
+    const limited = rateLimit(req, deps, limitHeaders) ?? runListRation(req, url, method, deps, limitHeaders);
     if (limited) {
       reply = limited;
       fault = 'rate-limit';
@@ -147,10 +149,29 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
  */
 function rateLimit(req: IncomingMessage, deps: ServerDeps, headers: Record<string, string>): Reply | undefined {
   if (!deps.limiter) return undefined;
+  const d = deps.limiter.check(limitKey(req, deps));
+  if (deps.sendRemaining) headers['X-RateLimit-Remaining'] = String(d.remaining);
+  if (d.allowed) return undefined;
+  return { status: 429, json: RATE_LIMIT_BODY, headers: { 'X-RateLimit-Reset': d.resetSeconds.toFixed(3) } };
+}
+
+/** Who a limit counts: each seeded token (one user each), else the caller's address (reference §8). */
+function limitKey(req: IncomingMessage, deps: ServerDeps): string {
   const token = bearer(req);
-  const known = token !== undefined && Object.values(deps.store.tokens).includes(token);
-  const key = known ? `token:${token}` : `ip:${req.socket.remoteAddress ?? '?'}`;
-  const d = deps.limiter.check(key);
+  return token !== undefined && Object.values(deps.store.tokens).includes(token) ? `token:${token}` : `ip:${req.socket.remoteAddress ?? '?'}`;
+}
+
+/**
+ * The run lists' ration: 30 per rolling minute per token besides the per-second limit (Runs API "List Runs in a
+ * Workspace" / "in an Organization": "an adjusted rate limit of 30 requests per minute"). Its answers advertise
+ * that limit in `X-RateLimit-Limit` (the number the docs give for these endpoints); a refused one gets the
+ * documented 429 body and `X-RateLimit-Reset`, the seconds until the oldest request of the minute leaves it.
+ */
+function runListRation(req: IncomingMessage, url: URL, method: string, deps: ServerDeps, headers: Record<string, string>): Reply | undefined {
+  const limiter = deps.runLists.limiter;
+  if (!limiter || !url.pathname.startsWith(`${API_PREFIX}/`) || !isRunList(method, url.pathname.slice(API_PREFIX.length))) return undefined;
+  const d = limiter.check(limitKey(req, deps));
+  headers['X-RateLimit-Limit'] = String(limiter.perSecond);
   if (deps.sendRemaining) headers['X-RateLimit-Remaining'] = String(d.remaining);
   if (d.allowed) return undefined;
   return { status: 429, json: RATE_LIMIT_BODY, headers: { 'X-RateLimit-Reset': d.resetSeconds.toFixed(3) } };
