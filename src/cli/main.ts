@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { tuneHeapForBatchRun } from './heap-tuning.js';
+import { quietWhenPipeCloses } from './closed-pipe.js';
 import { colorEnabled, Host } from './host.js';
 import { singleDashLongFlag } from './single-dash.js';
 
@@ -12,6 +13,10 @@ import { singleDashLongFlag } from './single-dash.js';
 
 // Before the commands load anything: the heap's sizes are set while it is still small.
 tuneHeapForBatchRun();
+
+// Before anything writes: a closed output pipe (`| head`) ends the output, not the process.
+const stdout = quietWhenPipeCloses(process.stdout);
+const stderr = quietWhenPipeCloses(process.stderr);
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -29,8 +34,8 @@ function makeHost(program: Command): Host {
   const g = program.opts<GlobalFlags>();
   const env = process.env;
   return new Host({
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout,
+    stderr,
     env,
     cwd: process.cwd(),
     verbosity: g.quiet ? 'quiet' : g.verbose ? 'verbose' : 'normal',
