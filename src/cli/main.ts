@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { tuneHeapForBatchRun } from './heap-tuning.js';
+import { quietWhenPipeCloses } from './closed-pipe.js';
 import { colorEnabled, Host } from './host.js';
 import { singleDashLongFlag } from './single-dash.js';
 
@@ -12,6 +13,10 @@ import { singleDashLongFlag } from './single-dash.js';
 
 // Before the commands load anything: the heap's sizes are set while it is still small.
 tuneHeapForBatchRun();
+
+// Before anything writes: a closed output pipe (`| head`) ends the output, not the process.
+const stdout = quietWhenPipeCloses(process.stdout);
+const stderr = quietWhenPipeCloses(process.stderr);
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -29,8 +34,8 @@ function makeHost(program: Command): Host {
   const g = program.opts<GlobalFlags>();
   const env = process.env;
   return new Host({
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout,
+    stderr,
     env,
     cwd: process.cwd(),
     verbosity: g.quiet ? 'quiet' : g.verbose ? 'verbose' : 'normal',
@@ -49,8 +54,8 @@ program
   .name('converge')
   .description('Declarative reconciler for Nomad ACL auth methods and HCP Terraform no-code modules')
   .version(pkg.version, '-V, --version')
-  .option('-q, --quiet', 'only results and errors')
-  .option('-v, --verbose', 'also debug events (HTTP retries, skipped reads)')
+  .option('-q, --quiet', 'only results, warnings and errors')
+  .option('-v, --verbose', 'also debug events: HTTP retries, phase timings')
   .option('--no-color', 'no ANSI colours (NO_COLOR is honoured too)')
   .showHelpAfterError();
 
@@ -74,7 +79,7 @@ program
   .option('--target <kind/name>', 'limit to this object (repeatable)', collect, [])
   .option('--rewrite <kind/name>', 'send every field of this object again, secrets included, even if nothing visible differs; settles hidden drift (repeatable)', collect, [])
   .option('--adopt <kind/name>', 'take over this existing, unowned object although it differs from its manifest (repeatable)', collect, [])
-  .option('--refresh-only', 'only bring the state records of owned objects up to the live objects; sends nothing')
+  .option('--refresh-only', 'plan no changes; show only how `apply --refresh-only` would bring the state records of owned objects up to the live objects')
   .option('--allow-empty', 'allow planning from no manifest documents while the state owns objects')
   .option('--region <region>', 'also read this Nomad region and report its replication lag')
   .action(async (paths: string[], opts) => {
@@ -185,8 +190,8 @@ program
 program
   .command('demo')
   .description('the tour behind `npm start`: sandbox + examples through validate, plan, apply, drift, upgrade')
-  .option('--examples <dir>', 'manifests to use', '')
-  .action(async (opts: { examples: string }) => {
+  .option('--examples <dir>', 'manifests to use (default: the bundled examples/)')
+  .action(async (opts: { examples?: string }) => {
     await run(program, async (host) => (await import('./commands/demo.js')).demoCommand(host, opts));
   });
 

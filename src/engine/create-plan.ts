@@ -12,6 +12,7 @@ import { sortForApply } from './order.js';
 import { refreshOnlyChange, withRefresh } from './refresh.js';
 import { expandTargets, outOfScope, outOfScopeNotice } from './scope.js';
 import type { PlanInput, PlanRun } from './types.js';
+import { didYouMean } from '../manifest/suggest.js';
 
 function byAddress(a: { kind: Kind; name: string }, b: { kind: Kind; name: string }): number {
   const k = kindOrder(a.kind) - kindOrder(b.kind);
@@ -106,7 +107,7 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
         severity: 'error',
         code: 'plan.unknown-target',
         summary: `--target ${addressKey(t)} matches nothing in the manifests, the state or the live service`,
-        detail: 'write targets as Kind/name, as shown by `converge plan` or `converge state list`',
+        detail: targetHint(addressKey(t), views.keys()),
       });
     }
   }
@@ -188,4 +189,11 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     secretDigests,
     state: { serial: state.serial, salt: state.salt },
   };
+}
+
+/** A did-you-mean among the objects this plan knows (a typo in the name), else how targets are written. */
+function targetHint(key: string, known: Iterable<string>): string {
+  const close = didYouMean(key, [...known]);
+  if (close !== undefined) return `Did you mean \`--target ${close}\`?`;
+  return 'write targets as Kind/name, as shown by `converge plan` or `converge state list`';
 }

@@ -76,6 +76,12 @@ export function schemaErrorPointers(errors: readonly ErrorObject[]): string[] {
   });
 }
 
+/** `: <what the schema says of the field>` (its description, without a final full stop), or nothing. */
+function fieldDescription(parentSchema: unknown, field: string): string {
+  const d = (parentSchema as { properties?: Record<string, { description?: unknown }> } | undefined)?.properties?.[field]?.description;
+  return typeof d === 'string' && d !== '' ? `: ${d.replace(/\.$/, '')}` : '';
+}
+
 /** Turns ajv's errors for one document into diagnostics at the offending YAML nodes. */
 export function schemaDiagnostics(errors: readonly ErrorObject[], loc: TreeLocator): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -110,8 +116,10 @@ export function schemaDiagnostics(errors: readonly ErrorObject[], loc: TreeLocat
           severity: 'error',
           code: 'schema.required',
           summary: `missing required field \`${full}\``,
-          detail: `Add \`${missing}:\` to ${ptr === '' ? 'the document' : `\`${label}\``}.`,
-          range: mappingFirstLine(loc, ptr),
+          detail: `Add \`${missing}:\` to ${ptr === '' ? 'the document' : `\`${label}\``}${fieldDescription(e.parentSchema, missing)}.`,
+          // At the key that opens the mapping (`spec:`), where the field goes; an item of a list or the
+          // document itself has no key: its first line.
+          range: (ptr === '' ? undefined : loc.tree.keyRanges[ptr]) ?? mappingFirstLine(loc, ptr),
         });
         break;
       }

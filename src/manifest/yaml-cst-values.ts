@@ -226,7 +226,8 @@ class CstReader {
     if (key.type !== 'scalar' && key.type !== 'single-quoted-scalar' && key.type !== 'double-quoted-scalar') return bail();
     if (key.source.includes('\n') || key.end?.some((t) => t.type !== 'space')) bail();
     const k = this.scalar(key);
-    if (typeof k.value !== 'string') bail();
+    // The merge key (`<<: *defaults`) is expanded by the Document path (yaml-tree.ts), as the block scanner leaves it.
+    if (typeof k.value !== 'string' || k.value === '<<') bail();
     return { name: k.value as string, range: k.range, span: CstReader.span(k.range, at) };
   }
 

@@ -1,5 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq } from 'yaml';
-import type { Document, LineCounter, Node as YamlNode } from 'yaml';
+import type { Alias, Document, LineCounter, Node as YamlNode, YAMLMap } from 'yaml';
 import type { Diagnostic, SourceRange } from '../diagnostics/types.js';
 import { EntryList, ShapeTable } from './position-shapes.js';
 import { scanCommonYaml } from './yaml-block-scanner.js';
@@ -101,6 +101,24 @@ class RangeMaker {
   }
 }
 
+/** One entry of a mapping after merge keys: its key, the span of the key, its value node. */
+interface MapEntry {
+  key: string;
+  keySpan: number;
+  valueNode: YamlNode | null;
+  /** The alias span the entry came through, if any (its positions then all point there). */
+  underAlias: number | undefined;
+}
+
+/** Where `&name` anchors a node before `end`, if anywhere (a whole name: not `&names`). */
+function anchorBefore(text: string, name: string, end: number): number | undefined {
+  for (let at = text.lastIndexOf(`&${name}`, end - 1); at >= 0; at = text.lastIndexOf(`&${name}`, at - 1)) {
+    const after = text[at + name.length + 1];
+    if (after === undefined || /[\s,\]}]/.test(after)) return at;
+  }
+  return undefined;
+}
+
 class Converter {
   aliases = 0;
   /** JSON pointer → entry (span and scalar style) of the value node (see `positions` of YamlTree). */
@@ -120,6 +138,8 @@ class Converter {
     ranges: RangeMaker,
     private readonly text: string,
     private readonly table: ShapeTable,
+    /** Where this document starts in `text` (for the anchors of earlier documents). */
+    private readonly docStart = 0,
   ) {
     this.ranges = ranges;
   }
@@ -156,22 +176,8 @@ class Converter {
       return undefined;
     }
     if (isAlias(node)) {
-      this.aliases++;
-      if (this.aliases > MAX_ALIAS_EXPANSIONS) {
-        this.fail(
-          'yaml.alias-limit',
-          `too many alias expansions (more than ${MAX_ALIAS_EXPANSIONS} in one document)`,
-          'This looks like an alias bomb (YAML "billion laughs"); write the values out instead of nesting aliases.',
-          here,
-        );
-        return undefined;
-      }
-      const target = node.resolve(this.doc);
-      if (target === undefined) {
-        this.fail('yaml.alias', `unresolved alias *${node.source}`, 'Define the anchor (&name) before using it.', here);
-        return undefined;
-      }
-      return this.convert(target, pointer, depth + 1, here, here);
+      const target = this.resolveAlias(node, here);
+      return target === undefined ? undefined : this.convert(target, pointer, depth + 1, here, here);
     }
     if (isScalar(node)) {
       if (typeof node.type === 'string') this.positions.set(pointer, entryOf(here, node.type));
@@ -184,17 +190,12 @@ class Converter {
       return v;
     }
     if (isMap(node)) {
+      const entries = this.mapEntries(node, here, underAlias, depth);
+      if (entries === undefined) return undefined;
       const out: Record<string, unknown> = {};
       const seen = new Set<string>();
-      for (const pair of node.items) {
-        const keyNode = pair.key as YamlNode | null;
-        if (keyNode !== null && !isScalar(keyNode)) {
-          this.fail('yaml.complex-key', 'a mapping key must be a plain string', 'Write keys as plain words, like `name:`.', this.nodeSpan(keyNode, here));
-          return undefined;
-        }
-        const key = keyNode === null ? '' : String(keyNode.value);
+      for (const { key, keySpan: keyRange, valueNode, underAlias: under } of entries) {
         const child = this.table.child(pointer, escapePointer(key));
-        const keyRange = underAlias ?? this.nodeSpan(keyNode, here);
         // Checked here with a Set: the parser's own uniqueKeys check compares every key with every
         // earlier one, and a 100 000-key mapping took 300 s. Same message as the parser's.
         if (seen.has(key)) {
@@ -203,9 +204,8 @@ class Converter {
         }
         seen.add(key);
         this.keyRanges.set(child, entryOf(keyRange));
-        const valueNode = pair.value as YamlNode | null;
         // An empty value (`spec:` and nothing) has no width: point at the key instead.
-        out[key] = valueNode === null ? null : this.convert(valueNode, child, depth + 1, keyRange, underAlias);
+        out[key] = valueNode === null ? null : this.convert(valueNode, child, depth + 1, keyRange, under);
         if (valueNode === null || !this.positions.has(child)) this.positions.set(child, entryOf(keyRange));
         if (this.stopped) return undefined;
       }
@@ -219,6 +219,80 @@ class Converter {
       return out;
     }
     return node === null || node === undefined ? null : undefined;
+  }
+
+  /** The node an alias names, counted against the alias-bomb limit; undefined (and a diagnostic) when there is none. */
+  private resolveAlias(node: Alias, here: number): YamlNode | undefined {
+    this.aliases++;
+    if (this.aliases > MAX_ALIAS_EXPANSIONS) {
+      this.fail(
+        'yaml.alias-limit',
+        `too many alias expansions (more than ${MAX_ALIAS_EXPANSIONS} in one document)`,
+        'This looks like an alias bomb (YAML "billion laughs"); write the values out instead of nesting aliases.',
+        here,
+      );
+      return undefined;
+    }
+    const target = node.resolve(this.doc) as YamlNode | undefined;
+    if (target === undefined) this.fail('yaml.alias', `unresolved alias *${node.source}`, this.unresolvedHint(node.source), here);
+    return target;
+  }
+
+  /** Anchors belong to one document: say so when the name was anchored in an earlier document of the file. */
+  private unresolvedHint(name: string): string {
+    const earlier = anchorBefore(this.text, name, this.docStart);
+    if (earlier === undefined) return `Define the anchor (&${name}) earlier in the same document, before using it.`;
+    const line = this.ranges.of(earlier, earlier).start.line;
+    return `&${name} is defined on line ${line}, in an earlier document: anchors do not cross \`---\` document boundaries. Define the anchor again in this document, or write the value out.`;
+  }
+
+  /**
+   * A mapping's entries, with YAML merge keys (`<<: *defaults`, `<<: [*a, *b]`, as in docker-compose and
+   * GitLab CI; https://yaml.org/type/merge.html) expanded: an entry written in the mapping beats a merged
+   * one, an earlier merged mapping beats a later one. A merged entry's positions are the alias's own
+   * range (where the value is used), as for any alias.
+   */
+  private mapEntries(node: YAMLMap, here: number, underAlias: number | undefined, depth: number): MapEntry[] | undefined {
+    const own: MapEntry[] = [];
+    const merged: MapEntry[] = [];
+    for (const pair of node.items) {
+      const keyNode = pair.key as YamlNode | null;
+      if (keyNode !== null && !isScalar(keyNode)) {
+        this.fail('yaml.complex-key', 'a mapping key must be a plain string', 'Write keys as plain words, like `name:`.', this.nodeSpan(keyNode, here));
+        return undefined;
+      }
+      const valueNode = pair.value as YamlNode | null;
+      const keySpan = underAlias ?? this.nodeSpan(keyNode, here);
+      if (keyNode !== null && keyNode.value === '<<' && keyNode.type === 'PLAIN') {
+        if (depth > MAX_DEPTH) {
+          this.fail('yaml.too-deep', `merge keys nest more than ${MAX_DEPTH} levels deep`, 'Merge each mapping once instead of merging merged mappings.', keySpan);
+          return undefined;
+        }
+        const sources = isSeq(valueNode) ? valueNode.items : [valueNode];
+        for (const source of sources) {
+          const at = underAlias ?? this.nodeSpan(source as YamlNode | null, keySpan);
+          const target = isAlias(source) ? this.resolveAlias(source, at) : (source as YamlNode | null);
+          if (this.stopped) return undefined;
+          if (!isMap(target)) {
+            this.fail('yaml.merge', 'a merge key `<<` takes a mapping, an alias of one, or a list of them', 'Write `<<: *anchor` where `&anchor` names a mapping, or `<<: [*a, *b]`.', at);
+            return undefined;
+          }
+          const inner = this.mapEntries(target, at, isAlias(source) ? at : underAlias, depth + 1);
+          if (inner === undefined) return undefined;
+          merged.push(...inner);
+        }
+        continue;
+      }
+      own.push({ key: keyNode === null ? '' : String(keyNode.value), keySpan, valueNode, underAlias });
+    }
+    if (merged.length === 0) return own;
+    const taken = new Set(own.map((e) => e.key));
+    for (const e of merged) {
+      if (taken.has(e.key)) continue;
+      taken.add(e.key);
+      own.push(e);
+    }
+    return own;
   }
 
   get isStopped(): boolean {
@@ -248,7 +322,7 @@ export function parseYamlDocuments(text: string, file: string, table = new Shape
   if (!Array.isArray(parsed)) parsed = [parsed];
   const ranges = new RangeMaker(file, lc, text);
   for (const doc of parsed) {
-    const conv = new Converter(doc, ranges, text, table);
+    const conv = new Converter(doc, ranges, text, table, doc.range?.[0] ?? 0);
     let hadError = false;
     for (const err of doc.errors) {
       hadError = true;

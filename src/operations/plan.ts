@@ -11,6 +11,7 @@ import type { StateDocument } from '../state/types.js';
 import { closeAll, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor } from './connect.js';
 import type { OperationHost } from './host.js';
 import { manifestFiles, refuseEmpty } from './manifest-files.js';
+import { didYouMean } from '../manifest/suggest.js';
 
 export interface PlanRequest {
   /** Manifest files or directories (default `.`). */
@@ -52,15 +53,24 @@ export interface PlanResult {
 
 export function parseTargets(targets: readonly string[] | undefined, flag = '--target'): Address[] {
   return (targets ?? []).map((t) => {
-    const a = parseAddress(t);
+    const a = parseAddress(t) ?? parseAddress(withKindSpelled(t));
     if (!a) {
+      const kind = t.includes('/') ? t.slice(0, t.indexOf('/')) : t;
+      const close = didYouMean(kind, KINDS);
       throw new ConvergeError('cli.bad-target', `${flag} ${t} is not Kind/name`, {
         source: 'user',
-        hint: `write it like ${KINDS[0]}/okta; kinds are ${KINDS.join(', ')}`,
+        hint: close !== undefined && t.includes('/') ? `did you mean ${flag} ${close}${t.slice(t.indexOf('/'))}?` : `write it like ${KINDS[0]}/okta; kinds are ${KINDS.join(', ')}`,
       });
     }
     return a;
   });
+}
+
+/** `nomadauthmethod/okta` → `NomadAuthMethod/okta`: a kind in another case is still that kind (names keep their case). */
+function withKindSpelled(text: string): string {
+  const slash = text.indexOf('/');
+  const kind = KINDS.find((k) => k.toLowerCase() === text.slice(0, Math.max(0, slash)).toLowerCase());
+  return kind === undefined ? text : `${kind}${text.slice(slash)}`;
 }
 
 /** Every address flag, checked before anything is read. */
@@ -85,7 +95,7 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
   const ctx = providerContext(host, state);
   const close = () => closeAll(providers);
   try {
-    host.phase(`planning: reading live state for ${manifests.desired.objects.length} manifest objects and ${state.records.length} owned`);
+    host.phase(`planning: reading live state for ${manifests.desired.objects.length} manifest ${manifests.desired.objects.length === 1 ? 'object' : 'objects'} and ${state.records.length} owned`);
     const run = await createPlan({
       desired: manifests.desired,
       providers,

@@ -17,8 +17,11 @@ export interface ForgetRequest {
 export type ForgetReport =
   | { status: 'invalid' }
   | { status: 'not-owned'; key: string; state: string }
-  /** `released`: what was undone on the live object so another state may take it (null: nothing needed). */
-  | { status: 'removed'; key: string; state: string; released: string | null };
+  /**
+   * `released`: what was undone on the live object so another state may take it (null: nothing needed).
+   * `named`: the state has a name, so it tags what it owns (an unnamed state never tags anything).
+   */
+  | { status: 'removed'; key: string; state: string; released: string | null; named: boolean };
 
 /**
  * `converge state rm KIND/NAME`: the state forgets an object. First its provider lets go of the live object
@@ -39,7 +42,8 @@ export async function forgetObject(host: OperationHost, req: ForgetRequest): Pro
     if (!record) return { status: 'not-owned', key, state: backend.description };
     let released: string | null = null;
     // Only a named state marks live objects as its own (decisions.md §23): an unnamed one needs no connection.
-    if (req.keepTag !== true && manifests.desired.settings.spec.state?.name !== undefined) {
+    const named = manifests.desired.settings.spec.state?.name !== undefined;
+    if (req.keepTag !== true && named) {
       let providers: Provider[] = [];
       try {
         providers = providersFor(host, new Set([record.kind]), manifests.desired.settings);
@@ -55,7 +59,7 @@ export async function forgetObject(host: OperationHost, req: ForgetRequest): Pro
       }
     }
     await store.remove(address);
-    return { status: 'removed', key, state: backend.description, released };
+    return { status: 'removed', key, state: backend.description, released, named };
   } finally {
     await store.close();
   }

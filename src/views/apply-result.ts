@@ -251,7 +251,10 @@ export function renderApplyResultText(result: ApplyResult, plan?: { changes: rea
  * `apply --json`: the result as data; an error keeps only its stable code and message (no stack, no
  * cause). An outcome with a `detail` code also gets its sentence as `message`, as format 1.0 had it.
  */
+/** Version of the `apply --json` document (schemas/apply-result.json), as plan and drift JSON carry theirs. */
+export const APPLY_RESULT_FORMAT_VERSION = '1.0';
+
 export function renderApplyResultJson(result: ApplyResult): string {
   const outcomes = result.outcomes.map((o) => (o.detail !== undefined && o.message === undefined ? { ...o, message: said(o) } : o));
-  return JSON.stringify({ ...result, outcomes }, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as Error & { code?: string }).code, message: v.message } : v), 2);
+  return JSON.stringify({ formatVersion: APPLY_RESULT_FORMAT_VERSION, ...result, outcomes }, (k, v: unknown) => (k === 'error' && v instanceof Error ? { code: (v as Error & { code?: string }).code, message: v.message } : v), 2);
 }

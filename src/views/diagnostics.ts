@@ -1,5 +1,6 @@
 import { styleText } from 'node:util';
 import type { Diagnostic } from '../diagnostics/types.js';
+import { SENSITIVE_PLACEHOLDER } from '../plan/types.js';
 
 export interface DiagnosticsTextOptions {
   /** Display path → file text, to quote the offending line. */
@@ -7,7 +8,7 @@ export interface DiagnosticsTextOptions {
   color: boolean;
 }
 
-/** Codes whose source line holds a secret the user wrote down: never echo it back. */
+/** Codes whose source line holds a secret the user wrote down: never echo the value back. */
 const HIDE_SOURCE = new Set(['secret.literal']);
 
 /** Longest source line quoted under a diagnostic, and how much of it comes before the column. */
@@ -59,7 +60,9 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: DiagnosticsText
     if (r) {
       lines.push('');
       lines.push(`  on ${r.file} line ${r.start.line}, column ${r.start.col}:`);
-      const src = HIDE_SOURCE.has(d.code) ? undefined : sourceLine(r.file, r.start.line);
+      const raw = sourceLine(r.file, r.start.line);
+      // A literal secret's line is quoted up to the value, the value itself as `(sensitive)`.
+      const src = raw !== undefined && HIDE_SOURCE.has(d.code) ? `${raw.slice(0, r.start.col - 1)}${SENSITIVE_PLACEHOLDER}` : raw;
       if (src !== undefined) {
         const num = String(r.start.line);
         const pad = ' '.repeat(num.length);
@@ -69,7 +72,7 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: DiagnosticsText
         const shown = `${from > 0 ? '…' : ''}${src.slice(from, to)}${to < src.length ? '…' : ''}`;
         // Keep tabs in the padding so the carets line up under tab-indented text.
         const lead = (from > 0 ? ' ' : '') + [...src.slice(from, Math.max(from, r.start.col - 1))].map((c) => (c === '\t' ? '\t' : ' ')).join('');
-        const endCol = r.end.line === r.start.line ? r.end.col : src.length + 1;
+        const endCol = r.end.line === r.start.line && !HIDE_SOURCE.has(d.code) ? r.end.col : src.length + 1;
         const width = Math.max(1, Math.min(endCol, to + 1) - Math.max(r.start.col, from + 1));
         lines.push(`  ${num} | ${shown}`);
         lines.push(`  ${pad} | ${lead}${paint(opts.color, d.severity === 'error' ? 'red' : 'yellow', '^'.repeat(width))}`);

@@ -1,6 +1,7 @@
 import { assertNever } from '../model/action.js';
 import { hasChanges, type DriftCause, type DriftItem, type Plan } from '../plan/types.js';
-import { formatFieldLine, painter, plural, presentFields, type Paint } from './format.js';
+import { diffFieldLines, formatFieldLine, painter, plural, presentFields, type Paint } from './format.js';
+import { heredocDiffLines, heredocLines, shownFields } from './multiline-diff.js';
 import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdEscape, mdFence } from './markdown.js';
 import { driftSentence, jsonDriftItem, type JsonDriftItem } from './drift-sentences.js';
 
@@ -70,7 +71,10 @@ export function renderDriftItemsText(items: readonly DriftItem[], paint: Paint):
     for (const item of group) {
       lines.push(`  ${paint(cause === 'pending' ? 'yellow' : 'magenta', causeMark(cause))} ${paint('bold', `${item.kind}/${item.name}`)}`);
       lines.push(`      ${paint('dim', `# ${driftSentence(item)}`)}`);
-      for (const f of presentFields(item.fields)) lines.push(`      ${formatFieldLine(f)}`);
+      for (const { line: f, sides } of shownFields(item.fields, presentFields(item.fields), { create: false })) {
+        if (sides) lines.push(...heredocLines(f.path, sides).map((l) => `      ${l}`.trimEnd()));
+        else lines.push(`      ${formatFieldLine(f)}`);
+      }
     }
   }
   return lines;
@@ -135,9 +139,8 @@ function driftMark(item: DriftItem): string {
 function driftSection(item: DriftItem): string {
   const what = item.fields.length > 0 ? plural(item.fields.length, 'field') : item.cause;
   const diff: string[] = [];
-  for (const f of presentFields(item.fields)) {
-    if (f.before !== null) diff.push(`- ${f.path}: ${f.before}`);
-    if (f.after !== null) diff.push(`+ ${f.path}: ${f.after}`);
+  for (const { line: f, sides } of shownFields(item.fields, presentFields(item.fields), { create: false })) {
+    diff.push(...(sides ? heredocDiffLines(f.path, sides) : diffFieldLines(f)));
   }
   return [
     `<details><summary><code>${htmlEscape(driftMark(item))}</code> ${htmlEscape(what)}</summary>`,

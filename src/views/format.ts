@@ -147,6 +147,14 @@ export function formatFieldLine(l: FieldLine): string {
   return `${l.path}: ${l.before ?? ABSENT} → ${l.after ?? ABSENT}`;
 }
 
+/** `- path: before` / `+ path: after`, the lines of one field in a Markdown `diff` fence. */
+export function diffFieldLines(l: FieldLine): string[] {
+  const out: string[] = [];
+  if (l.before !== null) out.push(`- ${l.path}: ${l.before}`);
+  if (l.after !== null) out.push(`+ ${l.path}: ${l.after}`);
+  return out;
+}
+
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }

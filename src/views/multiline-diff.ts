@@ -1,9 +1,13 @@
 import type { JsonValue } from '../model/json.js';
+import type { FieldChange } from '../plan/types.js';
+import type { FieldLine } from './format.js';
 
 /*
  * A multi-line string (a Nomad ACL policy's HCL `rules`) shown as one JSON-escaped string hides what
  * changed; like Terraform's `<<-EOT` heredoc diff, it is shown line by line, with `-`/`+` on the
- * lines that differ and the others as context.
+ * lines that differ and the others as context. Every view that lists fields (the text plan, the
+ * Markdown plan, the drift text and Markdown) goes through `shownFields`, so none of them falls back
+ * to the escaped string.
  */
 
 /** Both sides when either is a multi-line string and neither is anything but a string or absent. */
@@ -60,4 +64,34 @@ export function lineDiff(a: readonly string[], b: readonly string[]): DiffLine[]
  */
 export function heredocLines(path: string, sides: { before: string[]; after: string[] }): string[] {
   return [`${path}: <<-EOT`, ...lineDiff(sides.before, sides.after).map((l) => `${l.op} ${l.text}`), 'EOT'];
+}
+
+type Sides = { before: string[]; after: string[] };
+
+/** A displayed field line, with both sides split into lines when it is a plain multi-line string. */
+export interface ShownField {
+  line: FieldLine;
+  sides?: Sides;
+}
+
+/**
+ * Pairs each display line with its raw field's lines when that field is a non-sensitive multi-line
+ * string. `create`: the before side is absent whatever the field says (a new object).
+ */
+export function shownFields(fields: readonly FieldChange[], lines: readonly FieldLine[], opts: { create: boolean }): ShownField[] {
+  const plain = new Map(fields.filter((f) => !f.sensitive).map((f) => [f.path, f]));
+  return lines.map((line) => {
+    const raw = plain.get(line.path);
+    const sides = raw && multilineSides(opts.create ? null : raw.before, raw.after);
+    return sides ? { line, sides } : { line };
+  });
+}
+
+/**
+ * The same heredoc inside a Markdown `diff` fence: the `-`/`+` markers stay in column 0, where GitHub
+ * colours them, and the `path: <<-EOT` / `EOT` frame is indented like a context line.
+ */
+export function heredocDiffLines(path: string, sides: Sides): string[] {
+  const lines = heredocLines(path, sides);
+  return lines.map((l, i) => (i === 0 || i === lines.length - 1 ? `  ${l}` : l).trimEnd());
 }

@@ -1,9 +1,10 @@
 import { refreshes, type Change, type Plan } from '../plan/types.js';
 import { countDrift, informativeDrift } from './drift.js';
-import { actionSymbol, describeDiagnosticCount, changeFieldLines, plural, upgradeLine } from './format.js';
+import { actionSymbol, describeDiagnosticCount, changeFieldLines, diffFieldLines, plural, upgradeLine } from './format.js';
 import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdFence } from './markdown.js';
 import { NO_CHANGES } from './plan-summary.js';
 import { noteLines, reasonLine } from './change-sentences.js';
+import { heredocDiffLines, shownFields } from './multiline-diff.js';
 import { adoptionMarkdown } from './plan-adoptions.js';
 import { isRefreshOnly, NOTHING_TO_REFRESH, noticesMarkdown } from './plan-notices.js';
 
@@ -26,9 +27,9 @@ function diffLines(c: Change): string[] {
     if (u.from === u.to) lines.push(`  ${version}`);
     else lines.push(`- version: ${u.from ?? '(none)'}`, `+ version: ${u.to ?? '(none)'}`);
   }
-  for (const f of changeFieldLines(c)) {
-    if (f.before !== null) lines.push(`- ${f.path}: ${f.before}`);
-    if (f.after !== null) lines.push(`+ ${f.path}: ${f.after}`);
+  for (const { line: f, sides } of shownFields(c.fields, changeFieldLines(c), { create: c.action === 'create' })) {
+    if (sides) lines.push(...heredocDiffLines(f.path, sides));
+    else lines.push(...diffFieldLines(f));
   }
   for (const n of noteLines(c)) lines.push(`# note: ${n}`);
   return lines;

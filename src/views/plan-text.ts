@@ -3,7 +3,7 @@ import { informativeDrift, renderDriftItemsText } from './drift.js';
 import { actionColor, actionSymbol, describeDiagnosticCount, changeFieldLines, formatFieldLine, painter, upgradeLine, type Paint } from './format.js';
 import { summaryLine } from './plan-summary.js';
 import { noteLines, reasonLine } from './change-sentences.js';
-import { heredocLines, multilineSides } from './multiline-diff.js';
+import { heredocLines, shownFields } from './multiline-diff.js';
 import { adoptionLine, renderAdoptionsText } from './plan-adoptions.js';
 import { isRefreshOnly, noticeSentences, NOTHING_TO_REFRESH, refreshLine, renderRefreshesText } from './plan-notices.js';
 
@@ -30,10 +30,7 @@ export function renderChangeText(c: Change, paint: Paint): string[] {
   const version = upgradeLine(c);
   if (version !== undefined) lines.push(`${INDENT}${version}`);
   if (c.action !== 'delete') {
-    const plain = new Map(c.fields.filter((f) => !f.sensitive).map((f) => [f.path, f]));
-    for (const f of changeFieldLines(c)) {
-      const raw = plain.get(f.path);
-      const sides = raw && multilineSides(c.action === 'create' ? null : raw.before, raw.after);
+    for (const { line: f, sides } of shownFields(c.fields, changeFieldLines(c), { create: c.action === 'create' })) {
       if (sides) {
         for (const l of heredocLines(f.path, sides)) lines.push(`${INDENT}${l}`.trimEnd());
         continue;

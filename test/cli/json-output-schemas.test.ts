@@ -45,7 +45,9 @@ describe('JSON output validates against its published schema', () => {
     // The 72h TTL of the warning document is refused by the server: one failed outcome with an error.
     expect(r.code, r.stderr).toBe(1);
     expect(valid(applyResult, r.stdout)).toBe('valid');
-    const a = JSON.parse(r.stdout) as { outcomes: { status: string; error?: unknown }[] };
+    const a = JSON.parse(r.stdout) as { formatVersion: string; outcomes: { status: string; error?: unknown }[] };
+    // Regression: apply --json carried no formatVersion while plan and drift JSON did.
+    expect(a.formatVersion).toBe('1.0');
     expect(a.outcomes.some((o) => o.status === 'failed' && o.error !== undefined)).toBe(true);
     expect(a.outcomes.some((o) => o.status === 'succeeded')).toBe(true);
   });

@@ -38,6 +38,21 @@ describe('README', () => {
     expect(readme).not.toContain('filled in by docs generation');
   });
 
+  // Regression: `npm ci` in a fresh clone built dist/ through `prepare`, which also ran (and warned) in
+  // every consumer's install; the build moved to `prepack`, so `npm start` builds for itself.
+  it('builds before `npm start` and `npm test`, with no prepare script', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.prepare).toBeUndefined();
+    expect(pkg.scripts.start).toMatch(/^npm run build && /);
+    expect(pkg.scripts.test).toContain('npm run build');
+  });
+
+  // Regression: `npm i -D converge-cli` is a 404 until the package is published.
+  it('says how to install converge before the package is on the registry', () => {
+    expect(readme).toContain('npm ci && npm pack');
+    expect(readme).toMatch(/npm i -D \.\/converge-cli-\d+\.\d+\.\d+\.tgz/);
+  });
+
   it('documents every command the CLI has', () => {
     expect(commands.length).toBeGreaterThan(8);
     for (const c of commands) expect(readme, c).toContain(`converge ${c}`);

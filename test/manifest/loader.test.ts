@@ -16,6 +16,14 @@ describe('loadManifests details', () => {
     expect(enumD.diagnostics[0]?.detail).toContain('Did you mean OIDC?');
   });
 
+  // Regression: a missing field was reported at the mapping's first field (`type:`), with no word of what it holds.
+  it('a missing field is reported at the key of its mapping, with what the field holds', async () => {
+    const r = await loadManifests(['am-missing-ttl.yaml'], { cwd: INVALID });
+    const d = r.diagnostics.find((x) => x.code === 'schema.required');
+    expect(d?.range?.start).toEqual({ line: 3, col: 1 });
+    expect(d?.detail).toMatch(/^Add `maxTokenTtl:` to `spec`: .*lifetime of tokens.*Go duration syntax: 1h/);
+  });
+
   it('selector errors point at the column inside the selector', async () => {
     const r = await loadManifests(['br-selector-single-equals.yaml'], { cwd: INVALID });
     // `  selector: 'value.email = ...'`: the quote is column 13, the `=` is the selector's 13th character.

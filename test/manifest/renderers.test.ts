@@ -46,6 +46,8 @@ describe('renderDiagnosticsText', () => {
     const out = renderDiagnosticsText([d], { sources, color: false });
     expect(out).not.toContain('hunter2');
     expect(out).toContain('line 6, column 11');
+    // Regression: the warning had no excerpt at all; it quotes the line with the value masked.
+    expect(out).toContain('  6 |   secret: (sensitive)\n    |           ^^^^^^^^^^^\n');
   });
 
   it('works without a range or a source, and colours on request', () => {

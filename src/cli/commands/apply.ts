@@ -80,11 +80,6 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     targets = saved.saved.targets;
     rewrite = saved.saved.rewrite ?? [];
     flags = { adopt: saved.saved.adopt ?? [], allowEmpty: saved.saved.allowEmpty === true, refreshOnly: saved.saved.refreshOnly === true };
-  } else if (!opts.autoApprove && !(process.stdin.isTTY && process.stderr.isTTY)) {
-    throw new ConvergeError('apply.needs-approval', 'refusing to apply without confirmation: no terminal to ask on', {
-      source: 'user',
-      hint: 'pass --auto-approve, or apply a reviewed plan with `converge plan --out plan.json` then `converge apply --plan plan.json`',
-    });
   }
   const runTimeoutMs = parseFlagDuration(opts.runTimeout ?? '30m', '--run-timeout', { positive: true });
   const lockTimeoutMs = parseFlagDuration(opts.lockTimeout ?? '0s', '--lock-timeout');
@@ -100,9 +95,17 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     lockTimeoutMs,
     options: { runTimeoutMs, pollIntervalMs, concurrency },
     signal: interrupts.signal,
+    // Asked only when there is something to apply: with nothing to do, no terminal is needed (as Terraform).
     approve: async (run) => {
       host.err(renderPlanText(run.plan, { color: host.color }));
-      if (opts.autoApprove || (await confirm(host))) return true;
+      if (opts.autoApprove) return true;
+      if (!(process.stdin.isTTY && process.stderr.isTTY)) {
+        throw new ConvergeError('apply.needs-approval', 'refusing to apply without confirmation: no terminal to ask on', {
+          source: 'user',
+          hint: 'pass --auto-approve, or apply a reviewed plan with `converge plan --out plan.json` then `converge apply --plan plan.json`',
+        });
+      }
+      if (await confirm(host)) return true;
       host.err('Apply cancelled.\n');
       return false;
     },

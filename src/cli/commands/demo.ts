@@ -23,7 +23,7 @@ const DEMO_SECRETS: Record<string, string> = {
  * validate → plan → apply → plan shows no changes → an out-of-band change shows as drift →
  * a module version bump drives a workspace upgrade to completion.
  */
-export async function demoCommand(outer: Host, opts: { examples: string }): Promise<number> {
+export async function demoCommand(outer: Host, opts: { examples?: string }): Promise<number> {
   const source = opts.examples ? resolve(outer.cwd, opts.examples) : EXAMPLES;
   const work = await mkdtemp(join(tmpdir(), 'converge-demo-'));
   await cp(source, work, { recursive: true, filter: (p) => !p.includes(`${join(source, 'ci')}`) });

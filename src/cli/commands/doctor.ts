@@ -7,6 +7,7 @@ import { PROVIDER_MODULES } from '../../providers/registry.js';
 import { emptyState } from '../../state/state-store.js';
 import type { StateDocument } from '../../state/types.js';
 import { EXIT, type Host } from '../host.js';
+import { plural } from '../../views/format.js';
 import { closeAll, connectInput, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor } from '../../operations/connect.js';
 
 
@@ -26,7 +27,7 @@ export async function doctorCommand(host: Host, paths: string[]): Promise<number
     failed = true;
     host.out(`FAIL  ${what}${hint ? `\n      ${hint}` : ''}\n`);
   };
-  ok(`manifests: ${manifests.desired.objects.length} documents in ${manifests.files.length} files`);
+  ok(`manifests: ${plural(manifests.desired.objects.length, 'document')} in ${plural(manifests.files.length, 'file')}`);
 
   let state: StateDocument = emptyState();
   try {

@@ -54,7 +54,8 @@ export async function stateRm(host: Host, text: string, paths: string[], opts: {
     host.err(`Error: ${r.key} is not in ${r.state}\n`);
     return EXIT.error;
   }
-  const kept = opts.keepTag === true ? ' Any owner tag stays on it (--keep-tag): other states refuse it until the tag is removed by hand.' : '';
+  // Only a named state tags what it owns (decisions.md §23): an unnamed state's --keep-tag has nothing to keep.
+  const kept = opts.keepTag === true && r.named ? ' Any owner tag stays on it (--keep-tag): other states refuse it until the tag is removed by hand.' : '';
   if (r.released === null) host.out(`Removed ${r.key} from state. The live object is untouched; converge no longer owns it.${kept}\n`);
   else host.out(`Removed ${r.key} from state; converge no longer owns it. ${r.released} Nothing else on the live object changed.\n`);
   return EXIT.ok;

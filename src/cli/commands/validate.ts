@@ -1,6 +1,7 @@
 import { hasErrors } from '../../diagnostics/types.js';
 import { loadManifests } from '../../manifest/index.js';
 import { renderDiagnosticsJson, renderDiagnosticsText, renderGithubAnnotations } from '../../views/diagnostics.js';
+import { plural } from '../../views/format.js';
 import { EXIT, type Host } from '../host.js';
 
 /** Offline: nothing is sent anywhere, no secret is read. */
@@ -13,7 +14,7 @@ export async function validateCommand(host: Host, paths: string[], opts: { json?
     if (diags.length > 0) host.err(renderDiagnosticsText(diags, { sources: result.sources, color: host.color }));
     const docs = result.desired.objects.length;
     if (!hasErrors(diags)) {
-      host.out(`Success! ${docs} document${docs === 1 ? '' : 's'} in ${result.files.length} file${result.files.length === 1 ? '' : 's'} are valid.\n`);
+      host.out(`Success! ${plural(docs, 'document')} in ${plural(result.files.length, 'file')} ${docs === 1 ? 'is' : 'are'} valid.\n`);
     }
   }
   // GitHub reads workflow commands from stdout and stderr alike; with --json they go to stderr so stdout stays one JSON document.
