@@ -46,6 +46,8 @@ export type Note =
   | { code: 'replaces-rule'; id: string; field: 'authMethod' | 'bindType'; from: string; to: string }
   | { code: 'management-rule' }
   | { code: 'templated-bind-name' }
+  /** Deleting a Nomad ACL role (a rename too): tokens link roles by ID, so live tokens lose its policies. */
+  | { code: 'role-delete-unlinks-tokens'; id: string }
   | { code: 'version-unpinned'; latest: string }
   | { code: 'run-in-flight'; purpose: string; runId: string; phase: string; status: string | null }
   | { code: 'resumes-upgrade-run'; runId: string; phase: string }
@@ -101,6 +103,7 @@ export const NOTE_CODES = {
   'replaces-rule': { meaning: 'a binding-rule replacement: which rule, and the field Nomad cannot change in place', data: "id: string; field: 'authMethod' | 'bindType'; from: string; to: string" },
   'management-rule': { meaning: 'a management binding rule gives full access to everyone its selector matches', data: '-' },
   'templated-bind-name': { meaning: 'a templated bind name is filled at login; the role or policy it names cannot be checked', data: '-' },
+  'role-delete-unlinks-tokens': { meaning: 'a Nomad ACL role is deleted (a rename is a delete and a create): live tokens linked to it by ID lose its policies', data: 'id: string (the role)' },
   'version-unpinned': { meaning: 'a module has no versionPin; the registry’s latest version is used', data: 'latest: string' },
   'run-in-flight': { meaning: 'a run an earlier apply started was last seen in a phase; apply resumes following it', data: 'purpose: string; runId: string; phase: string; status: string | null' },
   'resumes-upgrade-run': { meaning: 'the upgrade resumes an earlier apply’s run instead of starting another', data: 'runId: string; phase: string' },

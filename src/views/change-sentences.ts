@@ -92,6 +92,8 @@ export function noteSentence(n: Note): string {
       return 'bindType management: everyone the selector matches gets a management token (full access to the cluster)';
     case 'templated-bind-name':
       return 'bindName is a template (${…}): Nomad fills it at login, so converge cannot check that the role or policy exists';
+    case 'role-delete-unlinks-tokens':
+      return `warning: tokens link roles by ID, so every live token linked to role ${n.id} loses the role's policies when it is deleted; a rename is a delete and a create, and does the same. To keep those tokens working, keep the role's name (an edit of its policies or description is an update in place), or issue new tokens after the apply`;
     case 'version-unpinned':
       return `versionPin not set: latest is ${n.latest}`;
     case 'run-in-flight':

@@ -4,6 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { givenApplied, openWorkspace, type Workspace } from './harness.js';
 import { LOCAL_STATE_SETTINGS, OKTA_METHOD } from './manifests.js';
 
+/** The per-team rule's bind name uses ${value.team}: the method maps a claim to team. */
+const OKTA_WITH_TEAM = `${OKTA_METHOD}    claimMappings: { team: team }\n`;
+
 /*
  * Issue 13 end to end: the built CLI against the Nomad sandbox over loopback, one chain of OIDC method
  * → binding rules → roles → policies. Covers create (policies, then roles, then rules), re-plan = no
@@ -97,7 +100,7 @@ describe('Nomad ACL policies and roles end to end (built CLI ↔ sandbox over lo
   beforeEach(async () => {
     ws = await openWorkspace();
     await ws.write('settings.yaml', LOCAL_STATE_SETTINGS);
-    await ws.write('method.yaml', OKTA_METHOD);
+    await ws.write('method.yaml', OKTA_WITH_TEAM);
     await ws.write('policies.yaml', policies());
     await ws.write('roles.yaml', roles());
     await ws.write('rules.yaml', rules());

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkPolicyHcl, normalizePolicyHcl } from '../../src/kinds/nomad-acl-policy/policy-hcl.js';
+import { NOMAD_VERDICTS } from './nomad-acl-policy/nomad-verdicts.js';
 
 /** `line:col-endLine:endCol summary` per problem: position and words in one readable string. */
 const problems = (rules: string): string[] => checkPolicyHcl(rules).map((p) => `${p.line}:${p.col}-${p.endLine}:${p.endCol} ${p.summary}`);
@@ -50,64 +51,7 @@ plugin {
 `;
 
 // The all-blocks policy of acl/policy_test.go TestParse (valid there).
-const NOMAD_TEST_POLICY = `
-namespace "default" {
-	policy = "read"
-}
-namespace "other" {
-	policy = "write"
-}
-namespace "secret" {
-	capabilities = ["deny", "read-logs"]
-}
-namespace "apps" {
-	variables {
-		path "jobs/write-does-not-imply-read-or-delete" {
-			capabilities = ["write"]
-		}
-		path "project/read-implies-list" {
-			capabilities = ["read"]
-		}
-		path "project/explicit" {
-			capabilities = ["read", "list", "destroy"]
-		}
-	}
-}
-namespace "autoscaler" {
-	policy = "scale"
-}
-host_volume "production-tls-*" {
-	capabilities = ["mount-readonly"]
-}
-host_volume "staging-tls-*" {
-	policy = "write"
-}
-node_pool "prod" {
-	capabilities = ["read"]
-}
-node_pool "dev" {
-	policy = "write"
-}
-agent {
-	policy = "read"
-}
-node {
-	policy = "write"
-}
-operator {
-	policy = "deny"
-}
-sentinel {
-	policy = "read"
-	capabilities = ["sentinel-delete"]
-}
-quota {
-	policy = "read"
-}
-plugin {
-	policy = "read"
-}
-`;
+const NOMAD_TEST_POLICY = NOMAD_VERDICTS.find((c) => c.source === 'acl/policy_test.go TestParse/01')?.rules ?? '';
 
 describe('checkPolicyHcl: valid policies', () => {
   it.each([

@@ -65,7 +65,7 @@ spec:
   description: deployers of app ${pad(i)}
   selector: 'value.repository == "acme/app-${pad(i)}"'
   bindType: policy
-  bindName: deploy-${pad(i)}-\${value.env}
+  bindName: deploy-${pad(i)}-\${value.repository}
 `;
 }
 

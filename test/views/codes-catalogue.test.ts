@@ -51,6 +51,7 @@ const NOTE_EXAMPLES: { [C in NoteCode]: Extract<Note, { code: C }> } = {
   'replaces-rule': { code: 'replaces-rule', id: '2b6c…', field: 'authMethod', from: 'okta', to: 'gh' },
   'management-rule': { code: 'management-rule' },
   'templated-bind-name': { code: 'templated-bind-name' },
+  'role-delete-unlinks-tokens': { code: 'role-delete-unlinks-tokens', id: '5c1d…' },
   'version-unpinned': { code: 'version-unpinned', latest: '1.5.0' },
   'run-in-flight': { code: 'run-in-flight', purpose: 'upgrade', runId: 'run-abc', phase: 'planned', status: 'planned' },
   'resumes-upgrade-run': { code: 'resumes-upgrade-run', runId: 'run-abc', phase: 'confirmed' },

@@ -91,18 +91,20 @@ function tokenize(src: string): Token[] {
     } else if (PUNCT.has(c)) {
       token(c as Kind, c, i + 1);
     } else if (c === '"') {
-      token('string', readString(src, i, here(), fail), stringEnd(src, i));
+      const str = readString(src, i, here(), fail);
+      token('string', str.value, str.end);
     } else if (src.startsWith('<<', i)) {
-      const m = /^<<-?([A-Za-z_][A-Za-z0-9_]*)\r?\n/.exec(src.slice(i));
+      const m = /^<<-?([A-Za-z0-9_]+)\r?\n/.exec(src.slice(i));
       if (!m) fail(here(), here().col + 2, 'Heredoc without a marker', 'Write <<EOF, then the text on the next lines, then EOF alone on a line.');
       const head = m as RegExpExecArray;
       const rest = src.slice(i + head[0].length);
-      const end = new RegExp(`^[ \\t]*${head[1]}[ \\t]*$`, 'm').exec(rest);
+      // The closing line is the marker, optionally indented, with nothing after it (hcl/scanner scanHeredoc).
+      const end = new RegExp(`^[ \\t\\v\\f]*${head[1]}\\r*$`, 'm').exec(rest);
       if (!end) fail(here(), here().col + head[0].trimEnd().length, `Heredoc ${head[1]} never ends`, `Add a line holding only ${head[1]} after the text.`);
       const e = end as RegExpExecArray;
       token('heredoc', rest.slice(0, e.index), i + head[0].length + e.index + e[0].length);
     } else {
-      const num = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(src.slice(i));
+      const num = /^-?(0[xX][0-9a-fA-F]+|\d+(\.\d+)?([eE][+-]?\d+)?)/.exec(src.slice(i));
       const id = /^[A-Za-z_][A-Za-z0-9_.-]*/.exec(src.slice(i));
       if (num) token('number', num[0], i + num[0].length);
       else if (id) token(id[0] === 'true' || id[0] === 'false' ? 'bool' : 'ident', id[0], i + id[0].length);
@@ -115,50 +117,83 @@ function tokenize(src: string): Token[] {
 
 type Fail = (start: { line: number; col: number }, endCol: number, summary: string, detail: string) => never;
 
-/** Index just after the closing quote (the string is known to end: readString ran first). */
-function stringEnd(src: string, start: number): number {
-  let j = start + 1;
-  let depth = 0;
-  while (j < src.length) {
-    const d = src[j];
-    if (d === '\\' && depth === 0) j += 2;
-    else {
-      if (d === '$' && src[j + 1] === '{') depth++;
-      else if (d === '}' && depth > 0) depth--;
-      else if (d === '"' && depth === 0) return j + 1;
-      j++;
-    }
+const isOctal = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '7';
+const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9a-fA-F]$/.test(c);
+
+/** `\\` followed by what HCL 1 takes (hcl/scanner scanEscape, hcl/strconv unquoteChar): its value and length. */
+function escapeAt(src: string, j: number): { value: string; length: number } | undefined {
+  const e = src[j + 1];
+  const simple: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"' };
+  if (e !== undefined && simple[e] !== undefined) return { value: simple[e], length: 2 };
+  if (isOctal(e)) {
+    // Exactly three octal digits, at most \377: the value is one byte.
+    const digits = src.slice(j + 1, j + 4);
+    if (digits.length < 3 || ![...digits].every(isOctal)) return undefined;
+    const v = parseInt(digits, 8);
+    return v > 255 ? undefined : { value: String.fromCharCode(v), length: 4 };
   }
-  return j;
+  const width = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
+  if (width === 0) return undefined;
+  const digits = src.slice(j + 2, j + 2 + width);
+  if (digits.length < width || ![...digits].every(isHex)) return undefined;
+  const v = parseInt(digits, 16);
+  if (e === 'x') return { value: String.fromCharCode(v), length: 2 + width };
+  return v > 0x10ffff ? undefined : { value: v >= 0xd800 && v <= 0xdfff ? '\ufffd' : String.fromCodePoint(v), length: 2 + width };
 }
 
-/** The string's value; `${...}` is kept as written (HCL 1 allows quotes and newlines inside it). */
-function readString(src: string, start: number, at: { line: number; col: number }, fail: Fail): string {
-  const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\' };
+/**
+ * A quoted string from its opening quote: its value and the index just after the closing quote. As in
+ * HCL 1's scanner, `${...}` is kept as written (quotes and newlines do not end the string inside it, and
+ * braces nest), and every backslash must start a valid escape, inside `${...}` too.
+ */
+function readString(src: string, start: number, at: { line: number; col: number }, fail: Fail): { value: string; end: number } {
   let out = '';
-  let depth = 0;
-  for (let j = start + 1; ; j++) {
+  let braces = 0;
+  for (let j = start + 1; ; ) {
     const d = src[j];
-    if (d === undefined || ((d === '\n' || d === '\r') && depth === 0)) {
+    if (d === undefined || (d === '\n' && braces === 0)) {
       const lineEnd = src.indexOf('\n', start);
       const width = (lineEnd < 0 ? src.length : lineEnd) - start;
       fail(at, at.col + width, 'Unterminated string', 'Close the string with " before the end of the line.');
     }
-    if (d === '\\' && depth === 0) {
-      const e = ESCAPES[src[j + 1] ?? ''];
-      if (e === undefined) fail(at, at.col + (j - start) + 2, 'Invalid escape in string', 'Only \\n, \\t, \\r, \\" and \\\\ may follow a backslash; write \\\\ for a backslash.');
-      out += e;
-      j++;
+    if (d === '"' && braces === 0) return { value: out, end: j + 1 };
+    if (d === '\\') {
+      const e = escapeAt(src, j);
+      if (!e) {
+        const col = at.col + (j - start);
+        fail(
+          { line: at.line, col },
+          col + 2,
+          'Invalid escape in string',
+          'After a backslash Nomad (HCL 1) takes a, b, f, n, r, t, v, \\, ", three octal digits (at most 377), x and two hex digits, u and four, or U and eight; write \\\\ for a backslash.',
+        );
+      }
+      const esc = e as { value: string; length: number };
+      out += braces === 0 ? esc.value : src.slice(j, j + esc.length);
+      j += esc.length;
       continue;
     }
-    if (d === '$' && src[j + 1] === '{') depth++;
-    else if (d === '}' && depth > 0) depth--;
-    else if (d === '"' && depth === 0) return out;
+    if (braces === 0 && d === '$' && src[j + 1] === '{') {
+      braces++;
+      out += '${';
+      j += 2;
+      continue;
+    }
+    if (braces > 0 && d === '{') braces++;
+    else if (braces > 0 && d === '}') braces--;
     out += d;
+    j++;
   }
 }
 
 const describe = (t: Token): string => (t.kind === 'eof' ? 'the end of the text' : t.kind === 'string' ? `"${t.text}"` : t.text);
+
+/**
+ * How deep blocks and lists may nest. The parser recurses once per level, and a few thousand levels
+ * overflow the stack; Nomad's own grammar never goes past 4 (namespace, variables, path, capabilities),
+ * so 100 refuses nothing real.
+ */
+export const MAX_HCL_NESTING = 100;
 
 /** Parses rules into items; throws HclSyntax with the first syntax problem. */
 export function parseHclTree(src: string): Item[] {
@@ -170,7 +205,7 @@ export function parseHclTree(src: string): Item[] {
     throw new HclSyntax({ span, summary, detail });
   };
 
-  const items = (open: Token | undefined): Item[] => {
+  const items = (open: Token | undefined, depth: number): Item[] => {
     const out: Item[] = [];
     for (;;) {
       const t = peek();
@@ -182,12 +217,13 @@ export function parseHclTree(src: string): Item[] {
         if (open) return out;
         fail(t.span, 'Unexpected }', 'Remove this }, or add the { it should close.');
       }
-      out.push(item());
-      if (open && peek().kind === ',') next();
+      out.push(item(depth));
+      // HCL 1 takes a comma after any item, at the top level too.
+      if (peek().kind === ',') next();
     }
   };
 
-  const item = (): Item => {
+  const item = (depth: number): Item => {
     const keys: Key[] = [];
     for (;;) {
       const t = next();
@@ -208,20 +244,23 @@ export function parseHclTree(src: string): Item[] {
         if (at.kind === 'eof' || at.kind === '}' || at.kind === ']' || at.kind === ',' || at.kind === '=') {
           fail(at.span, `Missing value after ${name} =`, `Give ${name} a value, e.g. ${name} = "read" or ${name} = ["read-job"].`);
         }
-        return { keys, assign: true, value: value() };
+        return { keys, assign: true, value: value(depth) };
       }
-      if (t.kind === '{') return { keys, assign: false, value: object(t) };
+      if (t.kind === '{') return { keys, assign: false, value: object(t, depth + 1) };
       fail(t.span, `Expected "=" or "{" after ${name}, found ${describe(t)}`, `Write ${keys[0]?.text} = "value" for an attribute, or ${name} { ... } for a block.`);
     }
   };
 
-  const object = (open: Token): Value => {
-    const inner = items(open);
+  const object = (open: Token, depth: number): Value => {
+    if (depth > MAX_HCL_NESTING) {
+      fail(open.span, `Nested more than ${MAX_HCL_NESTING} levels deep`, `A policy needs at most 4 levels (namespace, variables, path, capabilities): remove the extra nesting that starts here.`);
+    }
+    const inner = items(open, depth);
     const close = next();
     return { kind: 'object', items: inner, span: { ...open.span, endLine: close.span.endLine, endCol: close.span.endCol } };
   };
 
-  const value = (): Value => {
+  const value = (depth: number): Value => {
     const t = next();
     switch (t.kind) {
       case 'string':
@@ -231,9 +270,14 @@ export function parseHclTree(src: string): Item[] {
       case 'bool':
         return { kind: t.kind, raw: t.text, span: t.span };
       case '{':
-        return object(t);
+        return object(t, depth + 1);
       case '[': {
+        if (depth + 1 > MAX_HCL_NESTING) {
+          fail(t.span, `Nested more than ${MAX_HCL_NESTING} levels deep`, 'A policy needs at most 4 levels (namespace, variables, path, capabilities): remove the extra nesting that starts here.');
+        }
+        // As HCL 1's listType: commas separate items, and a stray one (leading, or doubled) is skipped.
         const list: Value[] = [];
+        let needComma = false;
         for (;;) {
           const n = peek();
           if (n.kind === ']') {
@@ -241,10 +285,14 @@ export function parseHclTree(src: string): Item[] {
             return { kind: 'list', items: list, span: { ...t.span, endLine: n.span.endLine, endCol: n.span.endCol } };
           }
           if (n.kind === 'eof') fail(t.span, 'Unclosed [', 'Add a ] to close the list opened here.');
-          list.push(value());
-          const sep = peek();
-          if (sep.kind === ',') next();
-          else if (sep.kind !== ']') fail(sep.span, `Expected "," or "]" in the list, found ${describe(sep)}`, 'Separate list items with commas: ["read-job", "submit-job"].');
+          if (n.kind === ',') {
+            next();
+            needComma = false;
+            continue;
+          }
+          if (needComma) fail(n.span, `Expected "," or "]" in the list, found ${describe(n)}`, 'Separate list items with commas: ["read-job", "submit-job"].');
+          list.push(value(depth + 1));
+          needComma = true;
         }
       }
       default:
@@ -252,5 +300,5 @@ export function parseHclTree(src: string): Item[] {
     }
   };
 
-  return items(undefined);
+  return items(undefined, 0);
 }

@@ -1,4 +1,5 @@
 import { didYouMean } from '../../manifest/suggest.js';
+import { parseJsonTree } from './json-tree.js';
 import { HclSyntax, parseHclTree, type Item, type Key, type Span, type Value } from './hcl-tree.js';
 import { BLOCKS, BLOCK_NAMES, VARIABLE_PATH_CAPABILITIES, type BlockRule } from './policy-grammar.js';
 
@@ -46,14 +47,14 @@ const suggestion = (word: string, candidates: readonly string[]): string => {
 /**
  * Problems in `rules`, in text order; none means Nomad's parser would accept it (acl/policy.go Parse,
  * strict mode). Syntax errors stop the check at the first one. Empty rules are valid: Nomad accepts a
- * policy without rules. JSON rules (Nomad takes those too) are checked for syntax only.
+ * policy without rules. JSON rules (Nomad takes those too) get the same checks, positioned in the JSON.
  */
 export function checkPolicyHcl(rules: string): PolicyHclProblem[] {
   if (rules === '') return [];
-  if (/^\s*\{/.test(rules)) return checkJsonSyntax(rules);
   let items: Item[];
   try {
-    items = parseHclTree(rules);
+    // HCL 1 reads text that starts with `{` as JSON (hcl/lex.go); acl.Parse then applies one grammar to both.
+    items = /^\s*\{/.test(rules) ? parseJsonTree(rules) : parseHclTree(rules);
   } catch (e) {
     if (e instanceof HclSyntax) return [problem(e.problem.span, e.problem.summary, e.problem.detail)];
     throw e;
@@ -64,9 +65,10 @@ export function checkPolicyHcl(rules: string): PolicyHclProblem[] {
   for (const item of items) {
     const [key, ...labels] = item.keys;
     if (!key) continue;
-    const name = keyName(key, out);
+    const name = key.text.toLowerCase();
     const rule = BLOCKS[name];
-    if (!rule) {
+    if (rule) keyName(key, out);
+    else {
       out.push(problem(key.span, `Unknown block "${key.text}"${suggestion(key.text, BLOCK_NAMES)}`, `Nomad refuses unknown top-level keys. Policy blocks are: ${BLOCK_NAMES.join(', ')}.`));
       continue;
     }
@@ -106,6 +108,9 @@ function checkBlockBody(block: string, at: Span, items: Item[], rule: BlockRule)
     if (name === 'policy') {
       const v = stringValue(item.value);
       if (v === undefined) out.push(problem(item.value.span, 'policy must be a string', `Write policy = "read" (one of ${rule.dispositions.join(', ')}).`));
+      // acl/policy.go Parse checks a namespace, node pool, host volume, operator or sentinel policy only
+      // when it is not empty: `policy = ""` with capabilities grants the capabilities alone.
+      else if (v === '' && !rule.policyRequired) continue;
       else if (!rule.dispositions.includes(v)) out.push(problem(item.value.span, `Unknown policy "${v}" in the ${block} block${suggestion(v, rule.dispositions)}`, `A ${block} block's policy is one of: ${rule.dispositions.join(', ')}.`));
     } else if (name === 'capabilities' && rule.capabilities) {
       out.push(...checkCapabilities(item.value, block, rule.capabilities));
@@ -134,7 +139,10 @@ function checkCapabilities(v: Value, block: string, allowed: readonly string[]):
   const out: PolicyHclProblem[] = [];
   for (const x of v.items) {
     const c = stringValue(x);
-    if (c === undefined) out.push(problem(x.span, 'A capability must be a quoted string', `Write capabilities = ["${allowed[1] ?? allowed[0]}"].`));
+    if (x.kind === 'bool') {
+      // hcl/parser listType skips true and false in a list: Nomad never sees them.
+      out.push(problem(x.span, `${x.raw} in a list is dropped by Nomad's HCL 1 parser`, 'It grants nothing: remove it, or quote the capability you meant.', 'warning'));
+    } else if (c === undefined) out.push(problem(x.span, 'A capability must be a quoted string', `Write capabilities = ["${allowed[1] ?? allowed[0]}"].`));
     else if (!allowed.includes(c)) out.push(problem(x.span, `Unknown capability "${c}" in the ${block} block${suggestion(c, allowed)}`, `A ${block} block accepts: ${allowed.join(', ')}.`));
   }
   return out;
@@ -170,20 +178,6 @@ function checkVariables(item: Item): PolicyHclProblem[] {
   }
   if (paths === 0) out.push(problem(key.span, 'variables block needs at least one path', 'Add path "project/*" { capabilities = ["read"] }, or remove the variables block.'));
   return out;
-}
-
-/** JSON rules: only whether they parse; V8 names the offset, which becomes a line and column. */
-function checkJsonSyntax(rules: string): PolicyHclProblem[] {
-  try {
-    JSON.parse(rules);
-    return [];
-  } catch (e) {
-    const offset = Number(/position (\d+)/.exec((e as Error).message)?.[1] ?? 0);
-    const before = rules.slice(0, offset).split('\n');
-    const line = before.length;
-    const col = (before[before.length - 1] ?? '').length + 1;
-    return [problem({ line, col, endLine: line, endCol: col + 1 }, 'The rules start with { but are not valid JSON', 'Nomad reads rules that start with { as JSON: fix the JSON, or write the rules as HCL blocks.')];
-  }
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { Address } from '../../model/kinds.js';
 
 /**
- * Nomad fills `${value.x}` in a bind name from the login's claims (nomad/acl.go
- * `ACLBindingRuleBinder`), so such a name only exists at login time: converge cannot check it.
+ * Nomad fills `${value.x}` in a bind name from the login's claims (lib/auth/binder.go
+ * `computeBindName`), so which role or policy it names is known only at login. Its form is checked
+ * (bind-name-template.ts); the object it names is not.
  */
 export function isTemplatedBindName(bindName: string): boolean {
   return bindName.includes('${');

@@ -1,7 +1,7 @@
 import { fieldReference } from '../references.js';
 import type { KindDefinition } from '../types.js';
 import { boundObject } from './bound-object.js';
-import { checkBindingRule } from './rules.js';
+import { checkBindingRule, checkBindNamesAcross } from './rules.js';
 
 export type * from './spec.js';
 
@@ -20,4 +20,5 @@ export const nomadBindingRule: KindDefinition<'NomadBindingRule'> = {
     return [...authMethodReference(fields), ...(bound ? [bound] : [])];
   },
   check: checkBindingRule,
+  checkAcross: checkBindNamesAcross,
 };

@@ -1,8 +1,12 @@
 import type { NomadBindingRuleSpec } from './spec.js';
 import type { SourceRange } from '../../diagnostics/types.js';
 import { checkSelector } from '../../manifest/selector.js';
-import type { DocDiagnostics } from '../../manifest/rules/context.js';
+import type { Diagnostic } from '../../diagnostics/types.js';
+import { DocDiagnostics, type LoadedDoc } from '../../manifest/rules/context.js';
+import type { NomadAuthMethodSpec } from '../nomad-auth-method/spec.js';
 import { checkDescriptionBytes } from '../nomad-description.js';
+import { checkBindNameTemplate, type BindNameProblem } from './bind-name-template.js';
+import { isTemplatedBindName } from './bound-object.js';
 
 /** Nomad's binding-rule validation (reference nomad-api.md §10), plus a local parse of the selector. */
 export function checkBindingRule(d: DocDiagnostics, spec: NomadBindingRuleSpec): void {
@@ -20,6 +24,9 @@ export function checkBindingRule(d: DocDiagnostics, spec: NomadBindingRuleSpec):
     );
   } else if (!hasName) {
     d.error('nomad.binding-rule.bind-name', '/spec/bindType', `bind type ${spec.bindType} needs \`spec.bindName\``, `Add bindName: the ${spec.bindType} to grant (it may use \${value.claim}).`);
+  } else if (isTemplatedBindName(spec.bindName as string)) {
+    // What holds whatever the auth method maps; the method's claimMappings are checked across documents.
+    for (const p of checkBindNameTemplate(spec.bindName as string)) bindNameError(d, p);
   }
 
   if (spec.selector !== undefined) {
@@ -32,6 +39,30 @@ export function checkBindingRule(d: DocDiagnostics, spec: NomadBindingRuleSpec):
         'Selectors are go-bexpr expressions, e.g. "engineering" in list.groups, value.email == "a@b.c", joined with and/or/not.',
       );
     }
+  }
+}
+
+/** A templated bind name Nomad cannot compute at login: the whole login fails, not only this rule. */
+export function bindNameError(d: DocDiagnostics, p: BindNameProblem): void {
+  d.error('nomad.binding-rule.bind-name-template', '/spec/bindName', p.summary, `${p.detail} Nomad accepts the rule, but every login that matches it would fail, whatever other rules grant.`);
+}
+
+/**
+ * A templated bind name against its auth method's claimMappings, when the method is in the manifests
+ * (a method only in Nomad is checked at plan time by the provider).
+ */
+export function checkBindNamesAcross(docs: readonly LoadedDoc[], out: Diagnostic[]): void {
+  const methods = new Map<string, LoadedDoc>();
+  for (const doc of docs) if (doc.kind === 'NomadAuthMethod' && doc.schemaValid && !methods.has(doc.name)) methods.set(doc.name, doc);
+  for (const doc of docs) {
+    if (doc.kind !== 'NomadBindingRule' || !doc.schemaValid) continue;
+    const spec = doc.value.spec as NomadBindingRuleSpec;
+    if (spec.bindType === 'management' || spec.bindName === undefined || !isTemplatedBindName(spec.bindName)) continue;
+    const method = methods.get(spec.authMethod);
+    if (!method) continue;
+    const values = Object.values((method.value.spec as NomadAuthMethodSpec).config.claimMappings ?? {});
+    const anyMethod = new Set(checkBindNameTemplate(spec.bindName).map((p) => p.summary));
+    for (const p of checkBindNameTemplate(spec.bindName, values)) if (!anyMethod.has(p.summary)) bindNameError(new DocDiagnostics(doc, out), p);
   }
 }
 

@@ -3,7 +3,8 @@ import { boundObject, isTemplatedBindName } from '../../kinds/nomad-binding-rule
 import type { DesiredObject } from '../../model/desired.js';
 import type { StateRecord } from '../../state/types.js';
 import type { Note } from '../../plan/codes.js';
-import type { WireAclRole } from './wire.js';
+import { checkBindNameTemplate } from '../../kinds/nomad-binding-rule/bind-name-template.js';
+import type { WireAclRole, WireAuthMethod } from './wire.js';
 
 /**
  * What converge can name at plan time: the documents of the run plus what Nomad holds, less what this
@@ -98,6 +99,32 @@ export function checkBindTargets(rules: readonly DesiredObject<'NomadBindingRule
             range,
           },
     );
+  }
+  return out;
+}
+
+/**
+ * A templated bind name whose auth method exists only in Nomad: its `value.<field>` variables against
+ * the live method's ClaimMappings values (docs/reference/nomad-bind-names.md). The manifest loader checks
+ * the rest of the template, and methods that are documents of the run.
+ */
+export function checkLiveMethodBindNames(rules: readonly DesiredObject<'NomadBindingRule'>[], methods: ReadonlyMap<string, WireAuthMethod>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const rule of rules) {
+    const method = methods.get(rule.spec.authMethod);
+    if (!method || !isTemplatedRule(rule)) continue;
+    const template = rule.spec.bindName as string;
+    const anyMethod = new Set(checkBindNameTemplate(template).map((p) => p.summary));
+    for (const p of checkBindNameTemplate(template, Object.values(method.Config?.ClaimMappings ?? {}))) {
+      if (anyMethod.has(p.summary)) continue;
+      out.push({
+        severity: 'error',
+        code: 'nomad.binding-rule.bind-name-template',
+        summary: `NomadBindingRule/${rule.name}: ${p.summary} (auth method ${method.Name} in Nomad)`,
+        detail: `${p.detail} Nomad accepts the rule, but every login that matches it would fail, whatever other rules grant.`,
+        range: rule.positions['/spec/bindName'] ?? rule.range,
+      });
+    }
   }
   return out;
 }

@@ -7,7 +7,7 @@ import { kindsOfProvider } from '../../kinds/registry.js';
 import type { Kind } from '../../model/kinds.js';
 import { Redactor } from '../../secrets/redactor.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, ObjectView, Provider, ProviderContext } from '../provider.js';
-import { TEMPLATED_BIND_NOTE, isTemplatedRule } from './acl-reference-checks.js';
+import { TEMPLATED_BIND_NOTE, checkLiveMethodBindNames, isTemplatedRule } from './acl-reference-checks.js';
 import { applyAclPolicies } from './apply-acl-policies.js';
 import { applyAclRoles } from './apply-acl-roles.js';
 import { applyAuthMethods } from './apply-auth-methods.js';
@@ -22,7 +22,7 @@ import { refineNomad } from './refine.js';
 import { withNomadIntent } from './intent.js';
 import { replicaLag } from './replica-lag.js';
 import type { NomadSession } from './session.js';
-import type { WireBindingRuleStub } from './wire.js';
+import type { WireAuthMethod, WireBindingRuleStub } from './wire.js';
 
 export interface NomadProviderOptions {
   /** NOMAD_ADDR, e.g. `https://nomad.example.com:4646`. */
@@ -113,6 +113,7 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
         const deleting = new Set(methodRecords.map((r) => r.name).filter((n) => !desiredMethods.has(n)));
         const known = new Set([...desiredMethods, ...m.stubs.map((s) => s.Name).filter((n) => !deleting.has(n))]);
         const r = await loadBindingRules(session, rules, ruleRecords, known, call, deleting);
+        diagnostics.push(...checkLiveMethodBindNames(rules, await liveOnlyMethods(session, rules, desiredMethods, known, call)));
         for (const view of r.views) {
           const object = view.desired?.object;
           if (object && isRule(object) && isTemplatedRule(object)) view.notes = [...(view.notes ?? []), TEMPLATED_BIND_NOTE];
@@ -147,4 +148,24 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
       if (ownsHttp) await http.close();
     },
   };
+}
+
+/**
+ * The auth methods that templated binding rules use and that exist only in Nomad (not documents of the
+ * run), read one GET each, so their claimMappings can be checked. None is read when no rule needs one.
+ */
+async function liveOnlyMethods(
+  session: NomadSession,
+  rules: readonly DesiredObject<'NomadBindingRule'>[],
+  desiredMethods: ReadonlySet<string>,
+  known: ReadonlySet<string>,
+  call: CallOptions,
+): Promise<Map<string, WireAuthMethod>> {
+  const names = [...new Set(rules.filter(isTemplatedRule).map((r) => r.spec.authMethod))].filter((n) => !desiredMethods.has(n) && known.has(n));
+  const out = new Map<string, WireAuthMethod>();
+  for (const name of names) {
+    const method = await session.client.readAuthMethod(name, call);
+    if (method) out.set(name, method);
+  }
+  return out;
 }

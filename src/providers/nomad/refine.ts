@@ -11,6 +11,11 @@ import type { ObjectView } from '../provider.js';
  *   needs with the stored name before Validate, then refuses with `bind name should be empty`.
  */
 export function refineNomad(view: ObjectView, change: Change): Change[] {
+  if (view.kind === 'NomadAclRole' && change.action === 'delete' && view.live) {
+    // Tokens link roles by ID and policy resolution skips a missing one (nomad/structs/acl.go ACLRole.Name:
+    // a rename by update "will not affect tokens"; a delete does): say so on every role delete.
+    return [{ ...change, notes: [...change.notes, { code: 'role-delete-unlinks-tokens', id: view.live.id }] }];
+  }
   if (view.kind !== 'NomadBindingRule' || change.action !== 'update' || !view.live || !view.desired) return [change];
   const live = view.live.fields;
   const desired = view.desired.fields;

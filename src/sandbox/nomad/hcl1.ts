@@ -32,6 +32,59 @@ interface Tok {
 
 const PUNCT: Record<string, TokKind> = { '{': 'LBRACE', '}': 'RBRACE', '[': 'LBRACK', ']': 'RBRACK', '=': 'ASSIGN', ',': 'COMMA' };
 
+/**
+ * hcl/scanner scanString + scanEscape, then hcl/strconv Unquote: `${...}` is copied as written (braces
+ * nest; quotes and newlines inside do not end the string), and every backslash starts an escape:
+ * \\a \\b \\f \\n \\r \\t \\v \\\\ \\", three octal digits (at most \\377), \\x and 2 hex digits, \\u and 4, \\U and 8
+ * (at most U+10FFFF).
+ */
+function scanString(src: string, start: number, fail: (msg: string, at: number) => never): { value: string; end: number } {
+  const SIMPLE: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"' };
+  let out = '';
+  let braces = 0;
+  let j = start + 1;
+  for (;;) {
+    const d = src[j];
+    if (d === undefined || (d === '\n' && braces === 0)) fail('literal not terminated', j);
+    if (d === '"' && braces === 0) return { value: out, end: j + 1 };
+    if (d === '\\') {
+      const e = src[j + 1] ?? '';
+      let len = 0;
+      let ch = '';
+      if (SIMPLE[e] !== undefined) {
+        len = 2;
+        ch = SIMPLE[e];
+      } else if (/^[0-7]{3}$/.test(src.slice(j + 1, j + 4))) {
+        const v = parseInt(src.slice(j + 1, j + 4), 8);
+        if (v > 255) fail('invalid syntax (octal escape above \\377)', j);
+        len = 4;
+        ch = String.fromCharCode(v);
+      } else {
+        const width = { x: 2, u: 4, U: 8 }[e as 'x' | 'u' | 'U'] ?? 0;
+        const hex = src.slice(j + 2, j + 2 + width);
+        if (width === 0 || !new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex)) fail('illegal char escape', j);
+        const v = parseInt(hex, 16);
+        if (v > 0x10ffff) fail('invalid syntax (code point above U+10FFFF)', j);
+        len = 2 + width;
+        ch = e === 'x' ? String.fromCharCode(v) : v >= 0xd800 && v <= 0xdfff ? '\ufffd' : String.fromCodePoint(v);
+      }
+      out += braces === 0 ? ch : src.slice(j, j + len);
+      j += len;
+      continue;
+    }
+    if (braces === 0 && d === '$' && src[j + 1] === '{') {
+      braces = 1;
+      out += '${';
+      j += 2;
+      continue;
+    }
+    if (braces > 0 && d === '{') braces++;
+    else if (braces > 0 && d === '}') braces--;
+    out += d;
+    j++;
+  }
+}
+
 function lex(src: string): Tok[] {
   const toks: Tok[] = [];
   let i = 0;
@@ -73,44 +126,26 @@ function lex(src: string): Tok[] {
       continue;
     }
     if (c === '"') {
-      let j = i + 1;
-      let out = '';
-      let depth = 0; // inside ${ }, quotes and newlines do not end the string (HCL 1 scanner)
-      for (;;) {
-        const d = src[j];
-        if (d === undefined || (d === '\n' && depth === 0)) fail('literal not terminated');
-        if (d === '\\' && depth === 0) {
-          const e = src[j + 1];
-          const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\' };
-          if (e === undefined || map[e] === undefined) fail('invalid escape sequence', j);
-          out += map[e as string];
-          j += 2;
-          continue;
-        }
-        if (d === '$' && src[j + 1] === '{') depth++;
-        else if (d === '}' && depth > 0) depth--;
-        else if (d === '"' && depth === 0) break;
-        out += d;
-        j++;
-      }
-      toks.push({ kind: 'STRING', text: out, ...at });
-      advance(j + 1);
+      const str = scanString(src, i, (msg, at) => fail(msg, at));
+      toks.push({ kind: 'STRING', text: str.value, ...at });
+      advance(str.end);
       continue;
     }
     if (src.startsWith('<<', i)) {
-      const m = /^<<-?([A-Za-z_][A-Za-z0-9_]*)\r?\n/.exec(src.slice(i));
+      const m = /^<<-?([A-Za-z0-9_]+)\r?\n/.exec(src.slice(i));
       if (!m) fail('heredoc expected marker name');
       const marker = (m as RegExpExecArray)[1] as string;
       const bodyStart = i + (m as RegExpExecArray)[0].length;
       const rest = src.slice(bodyStart);
-      const end = new RegExp(`^[ \\t]*${marker}[ \\t]*$`, 'm').exec(rest);
+      // hcl/scanner scanHeredoc: `^[[:space:]]*MARKER\r*\z` on each line.
+      const end = new RegExp(`^[ \\t\\v\\f]*${marker}\\r*$`, 'm').exec(rest);
       if (!end) fail('heredoc not terminated');
       const e = end as RegExpExecArray;
       toks.push({ kind: 'HEREDOC', text: rest.slice(0, e.index), ...at });
       advance(bodyStart + e.index + e[0].length);
       continue;
     }
-    const num = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(src.slice(i));
+    const num = /^-?(0[xX][0-9a-fA-F]+|\d+(\.\d+)?([eE][+-]?\d+)?)/.exec(src.slice(i));
     if (num) {
       toks.push({ kind: 'NUMBER', text: num[0], ...at });
       advance(i + num[0].length);
@@ -138,7 +173,10 @@ export function parseHcl1(src: string): HclItem[] {
     throw new HclSyntaxError(`At ${t.line}:${t.col}: ${msg}`);
   };
 
-  const objectList = (inBraces: boolean): HclItem[] => {
+  // The sandbox recurses once per level; past this many, a request would overflow its stack. Nomad (Go,
+  // growing stacks) has no such limit, but no policy nests more than 5 deep (SPEC.md).
+  const MAX_DEPTH = 500;
+  const objectList = (inBraces: boolean, depth: number): HclItem[] => {
     const items: HclItem[] = [];
     for (;;) {
       const t = peek();
@@ -147,12 +185,13 @@ export function parseHcl1(src: string): HclItem[] {
         return items;
       }
       if (inBraces && t.kind === 'RBRACE') return items;
-      items.push(item());
-      if (inBraces && peek().kind === 'COMMA') next();
+      items.push(item(depth));
+      // hcl/parser objectList: a comma may follow any item, at the top level too.
+      if (peek().kind === 'COMMA') next();
     }
   };
 
-  const item = (): HclItem => {
+  const item = (depth: number): HclItem => {
     const keys: string[] = [];
     for (;;) {
       const t = next();
@@ -163,11 +202,11 @@ export function parseHcl1(src: string): HclItem[] {
       if (t.kind === 'ASSIGN') {
         if (keys.length === 0) fail(t, 'expected: IDENT | STRING got: ASSIGN');
         if (keys.length > 1) fail(t, `nested object expected: LBRACE got: ASSIGN`);
-        return { keys, value: value() };
+        return { keys, value: value(depth) };
       }
       if (t.kind === 'LBRACE') {
         if (keys.length === 0) fail(t, 'expected: IDENT | STRING got: LBRACE');
-        return { keys, value: object() };
+        return { keys, value: object(t, depth + 1) };
       }
       if (keys.length === 0) fail(t, `expected: IDENT | STRING got: ${t.kind}`);
       if (t.kind === 'EOF') fail(t, `key '${keys.join(' ')}' expected start of object ('{') or assignment ('=')`);
@@ -175,13 +214,14 @@ export function parseHcl1(src: string): HclItem[] {
     }
   };
 
-  const object = (): HclValue => {
-    const items = objectList(true);
+  const object = (open: Tok, depth: number): HclValue => {
+    if (depth > MAX_DEPTH) fail(open, `nesting deeper than ${MAX_DEPTH} levels (a sandbox limit)`);
+    const items = objectList(true, depth);
     next(); // the RBRACE objectList stopped at
     return { kind: 'object', items };
   };
 
-  const value = (): HclValue => {
+  const value = (depth: number): HclValue => {
     const t = next();
     switch (t.kind) {
       case 'STRING':
@@ -192,19 +232,31 @@ export function parseHcl1(src: string): HclItem[] {
       case 'BOOL':
         return { kind: 'bool', value: t.text === 'true' };
       case 'LBRACE':
-        return object();
+        return object(t, depth + 1);
       case 'LBRACK': {
+        // hcl/parser listType: a stray comma is skipped, true/false are dropped, items need commas between.
+        if (depth + 1 > MAX_DEPTH) fail(t, `nesting deeper than ${MAX_DEPTH} levels (a sandbox limit)`);
         const items: HclValue[] = [];
+        let needComma = false;
         for (;;) {
-          if (peek().kind === 'RBRACK') {
+          const n = peek();
+          if (n.kind === 'RBRACK') {
             next();
             return { kind: 'list', items };
           }
-          if (peek().kind === 'EOF') fail(peek(), 'list expected closing RBRACK got: EOF');
-          items.push(value());
-          const sep = peek();
-          if (sep.kind === 'COMMA') next();
-          else if (sep.kind !== 'RBRACK') fail(sep, `list expected comma or RBRACK got: ${sep.kind}`);
+          if (n.kind === 'EOF') fail(n, 'list expected closing RBRACK got: EOF');
+          if (needComma && n.kind !== 'COMMA') fail(n, `error parsing list, expected comma or list end, got: ${n.kind}`);
+          if (n.kind === 'COMMA') {
+            next();
+            needComma = false;
+            continue;
+          }
+          if (n.kind === 'BOOL') {
+            next();
+            continue;
+          }
+          items.push(value(depth + 1));
+          needComma = true;
         }
       }
       default:
@@ -212,5 +264,5 @@ export function parseHcl1(src: string): HclItem[] {
     }
   };
 
-  return objectList(false);
+  return objectList(false, 0);
 }

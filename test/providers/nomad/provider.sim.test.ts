@@ -280,7 +280,8 @@ describe('Nomad provider against the simulator: binding rules', () => {
     ]);
     // A live method converge does not own stays usable.
     await rig.raw('POST', '/v1/acl/auth-method/other', {
-      Name: 'other', Type: 'JWT', TokenLocality: 'local', MaxTokenTTL: '1h', Default: false, Config: { JWKSURL: 'https://jwks.example' },
+      // It maps team: the rule's bind name (eng-${value.team}) is checked against a live-only method too.
+      Name: 'other', Type: 'JWT', TokenLocality: 'local', MaxTokenTTL: '1h', Default: false, Config: { JWKSURL: 'https://jwks.example', ClaimMappings: { team: 'team' } },
     });
     const other = await rig.plan([asAny(method('okta')), asAny(rule('eng', { authMethod: 'other' }))]);
     expect(other.load.diagnostics).toEqual([]);
