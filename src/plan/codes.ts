@@ -40,6 +40,8 @@ export type Note =
   | { code: 'adopted-role'; id: string }
   | { code: 'secret-invisible' }
   | { code: 'secret-unknown'; paths: string[] }
+  /** A secret rewritten outside converge (hidden drift) is sent again with this update: the manifest's value. */
+  | { code: 'secret-resent'; paths: string[] }
   | { code: 'already-gone' }
   | { code: 'recreate-missing' }
   | { code: 'protected-delete' }
@@ -95,6 +97,7 @@ export const NOTE_CODES = {
   'adopted-role': { meaning: 'an unowned Nomad ACL role was matched by name', data: 'id: string' },
   'secret-invisible': { meaning: 'the service never returns secrets, so their live drift cannot be seen', data: '-' },
   'secret-unknown': { meaning: 'an adopted object’s secrets are unknown to converge and are written', data: 'paths: string[]' },
+  'secret-resent': { meaning: 'a secret rewritten outside converge (hidden drift) is sent again with this update, the manifest’s value', data: 'paths: string[]' },
   'already-gone': { meaning: 'an owned object is gone live and left the manifests; its record is dropped', data: '-' },
   'recreate-missing': { meaning: 'an owned object is gone live (deleted outside converge?); it is created again', data: '-' },
   'protected-delete': { meaning: 'a protected object’s deletion is refused', data: '-' },

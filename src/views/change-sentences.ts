@@ -80,6 +80,8 @@ export function noteSentence(n: Note): string {
       return 'live secret drift cannot be seen: the server never returns secret values';
     case 'secret-unknown':
       return `secret value unknown to converge: it will be written (${n.paths.join(', ')})`;
+    case 'secret-resent':
+      return `secret rewritten outside converge: the manifest's value is sent again with this update (${n.paths.join(', ')})`;
     case 'already-gone':
       return 'already gone: will be dropped from state';
     case 'recreate-missing':

@@ -45,6 +45,7 @@ const NOTE_EXAMPLES: { [C in NoteCode]: Extract<Note, { code: C }> } = {
   'adopted-role': { code: 'adopted-role', id: '7f1e…' },
   'secret-invisible': { code: 'secret-invisible' },
   'secret-unknown': { code: 'secret-unknown', paths: ['config.oidcClientSecret'] },
+  'secret-resent': { code: 'secret-resent', paths: ['variables.terraform.db_password.value'] },
   'already-gone': { code: 'already-gone' },
   'recreate-missing': { code: 'recreate-missing' },
   'protected-delete': { code: 'protected-delete' },
