@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { createHttpClient } from '../../http/client.js';
+import { NOMAD_SERVICE } from './identity.js';
 import type { HttpClient, TlsOptions } from '../../http/types.js';
 import type { AnyDesired, DesiredObject } from '../../model/desired.js';
 import type { Reporter } from '../../model/events.js';
@@ -46,8 +47,6 @@ export interface NomadProviderOptions {
 const NOMAD_KINDS: readonly Kind[] = kindsOfProvider('nomad');
 
 const isMethod = (o: AnyDesired): o is DesiredObject<'NomadAuthMethod'> => o.kind === 'NomadAuthMethod';
-
-const NOMAD_SERVICE = { name: 'Nomad', addressSetting: 'NOMAD_ADDR' };
 
 function tokenOnlyRedactor(token: string | undefined): (text: string) => string {
   const r = new Redactor();

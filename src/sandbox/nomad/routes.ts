@@ -19,7 +19,18 @@ const exact: Record<string, (ctx: RequestContext) => Promise<Reply> | Reply> = {
   '/v1/acl/roles': listRoles,
   '/v1/acl/role': createRole,
   '/v1/vars': listVariables,
+  '/v1/regions': listRegions,
 };
+
+/**
+ * `GET /v1/regions`: the names of the regions the servers know, a bare JSON array of strings, for any
+ * token or none (HT RegionListRequest; the Region.List RPC checks no ACL). No X-Nomad-* headers: the
+ * handler sets no query meta.
+ */
+function listRegions(ctx: RequestContext): Reply {
+  if (ctx.method !== 'GET') throw new HttpError(405, 'Invalid method');
+  return { status: 200, json: [...ctx.cluster.names].sort() };
+}
 
 const prefixed: Array<[string, (ctx: RequestContext, rest: string) => Promise<Reply>]> = [
   ['/v1/acl/auth-method/', authMethodByName],
