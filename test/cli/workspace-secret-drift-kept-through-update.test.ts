@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, runCli, tempProject } from './run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { appliedVpcWorkspace } from './applied-vpc-workspace.js';
+import { EXAMPLE_SECRETS, runCli } from './run-cli.js';
 
 /*
  * A sensitive workspace variable rewritten outside converge is hidden drift. An apply that updated
@@ -13,30 +13,20 @@ import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, runCli, tempProject } from './r
  */
 
 describe('hidden drift on a workspace secret and an unrelated update', () => {
-  let sandbox: Sandbox;
-  let project: { dir: string; cleanup: () => Promise<void> };
-  const env = () => cleanEnv(project.dir, { ...sandbox.env, ...EXAMPLE_SECRETS, NO_COLOR: '1' });
+  const world = appliedVpcWorkspace();
+  const env = world.env;
+  const project = { get dir() { return world.dir(); } };
   const api = async (path: string, init: RequestInit = {}) => {
-    const res = await fetch(`${sandbox.env.TFE_ADDRESS}/api/v2${path}`, {
+    const { env: sb } = world.sandbox();
+    const res = await fetch(`${sb.TFE_ADDRESS}/api/v2${path}`, {
       ...init,
-      headers: { authorization: `Bearer ${sandbox.env.TFE_TOKEN}`, 'content-type': 'application/vnd.api+json' },
+      headers: { authorization: `Bearer ${sb.TFE_TOKEN}`, 'content-type': 'application/vnd.api+json' },
     });
     return (await res.json()) as { data: { id: string; attributes: Record<string, unknown> } | { id: string; attributes: Record<string, unknown> }[] };
   };
 
-  beforeAll(async () => {
-    assertBuilt();
-    sandbox = await startSandbox({ stepDelayMs: 5, stateProcessingMs: 5 });
-    project = await tempProject(['tfe/vpc.yaml']);
-  });
-  afterAll(async () => {
-    await sandbox?.stop();
-    await project?.cleanup();
-  });
-
   it('an update of the workspace sends the secret again, and drift is clean because the secret converged', async () => {
-    const first = await runCli(['apply', '--auto-approve', 'tfe'], project.dir, env());
-    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const sandbox = world.sandbox();
 
     // Someone rewrites the secret in the UI.
     const ws = (await api(`/organizations/${sandbox.tfe.organization}/workspaces/vpc-dev`)).data as { id: string };

@@ -83,7 +83,11 @@ function resendMovedSecrets(view: ObjectView, change: Change): Change {
 function refineWorkspace(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext): Change[] {
   if (change.action === 'delete') {
     const deletion = deletionPolicyOf(view);
-    return [{ ...change, deletion, reasons: [{ code: 'deletion-policy', policy: deletion }] }];
+    // A safe-delete of a workspace that still manages resources is refused (409, reference tfc-api.md §5):
+    // its resource count is read with it, so the plan says so instead of apply failing.
+    const resources = view.live?.extra.resourceCount;
+    const refused: Note[] = deletion === 'safe' && typeof resources === 'number' && resources > 0 ? [{ code: 'safe-delete-refused', resources }] : [];
+    return [{ ...change, deletion, reasons: [{ code: 'deletion-policy', policy: deletion }], notes: [...change.notes, ...refused] }];
   }
   const { desired, live, record } = view;
   if (!desired || !live || (change.action !== 'update' && change.action !== 'no-op')) return [change];
