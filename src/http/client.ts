@@ -15,7 +15,7 @@ import { sendFollowingRedirects } from './redirects.js';
 import { reportReadBack, reportRetry, type AttemptFailure, type RequestLabel } from './request-events.js';
 import { queryString, requestPayload } from './request-shape.js';
 import { backoffMs, errorCode, isRetryableError, isRetryableStatus, retryAfterMs, serverErrorBackoffMs, serverWaitMs, wasNotSent } from './retry-policy.js';
-import { isWebPage, wrongServerError } from './wrong-server.js';
+import { isWebPage, wrongServerError, wrongServiceError } from './wrong-server.js';
 import type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from './types.js';
 
 export const HTTP_DEFAULTS = {
@@ -63,9 +63,29 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const reporter = opts.reporter;
   const warnPlaintext = plaintextTokenWarning(base, reporter);
   let closed = false;
+  let identified: Promise<void> | undefined;
+
+  /**
+   * The service's probe, once, before the first request: an answer from another service (or
+   * anything else) at the address is an error, never data. A 5xx says nothing about who answered
+   * (a proxy in front of the right server failing): the request goes on and meets it itself.
+   */
+  async function identify(): Promise<void> {
+    const service = opts.service;
+    const probe = service?.probe;
+    if (!service || !probe) return;
+    const res = await send({ method: 'GET', path: probe.path, subject: `is this ${service.name}?` });
+    if (res.status < 500 && !probe.recognise(res)) throw wrongServiceError(service, probe, origin, `GET ${basePath}${probe.path}`, res);
+  }
 
   async function request(req: HttpRequest): Promise<HttpResponse> {
     if (closed) throw new ConvergeError('http.closed', `${req.method} ${req.path}: the HTTP client is closed`, { source: 'internal' });
+    identified ??= identify();
+    await identified;
+    return send(req);
+  }
+
+  async function send(req: HttpRequest): Promise<HttpResponse> {
     const idempotent = req.idempotent ?? (req.method === 'GET' || req.method === 'PUT' || req.method === 'DELETE');
     // A non-idempotent request with a read-back is retried like an idempotent one, but only after the
     // read finds that the failed attempt did nothing (STYLE.md §5).

@@ -7,6 +7,21 @@ export interface ServiceIdentity {
   name: string;
   /** The setting that holds the address: `NOMAD_ADDR`, `TFE_ADDRESS`. */
   addressSetting: string;
+  /**
+   * How the service is recognised: one read the client sends before its first request, whose answer
+   * only this service gives. Without it only web pages are caught (below).
+   */
+  probe?: ServiceProbe;
+}
+
+/** A read that tells this service from anything else at the address (docs/reference/service-identity.md). */
+export interface ServiceProbe {
+  /** Path below the client's base address. */
+  path: string;
+  /** What this service's answer carries, for the error: `a JSON list of region names`. */
+  expected: string;
+  /** Whether the answer is this service's own. Only answers below HTTP 500 are asked. */
+  recognise(res: HttpResponse): boolean;
 }
 
 const MAX_TITLE = 80;
@@ -39,6 +54,25 @@ export function wrongServerError(service: ServiceIdentity, address: string, requ
       source: 'user',
       status: res.status,
       hint: `${service.addressSetting} is ${address}; set it to the address of the ${service.name} API itself (not a web UI, a proxy's page or another port)`,
+    },
+  );
+}
+
+/**
+ * `http.wrong-service`: the probe's answer is not this service's (another API at the address, e.g.
+ * HCP Terraform's address in NOMAD_ADDR). Nothing this address answers can be trusted: a 404 would
+ * read as "no state yet" or "not found, create it".
+ */
+export function wrongServiceError(service: ServiceIdentity, probe: ServiceProbe, address: string, request: string, res: HttpResponse): ConvergeError {
+  const other = res.headers['tfp-appname'] ?? (res.headers['x-nomad-index'] !== undefined ? 'Nomad' : undefined);
+  const seems = other && other !== service.name ? `; it answers as ${other}` : '';
+  return new ConvergeError(
+    'http.wrong-service',
+    `${address} is not the ${service.name} API: ${request} answered HTTP ${res.status} without ${probe.expected}${seems}. Is ${service.addressSetting} right?`,
+    {
+      source: 'user',
+      status: res.status,
+      hint: `${service.addressSetting} is ${address}; set it to the address of the ${service.name} API`,
     },
   );
 }

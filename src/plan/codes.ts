@@ -40,7 +40,11 @@ export type Note =
   | { code: 'adopted-role'; id: string }
   | { code: 'secret-invisible' }
   | { code: 'secret-unknown'; paths: string[] }
+  /** A secret rewritten outside converge (hidden drift) is sent again with this update: the manifest's value. */
+  | { code: 'secret-resent'; paths: string[] }
   | { code: 'already-gone' }
+  /** A `deletion: safe` workspace that still manages resources: HCP Terraform will refuse the safe-delete. */
+  | { code: 'safe-delete-refused'; resources: number }
   | { code: 'recreate-missing' }
   | { code: 'protected-delete' }
   | { code: 'replaces-rule'; id: string; field: 'authMethod' | 'bindType'; from: string; to: string }
@@ -97,7 +101,9 @@ export const NOTE_CODES = {
   'adopted-role': { meaning: 'an unowned Nomad ACL role was matched by name', data: 'id: string' },
   'secret-invisible': { meaning: 'the service never returns secrets, so their live drift cannot be seen', data: '-' },
   'secret-unknown': { meaning: 'an adopted object’s secrets are unknown to converge and are written', data: 'paths: string[]' },
+  'secret-resent': { meaning: 'a secret rewritten outside converge (hidden drift) is sent again with this update, the manifest’s value', data: 'paths: string[]' },
   'already-gone': { meaning: 'an owned object is gone live and left the manifests; its record is dropped', data: '-' },
+  'safe-delete-refused': { meaning: 'a `deletion: safe` workspace still manages resources: HCP Terraform will refuse the safe-delete', data: 'resources: number' },
   'recreate-missing': { meaning: 'an owned object is gone live (deleted outside converge?); it is created again', data: '-' },
   'protected-delete': { meaning: 'a protected object’s deletion is refused', data: '-' },
   'replaces-rule': { meaning: 'a binding-rule replacement: which rule, and the field Nomad cannot change in place', data: "id: string; field: 'authMethod' | 'bindType'; from: string; to: string" },

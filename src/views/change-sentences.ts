@@ -80,8 +80,12 @@ export function noteSentence(n: Note): string {
       return 'live secret drift cannot be seen: the server never returns secret values';
     case 'secret-unknown':
       return `secret value unknown to converge: it will be written (${n.paths.join(', ')})`;
+    case 'secret-resent':
+      return `secret rewritten outside converge: the manifest's value is sent again with this update (${n.paths.join(', ')})`;
     case 'already-gone':
       return 'already gone: will be dropped from state';
+    case 'safe-delete-refused':
+      return `will be refused: the workspace still manages ${n.resources} resource${n.resources === 1 ? '' : 's'} and deletion is safe. Set \`deletion: destroy\` (a destroy run first) or \`deletion: orphan\` (keep it, forget it) and apply before removing the manifest, or destroy them first`;
     case 'recreate-missing':
       return 'owned by converge but not found live (deleted outside converge?): it will be created again';
     case 'protected-delete':

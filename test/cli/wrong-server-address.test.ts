@@ -84,7 +84,10 @@ describe('an address that points at another server', () => {
       for (const a of [OTHER_JSON, PLAIN_TEXT]) {
         const r = await plan(service, a);
         expect(r.code).toBe(1);
-        expect(r.stderr).toContain(`Is ${setting} right? It is ${address}`);
+        // The client's first read identifies the service: this is not it.
+        expect(r.stderr).toContain(`${address} is not the ${api} API: GET `);
+        expect(r.stderr).toContain(`Is ${setting} right?`);
+        expect(r.stderr).toContain(`${setting} is ${address}`);
         expect(r.stderr).not.toContain('grafana');
         expect(r.stderr).not.toContain('hello from another service');
         expect(methods.every((m) => m === 'GET')).toBe(true);
@@ -100,8 +103,8 @@ describe('an address that points at another server', () => {
       const env = cleanEnv(project.dir, { ...EXAMPLE_SECRETS, NOMAD_ADDR: address, NOMAD_TOKEN: 'a-token' });
       const r = await runCli(['apply', '--auto-approve'], project.dir, env);
       expect(r.code).toBe(1);
-      // The first request (the lock, or the state read) already says it; nothing else is sent.
-      expect(r.stderr).toMatch(new RegExp(`${address.replace(/\./g, '\\.')} answered (GET|PUT) /v1/var/converge/state`));
+      // The first request (the read that identifies Nomad) already says it; nothing else is sent.
+      expect(r.stderr).toContain(`${address} answered GET /v1/regions`);
       expect(r.stderr).toContain('not the Nomad API: is NOMAD_ADDR right?');
       expect(methods).toHaveLength(1);
     } finally {

@@ -108,6 +108,7 @@ describe('a redirect to another origin never carries the token', () => {
     const server = createServer((req, res) => {
       hits.push({ url: req.url ?? '', token: req.headers['x-nomad-token'] as string | undefined });
       if (req.url?.startsWith('/v1/acl/auth-methods')) res.writeHead(307, { location: `/moved${req.url}` }).end();
+      else if (req.url === '/v1/regions') res.writeHead(200, { 'content-type': 'application/json' }).end('["global"]');
       else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
     const url = await listen(server, '127.0.0.1');
@@ -116,7 +117,9 @@ describe('a redirect to another origin never carries the token', () => {
     expect(r.stderr).not.toContain('redirected');
     expect(r.code).toBe(2);
     expect(hits.map((h) => h.url)).toContain('/moved/v1/acl/auth-methods');
-    expect(hits.every((h) => h.token === NOMAD_TOKEN)).toBe(true);
+    // The read that identifies Nomad goes first and needs no token; every other request carries it.
+    expect(hits[0]).toEqual({ url: '/v1/regions', token: undefined });
+    expect(hits.slice(1).every((h) => h.token === NOMAD_TOKEN)).toBe(true);
   });
 });
 

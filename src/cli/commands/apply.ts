@@ -14,7 +14,7 @@ import { parseFlagDuration } from '../durations.js';
 import { parseFlagInt } from '../flag-numbers.js';
 import { EXIT, type Host } from '../host.js';
 import { STOPPED_EXIT, watchInterrupts, type Interrupts } from '../interrupts.js';
-import { readSavedPlanFile } from '../saved-plan-file.js';
+import { readSavedPlanFile, refuseSavedPlanAsManifest } from '../saved-plan-file.js';
 import { appendStepSummary } from './plan.js';
 import { renderPlanMarkdown } from '../../views/plan-markdown.js';
 
@@ -58,6 +58,7 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
   let targets = opts.target ?? [];
   let rewrite = opts.rewrite ?? [];
   let flags: Pick<ApplyRequest, 'adopt' | 'allowEmpty' | 'refreshOnly'> = { adopt: opts.adopt ?? [], allowEmpty: opts.allowEmpty === true, refreshOnly: opts.refreshOnly === true };
+  if (!opts.plan) await refuseSavedPlanAsManifest(argPaths.map((p) => resolve(host.cwd, p)), argPaths, 'apply');
   if (opts.plan) {
     // A saved plan carries its own paths, targets and rewrites: anything given beside it would be ignored.
     const beside = [

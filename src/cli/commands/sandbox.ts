@@ -1,4 +1,5 @@
-import { startSandbox } from '../../sandbox/index.js';
+import { ConvergeError } from '../../diagnostics/errors.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.js';
 import { parseFlagInt, parseFlagNumber } from '../flag-numbers.js';
 import { EXIT, type Host } from '../host.js';
 
@@ -14,6 +15,22 @@ export interface SandboxFlags {
   rateLimit: boolean;
 }
 
+/** Both simulators on `port` and `port + 1`; a port in use is a user error that says how to get free ones. */
+async function startSandboxOn(port: number, host: string, rest: Omit<SandboxOptions, 'host' | 'nomadPort' | 'tfePort'>): Promise<Sandbox> {
+  try {
+    return await startSandbox({ ...rest, host, nomadPort: port, tfePort: port === 0 ? 0 : port + 1 });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException & { port?: number };
+    if (err.code !== 'EADDRINUSE') throw e;
+    const busy = err.port ?? port;
+    throw new ConvergeError('sandbox.port-in-use', `port ${busy} on ${host} is already in use (the sandbox needs ${port} and ${port + 1})`, {
+      source: 'user',
+      hint: `pass --port 0 to take any two free ports (printed below once it runs), or another --port, or stop what listens on ${busy}`,
+      cause: e,
+    });
+  }
+}
+
 /** Serves both simulators until interrupted, and prints what a person pastes into a shell. */
 export async function sandboxCommand(host: Host, opts: SandboxFlags): Promise<number> {
   const port = parseFlagInt(opts.port, '--port', { min: 0, max: 65_534 });
@@ -22,10 +39,7 @@ export async function sandboxCommand(host: Host, opts: SandboxFlags): Promise<nu
   const replicationLagMs = parseFlagInt(opts.replicationLag, '--replication-lag', { min: 0 });
   const latencyMs = parseFlagInt(opts.latency, '--latency', { min: 0 });
   const seed = parseFlagInt(opts.randomSeed, '--random-seed', { min: 0 });
-  const sandbox = await startSandbox({
-    host: opts.host,
-    nomadPort: port,
-    tfePort: port === 0 ? 0 : port + 1,
+  const sandbox = await startSandboxOn(port, opts.host, {
     stepDelayMs,
     replicationLagMs,
     rateLimit: opts.rateLimit,

@@ -12,7 +12,8 @@ import { readSavedPlanFile } from '../saved-plan-file.js';
  */
 export async function showCommand(host: Host, file: string, opts: { json?: boolean; markdown?: boolean }): Promise<number> {
   const path = resolve(host.cwd, file);
-  const saved = parseSavedPlan(await readSavedPlanFile(path, file), path);
+  const hint = 'show renders a saved plan: make one with `converge plan --out FILE`, then `converge show FILE`';
+  const saved = parseSavedPlan(await readSavedPlanFile(path, file, hint), path);
   if (opts.json) host.out(renderPlanJson(saved));
   else if (opts.markdown) host.out(renderPlanMarkdown(saved, { title: `converge plan (${file})` }));
   else host.out(renderPlanText(saved, { color: host.color }));

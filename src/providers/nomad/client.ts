@@ -302,6 +302,18 @@ export class NomadClient {
     this.fail(res, req);
   }
 
+  /**
+   * `GET /v1/regions`: the region names the servers know (docs/reference/service-identity.md). Read
+   * without `?region=`: the agent's own servers answer, so a wrong region cannot hide the list.
+   */
+  async listRegions(): Promise<string[]> {
+    const req = { method: 'GET' as const, path: '/v1/regions', subject: 'region list' };
+    const res = await this.opts.http.request(req);
+    if (res.status !== 200) this.fail(res, req);
+    const v = decodeJson(res.text, req.subject);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  }
+
   /** Raw GET for the preflight probe (the caller interprets the status). */
   async probe(path: string, subject: string): Promise<HttpResponse> {
     return this.send({ method: 'GET', path, subject });

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { createHttpClient } from '../../http/client.js';
+import { NOMAD_SERVICE } from './identity.js';
 import type { HttpClient, TlsOptions } from '../../http/types.js';
 import type { AnyDesired, DesiredObject } from '../../model/desired.js';
 import type { Reporter } from '../../model/events.js';
@@ -21,6 +22,7 @@ import { preflightNomad } from './preflight.js';
 import { refineNomad } from './refine.js';
 import { withNomadIntent } from './intent.js';
 import { replicaLag } from './replica-lag.js';
+import { checkRegions } from './regions.js';
 import type { NomadSession } from './session.js';
 import type { WireAuthMethod, WireBindingRuleStub } from './wire.js';
 
@@ -46,8 +48,6 @@ export interface NomadProviderOptions {
 const NOMAD_KINDS: readonly Kind[] = kindsOfProvider('nomad');
 
 const isMethod = (o: AnyDesired): o is DesiredObject<'NomadAuthMethod'> => o.kind === 'NomadAuthMethod';
-
-const NOMAD_SERVICE = { name: 'Nomad', addressSetting: 'NOMAD_ADDR' };
 
 function tokenOnlyRedactor(token: string | undefined): (text: string) => string {
   const r = new Redactor();
@@ -78,6 +78,7 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
 
     async preflight(_ctx: ProviderContext, kinds: readonly Kind[]): Promise<Diagnostic[]> {
       if (!kinds.some((k) => NOMAD_KINDS.includes(k))) return [];
+      if (opts.region !== undefined) await checkRegions(client, [{ region: opts.region, from: 'Settings nomad.region or NOMAD_REGION' }]);
       return preflightNomad(client);
     },
 
@@ -87,6 +88,10 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
       // `--region` is compared afterwards and its lag reported apart from drift (replica-lag.ts).
       const call: CallOptions = {};
       const lagRegion = input.readRegion !== undefined && input.readRegion !== opts.region ? input.readRegion : undefined;
+      await checkRegions(client, [
+        ...(opts.region !== undefined ? [{ region: opts.region, from: 'Settings nomad.region or NOMAD_REGION' }] : []),
+        ...(lagRegion !== undefined ? [{ region: lagRegion, from: '--region' }] : []),
+      ]);
       const methods = input.desired.filter(isMethod);
       const rules = input.desired.filter(isRule);
       const methodRecords = input.records.filter((r) => r.kind === 'NomadAuthMethod');

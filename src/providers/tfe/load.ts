@@ -417,6 +417,7 @@ async function loadWorkspaces(
           autoApply: ws.autoApply ?? false,
           currentRunId: ws.currentRunId,
           ownerState: ownerOfTags(ws.tagNames ?? []),
+          resourceCount: ws.resourceCount ?? null,
           ...(pendingFirst.has(name) ? { pendingFirstRun: pendingFirst.get(name)?.id ?? null, pendingFirstRunStatus: pendingFirst.get(name)?.status ?? null } : {}),
           vars: Object.fromEntries((vars ?? []).map((v) => [varId(v.category, v.key), { id: v.id, sensitive: v.sensitive, versionId: v.versionId }])),
         },

@@ -1,6 +1,7 @@
 import { isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { createHttpClient } from '../../http/client.js';
+import { TFE_SERVICE } from './identity.js';
 import type { HttpClient } from '../../http/types.js';
 import type { Reporter } from '../../model/events.js';
 import { kindsOfProvider } from '../../kinds/registry.js';
@@ -43,7 +44,7 @@ export function connectTfe(opts: TfeProviderOptions): { address: string; http: H
       headers: { Authorization: `Bearer ${opts.token}` },
       rateLimitPerSecond: TFE_RATE_LIMIT_PER_SECOND,
       reporter: opts.reporter,
-      service: { name: 'HCP Terraform', addressSetting: 'TFE_ADDRESS' },
+      service: TFE_SERVICE,
     });
   return { address, http, ownsHttp: opts.http === undefined, client: new TfeClient(http, opts.organization) };
 }

@@ -1,11 +1,13 @@
 import { addressKey } from '../../model/kinds.js';
 import type { JsonValue } from '../../model/json.js';
 import { canonicalJson } from '../../plan/canonical.js';
-import type { Change } from '../../plan/types.js';
+import { mergeFieldChanges } from '../../plan/diff.js';
+import { SENSITIVE_PLACEHOLDER, type Change } from '../../plan/types.js';
 import type { Note, Reason } from '../../plan/codes.js';
 import { rewriteReasons, updateReasons } from '../../plan/reasons.js';
 import type { ObjectView, RefineContext } from '../provider.js';
-import { isDeletionPolicy, type DeletionPolicy } from './mapping.js';
+import { isDeletionPolicy, isSecretVariable, varCategory, varId, varValuePath, type DeletionPolicy } from './mapping.js';
+import type { DesiredObject } from '../../model/desired.js';
 
 /*
  * refine(): pure. Turns a workspace's generic change into what HCP Terraform needs:
@@ -16,7 +18,10 @@ import { isDeletionPolicy, type DeletionPolicy } from './mapping.js';
  *   `no-code-upgrade-available`, also upgrades (same version);
  * - a delete carries its deletion policy and says what will happen;
  * - a run an earlier apply left in flight makes an otherwise unchanged workspace an update that
- *   resumes following it.
+ *   resumes following it;
+ * - an update or upgrade of a workspace whose secret variables were rewritten outside converge (hidden
+ *   drift) sends those secrets again, the manifest's values (decisions.md: "An update of a workspace
+ *   sends its secrets rewritten outside converge again").
  */
 
 export function deletionPolicyOf(view: ObjectView): DeletionPolicy {
@@ -52,9 +57,37 @@ function reasonsBesidesVersion(view: ObjectView, change: Change, how: RefineCont
 
 export function refineTfe(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext = { rewrite: false }): Change[] {
   if (view.kind !== 'NoCodeWorkspace') return [change];
+  return refineWorkspace(view, change, all, how).map((c) => resendMovedSecrets(view, c));
+}
+
+/**
+ * An update records the secret version ids the workspace has afterwards (workspace-variables.ts), so
+ * one that left a secret rewritten outside converge alone would record the foreign value as converged
+ * and the hidden drift would vanish with the secret still live. The update sends the manifest's value
+ * of each moved secret instead: its field is listed (so the intent sends it) and a note says why.
+ */
+function resendMovedSecrets(view: ObjectView, change: Change): Change {
+  const hidden = view.live?.hiddenChange;
+  if ((change.action !== 'update' && change.action !== 'upgrade') || hidden?.code !== 'secret-versions-moved') return change;
+  const d = view.desired?.object as DesiredObject<'NoCodeWorkspace'> | undefined;
+  const moved = new Set(hidden.paths);
+  const paths = (d?.spec.variables ?? [])
+    .filter((v) => isSecretVariable(v) && moved.has(varId(varCategory(v), v.key)))
+    .map((v) => varValuePath(varCategory(v), v.key))
+    .filter((path) => !change.fields.some((f) => f.path === path));
+  if (paths.length === 0) return change;
+  const added = paths.map((path) => ({ path, before: SENSITIVE_PLACEHOLDER, after: SENSITIVE_PLACEHOLDER, sensitive: true }));
+  return { ...change, fields: mergeFieldChanges(change.fields, added), notes: [...change.notes, { code: 'secret-resent', paths }] };
+}
+
+function refineWorkspace(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext): Change[] {
   if (change.action === 'delete') {
     const deletion = deletionPolicyOf(view);
-    return [{ ...change, deletion, reasons: [{ code: 'deletion-policy', policy: deletion }] }];
+    // A safe-delete of a workspace that still manages resources is refused (409, reference tfc-api.md §5):
+    // its resource count is read with it, so the plan says so instead of apply failing.
+    const resources = view.live?.extra.resourceCount;
+    const refused: Note[] = deletion === 'safe' && typeof resources === 'number' && resources > 0 ? [{ code: 'safe-delete-refused', resources }] : [];
+    return [{ ...change, deletion, reasons: [{ code: 'deletion-policy', policy: deletion }], notes: [...change.notes, ...refused] }];
   }
   const { desired, live, record } = view;
   if (!desired || !live || (change.action !== 'update' && change.action !== 'no-op')) return [change];

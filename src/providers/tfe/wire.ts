@@ -262,6 +262,11 @@ export interface WorkspaceWire {
   updatedAt: string | null;
   /** Flat tag names (`tag-names`, go-tfe `Workspace.TagNames`); converge's owner tag is one (owner-tag.ts). */
   tagNames?: string[];
+  /**
+   * Resources in the workspace's current state (`resource-count`, go-tfe `Workspace.ResourceCount`); a
+   * safe-delete of a workspace with any is refused with 409. Null when the service does not send it.
+   */
+  resourceCount?: number | null;
 }
 
 export function parseWorkspace(r: JsonApiResource, what: string): WorkspaceWire {
@@ -288,6 +293,7 @@ export function parseWorkspace(r: JsonApiResource, what: string): WorkspaceWire 
     createdAt: optStr(a, 'created-at', what, p),
     updatedAt: optStr(a, 'updated-at', what, p),
     tagNames: Array.isArray(a['tag-names']) ? a['tag-names'].filter((t): t is string => typeof t === 'string') : [],
+    resourceCount: typeof a['resource-count'] === 'number' ? a['resource-count'] : null,
   };
 }
 

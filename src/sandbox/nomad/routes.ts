@@ -4,6 +4,7 @@ import { authMethodByName, createAuthMethod, listAuthMethods } from './auth-meth
 import { bindingRuleById, createBindingRule, listBindingRules } from './binding-rules.js';
 import type { Reply, RequestContext } from './context.js';
 import { HttpError } from './errors.js';
+import { identify, requireAclEnabled } from './auth.js';
 import { listVariables, variableByPath } from './variables.js';
 
 /**
@@ -19,7 +20,38 @@ const exact: Record<string, (ctx: RequestContext) => Promise<Reply> | Reply> = {
   '/v1/acl/roles': listRoles,
   '/v1/acl/role': createRole,
   '/v1/vars': listVariables,
+  '/v1/regions': listRegions,
+  '/v1/acl/token/self': tokenSelf,
 };
+
+/**
+ * `GET /v1/acl/token/self`: the caller's own token. A secret Nomad does not know resolves to "ACL token
+ * not found", which the HTTP layer answers as 403 (reference nomad-api.md §6; HT ACLTokenSelf, nomad/acl_endpoint.go
+ * ResolveToken); no token is the anonymous token, a client token. Only the fields converge reads.
+ */
+function tokenSelf(ctx: RequestContext): Reply {
+  if (ctx.method !== 'GET') throw new HttpError(405, 'Invalid method');
+  requireAclEnabled(ctx);
+  const who = identify(ctx);
+  if (who === 'invalid') throw new HttpError(403, 'ACL token not found');
+  const token =
+    who === 'management'
+      ? { AccessorID: 'sandbox-management', Name: 'Bootstrap Token', Type: 'management', Policies: null, Global: true }
+      : who === 'client'
+        ? { AccessorID: 'sandbox-client', Name: 'ci', Type: 'client', Policies: ['ci'], Global: false }
+        : { AccessorID: 'anonymous', Name: 'Anonymous Token', Type: 'client', Policies: ['anonymous'], Global: false };
+  return { status: 200, json: token };
+}
+
+/**
+ * `GET /v1/regions`: the names of the regions the servers know, a bare JSON array of strings, for any
+ * token or none (HT RegionListRequest; the Region.List RPC checks no ACL). No X-Nomad-* headers: the
+ * handler sets no query meta.
+ */
+function listRegions(ctx: RequestContext): Reply {
+  if (ctx.method !== 'GET') throw new HttpError(405, 'Invalid method');
+  return { status: 200, json: [...ctx.cluster.names].sort() };
+}
 
 const prefixed: Array<[string, (ctx: RequestContext, rest: string) => Promise<Reply>]> = [
   ['/v1/acl/auth-method/', authMethodByName],

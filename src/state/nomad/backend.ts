@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { createHttpClient } from '../../http/client.js';
+import { NOMAD_SERVICE } from '../../providers/nomad/identity.js';
 import type { HttpClient, TlsOptions } from '../../http/types.js';
 import { silentReporter, type Reporter } from '../../model/events.js';
 import { parseStateDocument } from '../local-backend.js';
@@ -91,8 +92,8 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
       baseUrl: opts.address,
       ...(opts.tls ? { tls: opts.tls } : {}),
       ...(opts.reporter ? { reporter: opts.reporter } : {}),
-      // A web page at the address is another server, never "no state yet" (a 404 page read as a missing variable).
-      service: { name: 'Nomad', addressSetting: 'NOMAD_ADDR' },
+      // Another server or service at the address is an error, never "no state yet" (its 404 read as a missing variable).
+      service: NOMAD_SERVICE,
     });
   const vars = createVariablesClient({ http, token: opts.token, namespace });
   const reporter = opts.reporter ?? silentReporter;

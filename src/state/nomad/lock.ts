@@ -269,8 +269,11 @@ export async function forceUnlockNomad(opts: NomadLockOptions, id: string): Prom
       hint: 'nothing to unlock; a lock whose lease ended clears by itself',
     });
   }
+  // The holder's items stay on the variable after a release: without `Lock` they describe the last holder, not a live one.
+  const heldNow = v.Lock !== undefined && v.Lock !== null;
   if (holder?.id !== id && nomadLockId !== id) {
-    throw new ConvergeError('state.lock-id-mismatch', `The lock on ${opts.description} has id ${holder?.id ?? '(unknown)'}, not ${id}: ${describeHolder(holder)}`, {
+    const who = heldNow ? describeHolder(holder) : describeLastHolder(holder);
+    throw new ConvergeError('state.lock-id-mismatch', `The lock on ${opts.description} has id ${holder?.id ?? '(unknown)'}, not ${id}: ${who}`, {
       source: 'user',
       hint: 'pass the id printed in the "state is locked" message; check that its holder is really gone first',
     });
@@ -289,7 +292,16 @@ export async function forceUnlockNomad(opts: NomadLockOptions, id: string): Prom
       hint: 'nothing to unlock',
     });
   }
+  if (!heldNow) {
+    throw new ConvergeError('state.not-locked', `${opts.description} is not locked by ${id}: ${describeLastHolder(holder)}`, { source: 'user', hint: 'nothing to unlock' });
+  }
   throw unlockRefused(opts, holder, `Nomad refused to release it (409): the lease behind ${id} has ended or the lock changed hands`);
+}
+
+/** The holder items of a variable Nomad shows no lock on: who took it last, not who holds it. */
+function describeLastHolder(h: LockInfo | undefined): string {
+  const last = h ? `last taken by ${h.owner}@${h.host} (pid ${h.pid}) for "${h.operation}" at ${h.createdAt}, lock id ${h.id}` : 'no holder recorded';
+  return `${last}; Nomad shows this token no lock on it now (released, or its lease ended; only a management token sees a held lock)`;
 }
 
 function unlockRefused(opts: NomadLockOptions, holder: LockInfo | undefined, why: string): ConvergeError {

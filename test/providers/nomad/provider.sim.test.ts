@@ -389,9 +389,11 @@ describe('Nomad provider: reading a replica region (reference §3.1, §7)', () =
       expect(synced.diagnostics).toEqual([]);
       expect(r.reporter.events.some((e) => e.code === 'nomad.replica.in-sync')).toBe(true);
 
-      const unknown = await r.provider.load({ desired, records: [...r.records.values()], readRegion: 'mars' }, r.ctx);
-      expect(unknown.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'nomad.replica-unreadable' })]);
-      expect(unknown.diagnostics[0]?.summary).toContain('No path to region');
+      // A region the cluster does not know is an error before any read of it (GET /v1/regions), not a warning.
+      await expect(r.provider.load({ desired, records: [...r.records.values()], readRegion: 'mars' }, r.ctx)).rejects.toMatchObject({
+        code: 'nomad.unknown-region',
+        message: expect.stringContaining('its regions: europe, global'),
+      });
     } finally {
       await r.close();
     }

@@ -138,6 +138,8 @@ export async function startVariantServer(): Promise<VariantServer> {
     const seg = path.split('/').filter((s) => s !== '');
     const q = url.searchParams;
 
+    // The ping every client reads first: 204 with the API version header (go-tfe tfe.go).
+    if (method === 'GET' && path === '/ping') return void res.writeHead(204, { 'TFP-API-Version': '2.6', 'TFP-AppName': 'HCP Terraform' }).end();
     if (method === 'GET' && path === '/account/details') return send(res, 404, { errors: ['not found'] });
 
     if (method === 'GET' && path === `/organizations/${ORG}/registry-modules`) {
