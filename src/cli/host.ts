@@ -7,8 +7,12 @@ import { DigestBook } from '../secrets/digest.js';
 import { Redactor } from '../secrets/redactor.js';
 import { formatElapsed, ProgressLine } from './progress.js';
 
-/** Exit codes, the same for every command (README "Exit codes"). */
-export const EXIT = { ok: 0, error: 1, changes: 2 } as const;
+/**
+ * Exit codes, the same for every command (README "Exit codes"). `awaiting`: an apply that did everything else
+ * but left runs waiting for a person's confirmation in HCP Terraform (upgrade.confirm: manual), so CI can tell
+ * "done" from "a person must act" without reading the output.
+ */
+export const EXIT = { ok: 0, error: 1, changes: 2, awaiting: 3 } as const;
 
 export interface TextSink {
   write(text: string): unknown;

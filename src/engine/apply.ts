@@ -256,7 +256,10 @@ async function recordRefreshes(run: PlanRunLike, providers: readonly Provider[],
       // secret nobody can see.
       const provider = providers.find((pr) => pr.kinds.includes(view.kind));
       const extra = live.hiddenChange === undefined && provider?.adopt ? provider.adopt({ ...view, live }, run.views, now).extra : current.extra;
-      await store.put(withSource(run)({ ...current, id: live.id, applied: { ...live.fields }, extra, updatedAt: now.toISOString() }));
+      const { inFlight, ...rest } = current;
+      // `run`: the run the record followed has applied; any other refresh keeps a run still in flight to resume.
+      const keep = p.change.refresh !== 'run' && inFlight !== undefined ? { inFlight } : {};
+      await store.put(withSource(run)({ ...rest, ...keep, id: live.id, applied: { ...live.fields }, extra, updatedAt: now.toISOString() }));
     } else {
       await store.remove(view);
     }

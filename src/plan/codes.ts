@@ -48,6 +48,7 @@ export type Note =
   | { code: 'templated-bind-name' }
   | { code: 'version-unpinned'; latest: string }
   | { code: 'run-in-flight'; purpose: string; runId: string; phase: string; status: string | null }
+  | { code: 'run-ended'; purpose: string; runId: string; status: string }
   | { code: 'resumes-upgrade-run'; runId: string; phase: string }
   | { code: 'first-run-then-upgrade'; runId: string; status: string | null }
   | { code: 'owner-tag'; tag: string }
@@ -103,6 +104,7 @@ export const NOTE_CODES = {
   'templated-bind-name': { meaning: 'a templated bind name is filled at login; the role or policy it names cannot be checked', data: '-' },
   'version-unpinned': { meaning: 'a module has no versionPin; the registry’s latest version is used', data: 'latest: string' },
   'run-in-flight': { meaning: 'a run an earlier apply started was last seen in a phase; apply resumes following it', data: 'purpose: string; runId: string; phase: string; status: string | null' },
+  'run-ended': { meaning: 'a run an earlier apply started and recorded has applied since (a manual confirmation): its result is converge’s own, recorded by the next apply without a request', data: 'purpose: string; runId: string; status: string' },
   'resumes-upgrade-run': { meaning: 'the upgrade resumes an earlier apply’s run instead of starting another', data: 'runId: string; phase: string' },
   'first-run-then-upgrade': { meaning: 'an adopted workspace’s first run is followed, then the workspace upgrades', data: 'runId: string; status: string | null' },
   'owner-tag': { meaning: 'the update also adds the owner tag of this named state to the workspace', data: 'tag: string' },

@@ -222,7 +222,10 @@ function headText(o: ApplyOutcome, change: Change | undefined): string {
 export function applySummaryLine(result: ApplyResult): string {
   const c = result.counts;
   if (c.failed + c.skipped + c.awaiting === 0) return `Apply complete: ${c.succeeded} succeeded.`;
-  return `Apply complete: ${c.succeeded} succeeded, ${c.failed} failed, ${c.skipped} skipped, ${c.awaiting} awaiting confirmation.`;
+  const counts = `${c.succeeded} succeeded, ${c.failed} failed, ${c.skipped} skipped, ${c.awaiting} awaiting confirmation`;
+  // Not "complete": a run waits for a person (exit 3 without failures); the line says what to do.
+  if (c.awaiting > 0) return `Apply incomplete: ${counts}. Confirm each run awaiting confirmation at its URL; the next plan records it.`;
+  return `Apply complete: ${counts}.`;
 }
 
 /**

@@ -53,6 +53,7 @@ const NOTE_EXAMPLES: { [C in NoteCode]: Extract<Note, { code: C }> } = {
   'templated-bind-name': { code: 'templated-bind-name' },
   'version-unpinned': { code: 'version-unpinned', latest: '1.5.0' },
   'run-in-flight': { code: 'run-in-flight', purpose: 'upgrade', runId: 'run-abc', phase: 'planned', status: 'planned' },
+  'run-ended': { code: 'run-ended', purpose: 'upgrade', runId: 'run-abc', status: 'applied' },
   'resumes-upgrade-run': { code: 'resumes-upgrade-run', runId: 'run-abc', phase: 'confirmed' },
   'first-run-then-upgrade': { code: 'first-run-then-upgrade', runId: 'run-abc', status: 'planning' },
   'owner-tag': { code: 'owner-tag', tag: 'converge-state:platform' },

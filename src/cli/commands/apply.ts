@@ -130,7 +130,7 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     stopped.nothingLeft = result.counts.skipped === 0 && result.counts.failed === 0;
     host.err(stoppedLine(result.outcomes));
   }
-  return result.counts.failed > 0 ? EXIT.error : EXIT.ok;
+  return result.counts.failed > 0 ? EXIT.error : result.counts.awaiting > 0 ? EXIT.awaiting : EXIT.ok;
 }
 
 /**
