@@ -165,7 +165,7 @@ export type OutcomeDetail =
   | { code: 'dependent-not-deleted'; dependent: string }
   | { code: 'deletion-not-done' }
   | { code: 'dependency-not-done'; dependency: string; status: 'failed' | 'skipped' }
-  | { code: 'canary-failed'; canary: string }
+  | { code: 'canary-failed'; canary: string; cause?: string }
   | { code: 'upgrade-failed'; workspace: string }
   | { code: 'max-failures'; module: string; maxFailures: number; failed: string[] }
   // Why a change waits (status `awaiting-confirmation`).
@@ -206,7 +206,7 @@ export const OUTCOME_CODES = {
   'dependent-not-deleted': { meaning: 'skipped: an object that depends on this one was not deleted, so this one stays', data: 'dependent: string (its address)' },
   'deletion-not-done': { meaning: 'skipped: the create of a replacement waits for its delete, which did not succeed', data: '-' },
   'dependency-not-done': { meaning: 'skipped: an object this one depends on failed or was skipped', data: "dependency: string (its address); status: 'failed' | 'skipped'" },
-  'canary-failed': { meaning: 'skipped: the rollout’s canary upgrade failed, so no other upgrade starts', data: 'canary: string (workspace name)' },
+  'canary-failed': { meaning: 'skipped: the rollout’s canary upgrade failed, so no other upgrade starts', data: 'canary: string (workspace name); cause?: string (the canary’s error code)' },
   'upgrade-failed': { meaning: 'skipped: an upgrade of the same module failed (upgrade.maxFailures: 1)', data: 'workspace: string' },
   'max-failures': { meaning: 'skipped: upgrade.maxFailures upgrades of the same module failed', data: 'module: string; maxFailures: number; failed: string[] (workspace names)' },
   'awaiting-upgrade-run': { meaning: 'awaiting confirmation: the upgrade run is planned and waits to be confirmed (upgrade.confirm: manual)', data: 'runId: string; url: string' },

@@ -179,7 +179,8 @@ function notDoneSentence(d: Later): string {
     case 'dependency-not-done':
       return `${d.dependency} (which it depends on) ${d.status === 'failed' ? 'failed' : 'was skipped'}`;
     case 'canary-failed':
-      return `not started: the upgrade of ${d.canary} (the canary) failed`;
+      if (d.cause === 'tfe.run.blocked-by-decision' || d.cause === 'tfe.run.needs-decision') return `not started: the upgrade of ${d.canary} (the canary) is held by a run that waits for a decision in HCP Terraform`;
+      return `not started: the upgrade of ${d.canary} (the canary) failed${d.cause ? ` (${d.cause})` : ''}`;
     case 'upgrade-failed':
       return `not started: the upgrade of ${d.workspace} failed`;
     case 'max-failures':

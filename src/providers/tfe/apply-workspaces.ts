@@ -57,6 +57,7 @@ export async function applyWorkspaces(batch: ApplyBatch, session: TfeSession, ct
         return upgradeWorkspace(env, p, d);
       }),
     isFailure: (o) => o.status === 'failed',
+    causeOf: (o) => o.error?.code,
     skip: (p, reason) => outcome(p, 'skipped', reason),
     nameOf: (p) => p.change.name,
     groupOf: (p) => {
