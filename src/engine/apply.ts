@@ -9,7 +9,7 @@ import type { ApplyContext, ApplyOutcome, OutcomeStatus, PlannedChange, Provider
 import { createApplyContext } from './apply-context.js';
 import { dependenciesOf } from './dependencies.js';
 import { sourceOf } from './refresh.js';
-import type { ApplyInput, ApplyResult, PlanRun } from './types.js';
+import type { ApplyCounts, ApplyInput, ApplyResult, PlanRun } from './types.js';
 
 type Phase = 'delete' | 'write';
 
@@ -25,7 +25,7 @@ function skippedOf(p: PlannedChange, detail: OutcomeDetail): ApplyOutcome {
 }
 
 function isBad(status: OutcomeStatus | undefined): boolean {
-  return status === 'failed' || status === 'skipped';
+  return status === 'failed' || status === 'skipped' || status === 'cancelled';
 }
 
 /**
@@ -93,9 +93,10 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
   }
 
   await dropGone(run, store, applyCtx);
-  const counts = { succeeded: 0, failed: 0, skipped: 0, awaiting: 0 };
+  const counts: ApplyCounts = { succeeded: 0, failed: 0, skipped: 0, awaiting: 0 };
   for (const o of outcomes) {
     if (o.status === 'awaiting-confirmation') counts.awaiting += 1;
+    else if (o.status === 'cancelled') counts.cancelled = (counts.cancelled ?? 0) + 1;
     else counts[o.status] += 1;
   }
   return { outcomes, counts, adopted, refreshed };

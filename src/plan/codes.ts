@@ -48,7 +48,7 @@ export type Note =
   | { code: 'templated-bind-name' }
   | { code: 'version-unpinned'; latest: string }
   | { code: 'run-in-flight'; purpose: string; runId: string; phase: string; status: string | null }
-  | { code: 'run-ended'; purpose: string; runId: string; status: string }
+  | { code: 'run-applied-since'; purpose: string; runId: string; status: string }
   | { code: 'resumes-upgrade-run'; runId: string; phase: string }
   | { code: 'first-run-then-upgrade'; runId: string; status: string | null }
   | { code: 'owner-tag'; tag: string }
@@ -104,7 +104,7 @@ export const NOTE_CODES = {
   'templated-bind-name': { meaning: 'a templated bind name is filled at login; the role or policy it names cannot be checked', data: '-' },
   'version-unpinned': { meaning: 'a module has no versionPin; the registry’s latest version is used', data: 'latest: string' },
   'run-in-flight': { meaning: 'a run an earlier apply started was last seen in a phase; apply resumes following it', data: 'purpose: string; runId: string; phase: string; status: string | null' },
-  'run-ended': { meaning: 'a run an earlier apply started and recorded has applied since (a manual confirmation): its result is converge’s own, recorded by the next apply without a request', data: 'purpose: string; runId: string; status: string' },
+  'run-applied-since': { meaning: 'a run an earlier apply started and recorded has applied since (a manual confirmation): its result is converge’s own, recorded by the next apply without a request', data: 'purpose: string; runId: string; status: string' },
   'resumes-upgrade-run': { meaning: 'the upgrade resumes an earlier apply’s run instead of starting another', data: 'runId: string; phase: string' },
   'first-run-then-upgrade': { meaning: 'an adopted workspace’s first run is followed, then the workspace upgrades', data: 'runId: string; status: string | null' },
   'owner-tag': { meaning: 'the update also adds the owner tag of this named state to the workspace', data: 'tag: string' },
@@ -145,6 +145,7 @@ export type OutcomeDetail =
   | { code: 'module-enabled'; registryModule: string; version: string; id: string }
   | { code: 'written'; settings: boolean; variableWrites: number }
   | { code: 'run-ended'; after: RunStep; run: 'applied' | 'no-changes' }
+  | { code: 'run-interrupted'; after: RunStep; url: string }
   | { code: 'safe-deleted'; id: string }
   | { code: 'orphaned' }
   | { code: 'destroyed'; id: string; deleted: boolean }
@@ -196,6 +197,7 @@ export const OUTCOME_CODES = {
   },
   'destroy-run-applied': { meaning: 'failed: the destroy run applied, but the safe-delete after it was refused; the outcome’s error says why, after this sentence', data: '-' },
   'run-failed': { meaning: 'failed: the run after a workspace change failed; the outcome’s error says why, after this sentence', data: "after: { step: 'created'; id; version } | { step: 'written'; settings; variableWrites } | { step: 'destroy' } | { step: 'run'; purpose }" },
+  'run-interrupted': { meaning: 'an interrupt stopped converge while it followed the run; the run goes on in HCP Terraform and the next apply follows it (status `cancelled`, or `succeeded` for a workspace created)', data: "after: RunStep (as for run-ended); url: string" },
   'internal-no-manifest': { meaning: 'failed, nothing sent: a create, update or upgrade planned without its manifest object (a bug in converge)', data: '-' },
   'internal-no-live': { meaning: 'failed, nothing sent: an update or upgrade planned without the live object it changes (a bug in converge)', data: '-' },
   'internal-no-create-body': { meaning: 'failed, nothing sent: a workspace create planned without the body it sends (a bug in converge)', data: '-' },

@@ -111,7 +111,11 @@ export interface ApplyContext extends ProviderContext {
   setInFlight(address: Address, run: InFlightRun | undefined): Promise<void>;
 }
 
-export type OutcomeStatus = 'succeeded' | 'failed' | 'skipped' | 'awaiting-confirmation';
+/**
+ * `cancelled`: an interrupt (Ctrl-C, SIGTERM) stopped converge while it followed this change's run; the run goes on
+ * in the service and stays recorded, so the next apply follows it. Never a failure: no failure budget counts it.
+ */
+export type OutcomeStatus = 'succeeded' | 'failed' | 'skipped' | 'awaiting-confirmation' | 'cancelled';
 
 export interface ApplyOutcome {
   kind: Kind;

@@ -58,8 +58,8 @@ function refreshDetail(c: Change): string[] {
     case 'live':
       return presentFields(c.fields).map((l) => `${formatFieldLine(l)} (recorded → live)`);
     case 'run': {
-      const ended = c.notes.find((n) => n.code === 'run-ended');
-      const run = ended?.code === 'run-ended' ? `${ended.purpose} run ${ended.runId}` : 'a run';
+      const ended = c.notes.find((n) => n.code === 'run-applied-since');
+      const run = ended?.code === 'run-applied-since' ? `${ended.purpose} run ${ended.runId}` : 'a run';
       return [`${run} started by an earlier apply has applied since: its result is recorded and the run forgotten`];
     }
     default:

@@ -420,7 +420,7 @@ async function loadWorkspaces(
     if (r?.inFlight) {
       const f = r.inFlight;
       const status = inFlightStatus.get(name) ?? null;
-      notes.push(ended ? { code: 'run-ended', purpose: f.purpose, runId: f.runId, status: 'applied' } : { code: 'run-in-flight', purpose: f.purpose, runId: f.runId, phase: f.phase, status });
+      notes.push(ended ? { code: 'run-applied-since', purpose: f.purpose, runId: f.runId, status: 'applied' } : { code: 'run-in-flight', purpose: f.purpose, runId: f.runId, phase: f.phase, status });
     }
     const view: ObjectView = {
       kind: 'NoCodeWorkspace',

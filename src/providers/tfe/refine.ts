@@ -77,7 +77,7 @@ export function refineTfe(view: ObjectView, change: Change, all: ReadonlyMap<str
     return [{ ...change, action: 'upgrade', upgrade: { from, to: to ?? from }, reasons: [...reasons, ...reasonsBesidesVersion(view, change, how)], notes }];
   }
   // A run an earlier apply started has applied since (load.ts): nothing to follow, the record takes its result.
-  if (change.action === 'no-op' && view.notes?.some((n) => n.code === 'run-ended')) return [{ ...change, refresh: 'run' }];
+  if (change.action === 'no-op' && view.notes?.some((n) => n.code === 'run-applied-since')) return [{ ...change, refresh: 'run' }];
   if (firstRun !== null && (change.action === 'no-op' || change.action === 'update')) {
     const before = change.action === 'update' ? (change.reasons ?? []) : [];
     return [{ ...change, action: 'update', reasons: [...before, { code: 'first-run-in-flight', runId: firstRun, status: firstRunStatus }] }];
