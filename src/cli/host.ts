@@ -72,6 +72,8 @@ export class Host implements OperationHost {
   private current = '';
   private ticker: NodeJS.Timeout | undefined;
   private readonly silenced = new Set<string>();
+  /** Without a TTY: the stage last printed per run, so a run prints a line per stage, not per state. */
+  private readonly runStages = new Map<string, string>();
 
   constructor(readonly opts: HostOptions) {
     this.now = opts.now ?? Date.now;
@@ -188,6 +190,10 @@ export class Host implements OperationHost {
       if (this.phaseName !== undefined) this.drawStatus();
       else this.status.draw(text);
       return;
+    }
+    if (event.code === 'tfe.run.phase' && typeof event.data?.stage === 'string' && typeof event.data.runId === 'string') {
+      if (this.runStages.get(event.data.runId) === event.data.stage) return;
+      this.runStages.set(event.data.runId, event.data.stage);
     }
     const prefix = event.level === 'warn' ? 'Warning: ' : event.level === 'error' ? 'Error: ' : '';
     const count = event.code === 'apply.change.done' ? this.counter() : '';

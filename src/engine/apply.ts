@@ -156,14 +156,26 @@ async function runBatch(
   run: PlanRunLike,
   ctx: ApplyContext,
 ): Promise<ApplyOutcome[]> {
-  for (const p of send) {
-    ctx.reporter.emit({
-      code: 'apply.change.start',
-      level: 'info',
-      message: `${addressKey(p.change)}: ${p.change.action}…`,
-      data: { kind: p.change.kind, name: p.change.name, action: p.change.action },
-    });
-  }
+  // Each change's start and end are reported when the provider really starts and ends it (ApplyContext.track), so
+  // progress counts objects as they finish and no "create…" is said of an object not sent yet; an outcome the
+  // provider did not track is reported when the batch returns.
+  const reported = new Set<string>();
+  const key = (o: Pick<ApplyOutcome, 'kind' | 'name' | 'action'>) => `${o.action} ${addressKey(o)}`;
+  const batchCtx: ApplyContext = {
+    ...ctx,
+    track: async (p, one) => {
+      ctx.reporter.emit({
+        code: 'apply.change.start',
+        level: 'info',
+        message: `${addressKey(p.change)}: ${p.change.action}…`,
+        data: { kind: p.change.kind, name: p.change.name, action: p.change.action },
+      });
+      const o = await one();
+      reported.add(key(o));
+      emitDone(ctx, o);
+      return o;
+    },
+  };
   const provider = providers.find((pr) => pr.kinds.includes(kind));
   let returned: ApplyOutcome[];
   if (!provider) {
@@ -171,7 +183,7 @@ async function runBatch(
     returned = send.map((p) => outcomeOf(p, 'failed', error.message, error));
   } else {
     try {
-      returned = await provider.apply({ phase, kind, changes: send, all: run.views }, ctx);
+      returned = await provider.apply({ phase, kind, changes: send, all: run.views }, batchCtx);
     } catch (e) {
       const error = isConvergeError(e)
         ? e
@@ -193,7 +205,7 @@ async function runBatch(
     }
   }
   result.push(...unused);
-  for (const o of result) emitDone(ctx, o);
+  for (const o of result) if (!reported.has(key(o))) emitDone(ctx, o);
   return result;
 }
 

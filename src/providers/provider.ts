@@ -109,6 +109,12 @@ export interface ApplyContext extends ProviderContext {
   forget(address: Address): Promise<void>;
   /** Record or clear a long-running run so a rerun resumes it instead of starting another. */
   setInFlight(address: Address, run: InFlightRun | undefined): Promise<void>;
+  /**
+   * Runs one change of the batch, reporting its start when it really starts and its end when it ends (progress
+   * counts each object as it finishes, not when the whole batch returns). Set by the engine for each batch; a
+   * change a provider does not run through it is reported when the batch returns.
+   */
+  track?(p: PlannedChange, run: () => Promise<ApplyOutcome>): Promise<ApplyOutcome>;
 }
 
 /**

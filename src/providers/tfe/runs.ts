@@ -92,6 +92,18 @@ export function unknownStatusWaitMs(options: Pick<ApplyOptions, 'pollIntervalMs'
   return Math.min(options.runTimeoutMs, 60_000, Math.max(1, options.pollIntervalMs) * 20);
 }
 
+/**
+ * A run's stage for people: the states it passes through grouped into the few that matter to someone watching a
+ * log (a line per stage, not per state: a run passes some twenty states).
+ */
+export function runStage(status: string, cls: RunClass): string {
+  if (cls !== 'running') return cls === 'confirmable' ? 'planned' : cls;
+  if (status === 'pending' || status === 'queuing' || status === 'plan_queued') return 'queued';
+  return APPLYING.has(status) ? 'applying' : 'planning';
+}
+
+const APPLYING = new Set(['confirmed', 'apply_queued', 'queuing_apply', 'applying', 'pre_apply_running', 'pre_apply_completed', 'post_apply_running', 'post_apply_completed']);
+
 export type RunPhase = 'initiated' | 'planned' | 'confirmed';
 
 export interface FollowOptions {
@@ -215,7 +227,7 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
         code: 'tfe.run.phase',
         level: 'info',
         message: `${o.workspace}: ${o.purpose} run ${o.runId} is ${run.status}`,
-        data: { workspace: o.workspace, runId: o.runId, phase: run.status, elapsedMs: elapsed(), purpose: o.purpose },
+        data: { workspace: o.workspace, runId: o.runId, phase: run.status, stage: runStage(run.status, classifyRun(run.status, run.confirmable)), elapsedMs: elapsed(), purpose: o.purpose },
       });
     }
     const cls = classifyRun(run.status, run.confirmable);
