@@ -161,15 +161,17 @@ async function runBatch(
   // provider did not track is reported when the batch returns.
   const reported = new Set<string>();
   const key = (o: Pick<ApplyOutcome, 'kind' | 'name' | 'action'>) => `${o.action} ${addressKey(o)}`;
+  const emitStart = (p: PlannedChange) =>
+    ctx.reporter.emit({
+      code: 'apply.change.start',
+      level: 'info',
+      message: `${addressKey(p.change)}: ${p.change.action}…`,
+      data: { kind: p.change.kind, name: p.change.name, action: p.change.action },
+    });
   const batchCtx: ApplyContext = {
     ...ctx,
     track: async (p, one) => {
-      ctx.reporter.emit({
-        code: 'apply.change.start',
-        level: 'info',
-        message: `${addressKey(p.change)}: ${p.change.action}…`,
-        data: { kind: p.change.kind, name: p.change.name, action: p.change.action },
-      });
+      emitStart(p);
       const o = await one();
       reported.add(key(o));
       emitDone(ctx, o);
@@ -177,6 +179,7 @@ async function runBatch(
     },
   };
   const provider = providers.find((pr) => pr.kinds.includes(kind));
+  if (provider?.tracksChanges !== true) for (const p of send) emitStart(p);
   let returned: ApplyOutcome[];
   if (!provider) {
     const error = new ConvergeError('apply.no-provider', `no provider serves ${kind}`, { source: 'internal' });

@@ -149,6 +149,8 @@ export interface ApplyBatch {
 export interface Provider {
   readonly id: string;
   readonly kinds: readonly Kind[];
+  /** Runs every change through ApplyContext.track; otherwise the engine reports all starts before the batch. */
+  readonly tracksChanges?: boolean;
   /** Checks before any write (token kind, reachability). Returns problems, never throws for them. */
   preflight?(ctx: ProviderContext, kinds: readonly Kind[]): Promise<Diagnostic[]>;
   load(input: LoadInput, ctx: ProviderContext): Promise<LoadResult>;
