@@ -7,8 +7,12 @@ import { DigestBook } from '../secrets/digest.js';
 import { Redactor } from '../secrets/redactor.js';
 import { formatElapsed, ProgressLine } from './progress.js';
 
-/** Exit codes, the same for every command (README "Exit codes"). */
-export const EXIT = { ok: 0, error: 1, changes: 2 } as const;
+/**
+ * Exit codes, the same for every command (README "Exit codes"). `awaiting`: an apply that did everything else
+ * but left runs waiting for a person's confirmation in HCP Terraform (upgrade.confirm: manual), so CI can tell
+ * "done" from "a person must act" without reading the output.
+ */
+export const EXIT = { ok: 0, error: 1, changes: 2, awaiting: 3 } as const;
 
 export interface TextSink {
   write(text: string): unknown;
@@ -68,6 +72,8 @@ export class Host implements OperationHost {
   private current = '';
   private ticker: NodeJS.Timeout | undefined;
   private readonly silenced = new Set<string>();
+  /** Without a TTY: the stage last printed per run, so a run prints a line per stage, not per state. */
+  private readonly runStages = new Map<string, string>();
 
   constructor(readonly opts: HostOptions) {
     this.now = opts.now ?? Date.now;
@@ -184,6 +190,10 @@ export class Host implements OperationHost {
       if (this.phaseName !== undefined) this.drawStatus();
       else this.status.draw(text);
       return;
+    }
+    if (event.code === 'tfe.run.phase' && typeof event.data?.stage === 'string' && typeof event.data.runId === 'string') {
+      if (this.runStages.get(event.data.runId) === event.data.stage) return;
+      this.runStages.set(event.data.runId, event.data.stage);
     }
     const prefix = event.level === 'warn' ? 'Warning: ' : event.level === 'error' ? 'Error: ' : '';
     const count = event.code === 'apply.change.done' ? this.counter() : '';

@@ -9,7 +9,7 @@ import type { ApplyContext, ApplyOutcome, OutcomeStatus, PlannedChange, Provider
 import { createApplyContext } from './apply-context.js';
 import { dependenciesOf } from './dependencies.js';
 import { sourceOf } from './refresh.js';
-import type { ApplyInput, ApplyResult, PlanRun } from './types.js';
+import type { ApplyCounts, ApplyInput, ApplyResult, PlanRun } from './types.js';
 
 type Phase = 'delete' | 'write';
 
@@ -25,7 +25,7 @@ function skippedOf(p: PlannedChange, detail: OutcomeDetail): ApplyOutcome {
 }
 
 function isBad(status: OutcomeStatus | undefined): boolean {
-  return status === 'failed' || status === 'skipped';
+  return status === 'failed' || status === 'skipped' || status === 'cancelled';
 }
 
 /**
@@ -93,9 +93,10 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
   }
 
   await dropGone(run, store, applyCtx);
-  const counts = { succeeded: 0, failed: 0, skipped: 0, awaiting: 0 };
+  const counts: ApplyCounts = { succeeded: 0, failed: 0, skipped: 0, awaiting: 0 };
   for (const o of outcomes) {
     if (o.status === 'awaiting-confirmation') counts.awaiting += 1;
+    else if (o.status === 'cancelled') counts.cancelled = (counts.cancelled ?? 0) + 1;
     else counts[o.status] += 1;
   }
   return { outcomes, counts, adopted, refreshed };
@@ -155,22 +156,37 @@ async function runBatch(
   run: PlanRunLike,
   ctx: ApplyContext,
 ): Promise<ApplyOutcome[]> {
-  for (const p of send) {
+  // Each change's start and end are reported when the provider really starts and ends it (ApplyContext.track), so
+  // progress counts objects as they finish and no "create…" is said of an object not sent yet; an outcome the
+  // provider did not track is reported when the batch returns.
+  const reported = new Set<string>();
+  const key = (o: Pick<ApplyOutcome, 'kind' | 'name' | 'action'>) => `${o.action} ${addressKey(o)}`;
+  const emitStart = (p: PlannedChange) =>
     ctx.reporter.emit({
       code: 'apply.change.start',
       level: 'info',
       message: `${addressKey(p.change)}: ${p.change.action}…`,
       data: { kind: p.change.kind, name: p.change.name, action: p.change.action },
     });
-  }
+  const batchCtx: ApplyContext = {
+    ...ctx,
+    track: async (p, one) => {
+      emitStart(p);
+      const o = await one();
+      reported.add(key(o));
+      emitDone(ctx, o);
+      return o;
+    },
+  };
   const provider = providers.find((pr) => pr.kinds.includes(kind));
+  if (provider?.tracksChanges !== true) for (const p of send) emitStart(p);
   let returned: ApplyOutcome[];
   if (!provider) {
     const error = new ConvergeError('apply.no-provider', `no provider serves ${kind}`, { source: 'internal' });
     returned = send.map((p) => outcomeOf(p, 'failed', error.message, error));
   } else {
     try {
-      returned = await provider.apply({ phase, kind, changes: send, all: run.views }, ctx);
+      returned = await provider.apply({ phase, kind, changes: send, all: run.views }, batchCtx);
     } catch (e) {
       const error = isConvergeError(e)
         ? e
@@ -192,7 +208,7 @@ async function runBatch(
     }
   }
   result.push(...unused);
-  for (const o of result) emitDone(ctx, o);
+  for (const o of result) if (!reported.has(key(o))) emitDone(ctx, o);
   return result;
 }
 
@@ -256,7 +272,10 @@ async function recordRefreshes(run: PlanRunLike, providers: readonly Provider[],
       // secret nobody can see.
       const provider = providers.find((pr) => pr.kinds.includes(view.kind));
       const extra = live.hiddenChange === undefined && provider?.adopt ? provider.adopt({ ...view, live }, run.views, now).extra : current.extra;
-      await store.put(withSource(run)({ ...current, id: live.id, applied: { ...live.fields }, extra, updatedAt: now.toISOString() }));
+      const { inFlight, ...rest } = current;
+      // `run`: the run the record followed has applied; any other refresh keeps a run still in flight to resume.
+      const keep = p.change.refresh !== 'run' && inFlight !== undefined ? { inFlight } : {};
+      await store.put(withSource(run)({ ...rest, ...keep, id: live.id, applied: { ...live.fields }, extra, updatedAt: now.toISOString() }));
     } else {
       await store.remove(view);
     }

@@ -24,7 +24,8 @@ export function withRefresh(change: Change, view: ObjectView): Change {
   const fields = diffFields(record.applied, live.fields);
   const moved = record.source !== sourceOf(view);
   if (fields.length === 0 && !moved) return change;
-  return { ...change, refresh: fields.length > 0 ? 'live' : 'source', fields };
+  // A provider's own kind of refresh (`run`) stays: the record's fields follow the live ones all the same.
+  return { ...change, refresh: change.refresh ?? (fields.length > 0 ? 'live' : 'source'), fields };
 }
 
 /**

@@ -87,6 +87,8 @@ export interface ApplyCounts {
   failed: number;
   skipped: number;
   awaiting: number;
+  /** Changes whose run converge stopped following at an interrupt (status `cancelled`); absent when none. */
+  cancelled?: number;
 }
 
 export interface ApplyResult {

@@ -54,6 +54,7 @@ export type Note =
   | { code: 'role-delete-unlinks-tokens'; id: string }
   | { code: 'version-unpinned'; latest: string }
   | { code: 'run-in-flight'; purpose: string; runId: string; phase: string; status: string | null }
+  | { code: 'run-applied-since'; purpose: string; runId: string; status: string }
   | { code: 'resumes-upgrade-run'; runId: string; phase: string }
   | { code: 'first-run-then-upgrade'; runId: string; status: string | null }
   | { code: 'owner-tag'; tag: string }
@@ -112,6 +113,7 @@ export const NOTE_CODES = {
   'role-delete-unlinks-tokens': { meaning: 'a Nomad ACL role is deleted (a rename is a delete and a create): live tokens linked to it by ID lose its policies', data: 'id: string (the role)' },
   'version-unpinned': { meaning: 'a module has no versionPin; the registry’s latest version is used', data: 'latest: string' },
   'run-in-flight': { meaning: 'a run an earlier apply started was last seen in a phase; apply resumes following it', data: 'purpose: string; runId: string; phase: string; status: string | null' },
+  'run-applied-since': { meaning: 'a run an earlier apply started and recorded has applied since (a manual confirmation): its result is converge’s own, recorded by the next apply without a request', data: 'purpose: string; runId: string; status: string' },
   'resumes-upgrade-run': { meaning: 'the upgrade resumes an earlier apply’s run instead of starting another', data: 'runId: string; phase: string' },
   'first-run-then-upgrade': { meaning: 'an adopted workspace’s first run is followed, then the workspace upgrades', data: 'runId: string; status: string | null' },
   'owner-tag': { meaning: 'the update also adds the owner tag of this named state to the workspace', data: 'tag: string' },
@@ -152,6 +154,7 @@ export type OutcomeDetail =
   | { code: 'module-enabled'; registryModule: string; version: string; id: string }
   | { code: 'written'; settings: boolean; variableWrites: number }
   | { code: 'run-ended'; after: RunStep; run: 'applied' | 'no-changes' }
+  | { code: 'run-interrupted'; after: RunStep; url: string }
   | { code: 'safe-deleted'; id: string }
   | { code: 'orphaned' }
   | { code: 'destroyed'; id: string; deleted: boolean }
@@ -172,7 +175,7 @@ export type OutcomeDetail =
   | { code: 'dependent-not-deleted'; dependent: string }
   | { code: 'deletion-not-done' }
   | { code: 'dependency-not-done'; dependency: string; status: 'failed' | 'skipped' }
-  | { code: 'canary-failed'; canary: string }
+  | { code: 'canary-failed'; canary: string; cause?: string }
   | { code: 'upgrade-failed'; workspace: string }
   | { code: 'max-failures'; module: string; maxFailures: number; failed: string[] }
   // Why a change waits (status `awaiting-confirmation`).
@@ -203,6 +206,7 @@ export const OUTCOME_CODES = {
   },
   'destroy-run-applied': { meaning: 'failed: the destroy run applied, but the safe-delete after it was refused; the outcome’s error says why, after this sentence', data: '-' },
   'run-failed': { meaning: 'failed: the run after a workspace change failed; the outcome’s error says why, after this sentence', data: "after: { step: 'created'; id; version } | { step: 'written'; settings; variableWrites } | { step: 'destroy' } | { step: 'run'; purpose }" },
+  'run-interrupted': { meaning: 'an interrupt stopped converge while it followed the run; the run goes on in HCP Terraform and the next apply follows it (status `cancelled`, or `succeeded` for a workspace created)', data: "after: RunStep (as for run-ended); url: string" },
   'internal-no-manifest': { meaning: 'failed, nothing sent: a create, update or upgrade planned without its manifest object (a bug in converge)', data: '-' },
   'internal-no-live': { meaning: 'failed, nothing sent: an update or upgrade planned without the live object it changes (a bug in converge)', data: '-' },
   'internal-no-create-body': { meaning: 'failed, nothing sent: a workspace create planned without the body it sends (a bug in converge)', data: '-' },
@@ -213,7 +217,7 @@ export const OUTCOME_CODES = {
   'dependent-not-deleted': { meaning: 'skipped: an object that depends on this one was not deleted, so this one stays', data: 'dependent: string (its address)' },
   'deletion-not-done': { meaning: 'skipped: the create of a replacement waits for its delete, which did not succeed', data: '-' },
   'dependency-not-done': { meaning: 'skipped: an object this one depends on failed or was skipped', data: "dependency: string (its address); status: 'failed' | 'skipped'" },
-  'canary-failed': { meaning: 'skipped: the rollout’s canary upgrade failed, so no other upgrade starts', data: 'canary: string (workspace name)' },
+  'canary-failed': { meaning: 'skipped: the rollout’s canary upgrade failed, so no other upgrade starts', data: 'canary: string (workspace name); cause?: string (the canary’s error code)' },
   'upgrade-failed': { meaning: 'skipped: an upgrade of the same module failed (upgrade.maxFailures: 1)', data: 'workspace: string' },
   'max-failures': { meaning: 'skipped: upgrade.maxFailures upgrades of the same module failed', data: 'module: string; maxFailures: number; failed: string[] (workspace names)' },
   'awaiting-upgrade-run': { meaning: 'awaiting confirmation: the upgrade run is planned and waits to be confirmed (upgrade.confirm: manual)', data: 'runId: string; url: string' },

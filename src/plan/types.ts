@@ -44,7 +44,8 @@ export interface Change {
    * Only on a `no-op`: an owned object whose state record apply brings up to date, sending nothing.
    * `live`: the recorded values become the live ones (`fields`: recorded → live); `gone`: the object
    * is gone live and its record is dropped (`--refresh-only`); `source`: only the manifest file the
-   * record names moved. Additive to plan format 1.0 (decisions.md §16, §18).
+   * record names moved; `run`: a run an earlier apply started has applied since, and the record takes its result and
+   * forgets the run. Additive to plan format 1.0 (decisions.md §16, §18).
    */
   refresh?: RefreshKind;
   /**
@@ -55,7 +56,7 @@ export interface Change {
   intent?: ApplyIntent;
 }
 
-export type RefreshKind = 'live' | 'gone' | 'source';
+export type RefreshKind = 'live' | 'gone' | 'source' | 'run';
 
 /** An owned object left out of a plan: its manifest file still exists but was not among the given paths. */
 export interface OutOfScopeObject {

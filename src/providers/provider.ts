@@ -109,9 +109,19 @@ export interface ApplyContext extends ProviderContext {
   forget(address: Address): Promise<void>;
   /** Record or clear a long-running run so a rerun resumes it instead of starting another. */
   setInFlight(address: Address, run: InFlightRun | undefined): Promise<void>;
+  /**
+   * Runs one change of the batch, reporting its start when it really starts and its end when it ends (progress
+   * counts each object as it finishes, not when the whole batch returns). Set by the engine for each batch; a
+   * change a provider does not run through it is reported when the batch returns.
+   */
+  track?(p: PlannedChange, run: () => Promise<ApplyOutcome>): Promise<ApplyOutcome>;
 }
 
-export type OutcomeStatus = 'succeeded' | 'failed' | 'skipped' | 'awaiting-confirmation';
+/**
+ * `cancelled`: an interrupt (Ctrl-C, SIGTERM) stopped converge while it followed this change's run; the run goes on
+ * in the service and stays recorded, so the next apply follows it. Never a failure: no failure budget counts it.
+ */
+export type OutcomeStatus = 'succeeded' | 'failed' | 'skipped' | 'awaiting-confirmation' | 'cancelled';
 
 export interface ApplyOutcome {
   kind: Kind;
@@ -139,6 +149,8 @@ export interface ApplyBatch {
 export interface Provider {
   readonly id: string;
   readonly kinds: readonly Kind[];
+  /** Runs every change through ApplyContext.track; otherwise the engine reports all starts before the batch. */
+  readonly tracksChanges?: boolean;
   /** Checks before any write (token kind, reachability). Returns problems, never throws for them. */
   preflight?(ctx: ProviderContext, kinds: readonly Kind[]): Promise<Diagnostic[]>;
   load(input: LoadInput, ctx: ProviderContext): Promise<LoadResult>;

@@ -67,6 +67,8 @@ function succeededText(o: ApplyOutcome, change: Change | undefined): string {
   }
   if (d.code === 'done') return head;
   if (d.code === 'done-id' || d.code === 'created-no-first-run' || d.code === 'created-run') return outcomeSentence(o.action, d);
+  // Only a workspace created succeeds with its run interrupted (workspace-follow-run.ts): the sentence starts with it.
+  if (d.code === 'run-interrupted' && d.after.step === 'created') return outcomeSentence(o.action, d);
   return `${head}: ${outcomeSentence(o.action, d)}`;
 }
 
@@ -164,6 +166,8 @@ function notDoneSentence(d: Later): string {
       return 'destroy run applied';
     case 'run-failed':
       return stepSentence(d.after);
+    case 'run-interrupted':
+      return `${stepSentence(d.after)}; its run was not followed to the end (converge was interrupted; the next apply follows it): ${d.url}`;
     case 'cancelled':
       return 'cancelled before it started';
     case 'lock-lost':
@@ -179,7 +183,8 @@ function notDoneSentence(d: Later): string {
     case 'dependency-not-done':
       return `${d.dependency} (which it depends on) ${d.status === 'failed' ? 'failed' : 'was skipped'}`;
     case 'canary-failed':
-      return `not started: the upgrade of ${d.canary} (the canary) failed`;
+      if (d.cause === 'tfe.run.blocked-by-decision' || d.cause === 'tfe.run.needs-decision') return `not started: the upgrade of ${d.canary} (the canary) is held by a run that waits for a decision in HCP Terraform`;
+      return `not started: the upgrade of ${d.canary} (the canary) failed${d.cause ? ` (${d.cause})` : ''}`;
     case 'upgrade-failed':
       return `not started: the upgrade of ${d.workspace} failed`;
     case 'max-failures':
@@ -214,6 +219,8 @@ function headText(o: ApplyOutcome, change: Change | undefined): string {
       return `skipped${tail}`;
     case 'awaiting-confirmation':
       return `awaiting confirmation${tail}`;
+    case 'cancelled':
+      return `cancelled${tail}`;
     default:
       return assertNever(o.status, 'outcome status');
   }
@@ -221,8 +228,11 @@ function headText(o: ApplyOutcome, change: Change | undefined): string {
 
 export function applySummaryLine(result: ApplyResult): string {
   const c = result.counts;
-  if (c.failed + c.skipped + c.awaiting === 0) return `Apply complete: ${c.succeeded} succeeded.`;
-  return `Apply complete: ${c.succeeded} succeeded, ${c.failed} failed, ${c.skipped} skipped, ${c.awaiting} awaiting confirmation.`;
+  if (c.failed + c.skipped + c.awaiting + (c.cancelled ?? 0) === 0) return `Apply complete: ${c.succeeded} succeeded.`;
+  const counts = `${c.succeeded} succeeded, ${c.failed} failed, ${c.skipped} skipped, ${c.awaiting} awaiting confirmation${c.cancelled ? `, ${c.cancelled} cancelled` : ''}`;
+  // Not "complete": a run waits for a person (exit 3 without failures); the line says what to do.
+  if (c.awaiting > 0) return `Apply incomplete: ${counts}. Confirm each run awaiting confirmation at its URL; the next plan records it.`;
+  return `Apply complete: ${counts}.`;
 }
 
 /**

@@ -102,6 +102,8 @@ export function noteSentence(n: Note): string {
       return `versionPin not set: latest is ${n.latest}`;
     case 'run-in-flight':
       return `${n.purpose} run ${n.runId} started by an earlier apply was last seen ${n.phase} (now ${n.status ?? 'unknown'}): apply resumes following it`;
+    case 'run-applied-since':
+      return `${n.purpose} run ${n.runId} started by an earlier apply has ${n.status === 'applied' ? 'applied' : `ended ${n.status}`} since: the next apply records its result (nothing is sent)`;
     case 'resumes-upgrade-run':
       return `resumes upgrade run ${n.runId} (last seen ${n.phase}) instead of starting another`;
     case 'first-run-then-upgrade':

@@ -57,6 +57,11 @@ function refreshDetail(c: Change): string[] {
       return ['its manifest file is recorded (nothing else changed)'];
     case 'live':
       return presentFields(c.fields).map((l) => `${formatFieldLine(l)} (recorded → live)`);
+    case 'run': {
+      const ended = c.notes.find((n) => n.code === 'run-applied-since');
+      const run = ended?.code === 'run-applied-since' ? `${ended.purpose} run ${ended.runId}` : 'a run';
+      return [`${run} started by an earlier apply has applied since: its result is recorded and the run forgotten`];
+    }
     default:
       return assertNever(c.refresh, 'refresh kind');
   }

@@ -134,7 +134,7 @@ describe('HCP Terraform no-code modules and workspaces end to end (built CLI ↔
     await applied({ pin: '1.5.0' });
     await ws.write('vpc.yaml', vpc({ pin: '1.3.0', confirm: 'manual' }));
     const a = await ws.cli(['apply', '--auto-approve', ...FAST]);
-    expect(a.code).toBe(0);
+    expect(a.code).toBe(3);
     expect(a.stdout).toMatch(/awaiting confirmation/i);
     expect(a.stdout).toMatch(/\/runs\/run-/);
     expect((await workspaceAttrs(ws, 'vpc-dev'))['source-module-id']).toBe('private/acme/vpc/aws/1.5.0');

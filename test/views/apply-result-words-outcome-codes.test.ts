@@ -64,7 +64,7 @@ describe('outcomes that did not succeed, as codes', () => {
         '  ^ NoCodeWorkspace/vpc-prod  awaiting confirmation: upgrade run run-1 is planned and waits for confirmation (upgrade.confirm: manual): https://tfe/runs/run-1',
         '  - NoCodeWorkspace/vpc-dev   FAILED to delete: destroy run applied: HCP Terraform refused to safe-delete workspace vpc-dev: still managing 3 resources',
         '',
-        'Apply complete: 0 succeeded, 1 failed, 2 skipped, 1 awaiting confirmation.',
+        'Apply incomplete: 0 succeeded, 1 failed, 2 skipped, 1 awaiting confirmation. Confirm each run awaiting confirmation at its URL; the next plan records it.',
         '',
       ].join('\n'),
     );

@@ -134,20 +134,20 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     stopped.nothingLeft = result.counts.skipped === 0 && result.counts.failed === 0;
     host.err(stoppedLine(result.outcomes));
   }
-  return result.counts.failed > 0 ? EXIT.error : EXIT.ok;
+  return result.counts.failed > 0 ? EXIT.error : result.counts.awaiting > 0 ? EXIT.awaiting : EXIT.ok;
 }
 
 /**
  * What an interrupted apply did and left, by address. A run the stop left going on the service (an HCP
- * Terraform run converge stopped following: `*.interrupted`) is recorded in flight, not failed: the next
- * apply follows that same run.
+ * Terraform run converge stopped following: detail `run-interrupted`, status `cancelled`, or `succeeded` for a
+ * workspace created) is recorded in flight, never failed: the next apply follows that same run.
  */
 function stoppedLine(outcomes: ApplyResult['outcomes']): string {
-  const stoppedFollowing = (o: ApplyResult['outcomes'][number]) => o.status === 'failed' && (o.error?.code.endsWith('.interrupted') ?? false);
+  const stoppedFollowing = (o: ApplyResult['outcomes'][number]) => o.detail?.code === 'run-interrupted';
   const done = outcomes.filter((o) => o.status === 'succeeded' || o.status === 'awaiting-confirmation').length;
   const running = outcomes.filter(stoppedFollowing).map(addressKey);
   const left = outcomes.filter((o) => o.status === 'skipped').map(addressKey);
-  const failed = outcomes.filter((o) => o.status === 'failed' && !stoppedFollowing(o)).length;
+  const failed = outcomes.filter((o) => o.status === 'failed').length;
   if (left.length === 0 && failed === 0 && running.length === 0) return `Interrupted after the last change had started: all ${done} done.\n`;
   const parts = [
     `${done} of ${outcomes.length} change${outcomes.length === 1 ? '' : 's'} done`,

@@ -5,27 +5,16 @@ import { resolveAuthMethodSecrets, secretDigests } from './desired.js';
 import { liveAuthMethodFields, withAuthMethodSecrets } from './mapping.js';
 import { nomadIntentOf, plannedBody } from './apply-intent.js';
 import type { WireAuthMethodRequest } from './wire.js';
-import { failed, newRecord, succeeded } from './outcome.js';
+import { newRecord, succeeded } from './outcome.js';
+import { applyEach } from './apply-each.js';
 import type { NomadSession } from './session.js';
 
 /**
  * Writes auth methods one at a time (a handful per cluster; the default rule needs order anyway).
  * Each failure becomes a failed outcome; independent changes go on.
  */
-export async function applyAuthMethods(session: NomadSession, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
-  const outcomes: ApplyOutcome[] = [];
-  for (const p of orderForDefault(batch.changes)) {
-    if (ctx.signal?.aborted) {
-      outcomes.push({ kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'skipped', detail: { code: 'cancelled' } });
-      continue;
-    }
-    try {
-      outcomes.push(await applyOne(session, p, ctx));
-    } catch (e) {
-      outcomes.push(failed(p, e));
-    }
-  }
-  return outcomes;
+export function applyAuthMethods(session: NomadSession, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
+  return applyEach(orderForDefault(batch.changes), ctx, (p) => applyOne(session, p, ctx));
 }
 
 /**

@@ -5,27 +5,16 @@ import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../p
 import { findRulesByNaturalKey } from './load-binding-rules.js';
 import { ruleNaturalKey } from './mapping.js';
 import { nomadIntentOf, plannedBody } from './apply-intent.js';
-import { failed, newRecord, succeeded } from './outcome.js';
+import { newRecord, succeeded } from './outcome.js';
+import { applyEach } from './apply-each.js';
 import type { NomadSession } from './session.js';
 import type { WireBindingRule, WireBindingRuleRequest } from './wire.js';
 
 /** Create attempts in all, each after a read by natural key found nothing (STYLE.md §5). */
 const CREATE_ATTEMPTS = 3;
 
-export async function applyBindingRules(session: NomadSession, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
-  const outcomes: ApplyOutcome[] = [];
-  for (const p of batch.changes) {
-    if (ctx.signal?.aborted) {
-      outcomes.push({ kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'skipped', detail: { code: 'cancelled' } });
-      continue;
-    }
-    try {
-      outcomes.push(await applyOne(session, p, batch, ctx));
-    } catch (e) {
-      outcomes.push(failed(p, e));
-    }
-  }
-  return outcomes;
+export function applyBindingRules(session: NomadSession, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
+  return applyEach(batch.changes, ctx, (p) => applyOne(session, p, batch, ctx));
 }
 
 function desiredSpec(p: PlannedChange): { spec: NomadBindingRuleSpec; range: SourceRange } {

@@ -9,11 +9,15 @@ export async function applyEach(changes: readonly PlannedChange[], ctx: ApplyCon
       outcomes.push({ kind: p.change.kind, name: p.change.name, action: p.change.action, status: 'skipped', detail: { code: 'cancelled' } });
       continue;
     }
-    try {
-      outcomes.push(await one(p));
-    } catch (e) {
-      outcomes.push(failed(p, e));
-    }
+    // Tracked: the change's start and end are reported as they happen (ApplyContext.track).
+    const run = async () => {
+      try {
+        return await one(p);
+      } catch (e) {
+        return failed(p, e);
+      }
+    };
+    outcomes.push(await (ctx.track ? ctx.track(p, run) : run()));
   }
   return outcomes;
 }

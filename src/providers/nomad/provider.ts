@@ -74,6 +74,7 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
 
   return {
     id: 'nomad',
+    tracksChanges: true,
     kinds: NOMAD_KINDS,
 
     async preflight(_ctx: ProviderContext, kinds: readonly Kind[]): Promise<Diagnostic[]> {

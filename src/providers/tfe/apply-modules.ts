@@ -102,12 +102,14 @@ export async function applyModules(batch: ApplyBatch, session: TfeSession, ctx: 
   const out: ApplyOutcome[] = [];
   // Few modules per organization: one at a time keeps the request log readable and the order stable.
   for (const p of batch.changes) {
-    try {
-      if (batch.phase === 'delete') out.push(await deleteModule(p, batch, session, ctx));
-      else out.push(await writeModule(p, session, ctx));
-    } catch (e) {
-      out.push(failed(p, e));
-    }
+    const run = async (): Promise<ApplyOutcome> => {
+      try {
+        return batch.phase === 'delete' ? await deleteModule(p, batch, session, ctx) : await writeModule(p, session, ctx);
+      } catch (e) {
+        return failed(p, e);
+      }
+    };
+    out.push(await (ctx.track ? ctx.track(p, run) : run()));
   }
   return out;
 }

@@ -22,11 +22,15 @@ import { deleteWorkspace } from './workspace-delete.js';
 /** Runs one change; once the apply is stopped (a state write failed, the state lock was lost) nothing new starts. */
 async function guard(env: Env, p: PlannedChange, fn: () => Promise<ApplyOutcome>): Promise<ApplyOutcome> {
   if (env.ctx.signal?.aborted) return outcome(p, 'skipped', { code: 'cancelled' });
-  try {
-    return await fn();
-  } catch (e) {
-    return failed(p, e);
-  }
+  const run = async () => {
+    try {
+      return await fn();
+    } catch (e) {
+      return failed(p, e);
+    }
+  };
+  // Tracked: its start and end are reported as they happen (ApplyContext.track).
+  return env.ctx.track ? env.ctx.track(p, run) : run();
 }
 
 export async function applyWorkspaces(batch: ApplyBatch, session: TfeSession, ctx: ApplyContext): Promise<ApplyOutcome[]> {
@@ -57,6 +61,7 @@ export async function applyWorkspaces(batch: ApplyBatch, session: TfeSession, ct
         return upgradeWorkspace(env, p, d);
       }),
     isFailure: (o) => o.status === 'failed',
+    causeOf: (o) => o.error?.code,
     skip: (p, reason) => outcome(p, 'skipped', reason),
     nameOf: (p) => p.change.name,
     groupOf: (p) => {

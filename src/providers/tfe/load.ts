@@ -428,16 +428,21 @@ async function loadWorkspaces(
       }
     }
     if (d && desiredView && liveView) diagnostics.push(...keepCreateOnly(d, desiredView, liveView));
+    // A run converge started and recorded that has since applied is converge's own change, whoever confirmed it
+    // (upgrade.confirm: manual asks a person to): the record is presented with its result, so neither drift nor
+    // the plan calls the new module version a change made outside converge; apply records it, sending nothing.
+    const ended = r?.inFlight && liveView ? ownRunApplied(r, inFlightStatus.get(name), liveView.fields.moduleVersion) : undefined;
     if (r?.inFlight) {
       const f = r.inFlight;
-      notes.push({ code: 'run-in-flight', purpose: f.purpose, runId: f.runId, phase: f.phase, status: inFlightStatus.get(name) ?? null });
+      const status = inFlightStatus.get(name) ?? null;
+      notes.push(ended ? { code: 'run-applied-since', purpose: f.purpose, runId: f.runId, status: 'applied' } : { code: 'run-in-flight', purpose: f.purpose, runId: f.runId, phase: f.phase, status });
     }
     const view: ObjectView = {
       kind: 'NoCodeWorkspace',
       name,
       ...(desiredView ? { desired: desiredView } : {}),
       ...(liveView ? { live: liveView } : {}),
-      ...(r ? { record: r } : {}),
+      ...(ended ? { record: ended } : r ? { record: r } : {}),
       ...(notes.length > 0 ? { notes } : {}),
     };
     managed.delete(name);
@@ -447,6 +452,21 @@ async function loadWorkspaces(
     views.push(b.view);
     diagnostics.push(...b.diagnostics);
   }
+}
+
+/**
+ * The record as the run an earlier apply started and recorded left it, when that run has applied (a manual
+ * confirmation in HCP Terraform, or an apply stopped before it saw the end): an upgrade run's version is what
+ * converge applied. Undefined when the run has not applied, or the workspace runs another version than the run
+ * was to bring (someone changed it since: that stays drift).
+ */
+function ownRunApplied(r: StateRecord, status: string | undefined, liveVersion: JsonValue | undefined): StateRecord | undefined {
+  const f = r.inFlight;
+  if (!f || status !== 'applied') return undefined;
+  if (f.purpose !== 'upgrade') return r;
+  const to = f.toVersion ?? liveVersion;
+  if (typeof to !== 'string' || to !== liveVersion) return undefined;
+  return { ...r, applied: { ...r.applied, moduleVersion: to } };
 }
 
 /**

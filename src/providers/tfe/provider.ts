@@ -61,6 +61,7 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
 
   return {
     id: 'tfe',
+    tracksChanges: true,
     kinds: kindsOfProvider('tfe'),
 
     async preflight(_ctx: ProviderContext, _kinds: readonly Kind[]): Promise<Diagnostic[]> {

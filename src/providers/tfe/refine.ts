@@ -109,6 +109,8 @@ function refineWorkspace(view: ObjectView, change: Change, all: ReadonlyMap<stri
     if (firstRun !== null) notes.push({ code: 'first-run-then-upgrade', runId: firstRun, status: firstRunStatus });
     return [{ ...change, action: 'upgrade', upgrade: { from, to: to ?? from }, reasons: [...reasons, ...reasonsBesidesVersion(view, change, how)], notes }];
   }
+  // A run an earlier apply started has applied since (load.ts): nothing to follow, the record takes its result.
+  if (change.action === 'no-op' && view.notes?.some((n) => n.code === 'run-applied-since')) return [{ ...change, refresh: 'run' }];
   if (firstRun !== null && (change.action === 'no-op' || change.action === 'update')) {
     const before = change.action === 'update' ? (change.reasons ?? []) : [];
     return [{ ...change, action: 'update', reasons: [...before, { code: 'first-run-in-flight', runId: firstRun, status: firstRunStatus }] }];

@@ -26,6 +26,8 @@ export interface RolloutOptions<T, R> {
   concurrency: number;
   run(item: T): Promise<R>;
   isFailure(r: R): boolean;
+  /** Why a failed item failed (an error code), named when a failed canary stops the rollout. */
+  causeOf?(r: R): string | undefined;
   skip(item: T, reason: StopReason): R;
   nameOf(item: T): string;
   /** The group an item belongs to (its module) and the group's limits. */
@@ -74,7 +76,10 @@ export async function rollout<T, R>(items: readonly T[], o: RolloutOptions<T, R>
   if (results[0] !== undefined && o.isFailure(results[0])) canaryFailed = true;
 
   const stopReason = (item: T): StopReason | undefined => {
-    if (canaryFailed) return { code: 'canary-failed', canary: o.nameOf(first) };
+    if (canaryFailed) {
+      const cause = results[0] !== undefined ? o.causeOf?.(results[0]) : undefined;
+      return { code: 'canary-failed', canary: o.nameOf(first), ...(cause !== undefined ? { cause } : {}) };
+    }
     const g = groupOf(item);
     const s = stateOf(g.name);
     const max = Math.max(1, g.limits.maxFailures ?? 1);

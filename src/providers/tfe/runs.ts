@@ -9,7 +9,7 @@ import type { WorkspaceWire } from './wire.js';
  * The run follower: follows one run (a first run, an upgrade run, a destroy run) until it ends, confirming it
  * once its plan is ready when the policy says so. Its reads go through the run sweeper (run-sweep.ts), which
  * reads many runs with one request. Run states per reference
- * tfc-api.md §3 (RUN and go-tfe `RunStatus`); finals: applied, planned_and_finished,
+ * docs/reference/hcp-terraform-run-states.md; finals: applied, planned_and_finished,
  * policy_soft_failed, discarded, errored, canceled, force_canceled.
  */
 
@@ -22,10 +22,12 @@ export type RunClass =
   | 'applied'
   /** The plan found nothing to change (`planned_and_finished`): done without confirming. */
   | 'no-changes'
-  /** Waits for a person in HCP Terraform: policy_override, post_plan_awaiting_decision. */
+  /** Waits for a person in HCP Terraform: policy_override, post_plan_awaiting_decision, pre_plan_awaiting_decision. */
   | 'needs-decision'
   /** Ended without applying: errored, canceled, force_canceled, discarded, policy_soft_failed, … */
-  | 'failed';
+  | 'failed'
+  /** A status no list converge knows names (a state added to the service later): followed only for a bounded wait. */
+  | 'unknown';
 
 const FAILED = new Set(['errored', 'canceled', 'force_canceled', 'discarded', 'policy_soft_failed']);
 /**
@@ -33,7 +35,7 @@ const FAILED = new Set(['errored', 'canceled', 'force_canceled', 'discarded', 'p
  * post_plan_completed after post-plan run tasks). Used only when the service does not say
  * `actions.is-confirmable`; a confirm the service refuses (409) just goes on polling.
  */
-export const CONFIRMABLE = new Set(['planned', 'cost_estimated', 'policy_checked', 'post_plan_completed']);
+export const CONFIRMABLE = new Set(['planned', 'cost_estimated', 'policy_checked', 'post_plan_completed', 'tf_policy_checked']);
 /**
  * Needs a person, and will not move by itself: a soft-mandatory policy failed and waits for an override,
  * or a run task's result waits for a decision (reference tfc-api.md §3). Neither is final nor confirmable:
@@ -41,8 +43,25 @@ export const CONFIRMABLE = new Set(['planned', 'cost_estimated', 'policy_checked
  */
 const NEEDS_DECISION: Readonly<Record<string, string>> = {
   policy_override: 'a soft-mandatory policy check failed and waits for an override in HCP Terraform (converge does not override policies)',
+  tf_policy_override: 'a policy check failed and waits for an override in HCP Terraform (converge does not override policies)',
   post_plan_awaiting_decision: 'a run task result needs a decision in HCP Terraform (override or cancel the run there)',
+  pre_plan_awaiting_decision: 'a pre-plan run task result needs a decision in HCP Terraform (override or cancel the run there)',
 };
+
+/** Why a run held in a state of NEEDS_DECISION waits, for messages (undefined for any other status). */
+export function decisionNeeded(status: string): string | undefined {
+  return NEEDS_DECISION[status];
+}
+
+/**
+ * Every run status converge knows (docs/reference/hcp-terraform-run-states.md: the Runs API's run states, go-tfe
+ * `run.go` RunStatus, the OpenAPI run-status enum). Any other status is `unknown`: not assumed to move by itself.
+ */
+const MOVING = new Set([
+  'pending', 'fetching', 'fetching_completed', 'pre_plan_running', 'pre_plan_completed', 'queuing', 'plan_queued',
+  'planning', 'cost_estimating', 'policy_checking', 'confirmed', 'post_plan_running', 'apply_queued', 'queuing_apply',
+  'applying', 'pre_apply_running', 'pre_apply_completed', 'post_apply_running', 'post_apply_completed',
+]);
 /** A saved-plan run ends here (RUN); converge never starts one, so seeing it means someone else's run. */
 const SAVED = 'planned_and_saved';
 
@@ -62,8 +81,28 @@ export function classifyRun(status: string, confirmable: boolean | null = null):
   // The runs API says so directly; the upgrade status document carries only the state.
   if (confirmable === true) return 'confirmable';
   if (confirmable === null && CONFIRMABLE.has(status)) return 'confirmable';
-  return 'running';
+  return MOVING.has(status) || CONFIRMABLE.has(status) ? 'running' : 'unknown';
 }
+
+/**
+ * How long a run may sit in one status converge does not know before it is reported by name: twenty poll
+ * intervals, at most a minute, never past --run-timeout. Such a status may be one that waits for a person.
+ */
+export function unknownStatusWaitMs(options: Pick<ApplyOptions, 'pollIntervalMs' | 'runTimeoutMs'>): number {
+  return Math.min(options.runTimeoutMs, 60_000, Math.max(1, options.pollIntervalMs) * 20);
+}
+
+/**
+ * A run's stage for people: the states it passes through grouped into the few that matter to someone watching a
+ * log (a line per stage, not per state: a run passes some twenty states).
+ */
+export function runStage(status: string, cls: RunClass): string {
+  if (cls !== 'running') return cls === 'confirmable' ? 'planned' : cls;
+  if (status === 'pending' || status === 'queuing' || status === 'plan_queued') return 'queued';
+  return APPLYING.has(status) ? 'applying' : 'planning';
+}
+
+const APPLYING = new Set(['confirmed', 'apply_queued', 'queuing_apply', 'applying', 'pre_apply_running', 'pre_apply_completed', 'post_apply_running', 'post_apply_completed']);
 
 export type RunPhase = 'initiated' | 'planned' | 'confirmed';
 
@@ -137,6 +176,9 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
   let queuedMs = 0;
   let lastReadAt = started;
   let lastQueued = false;
+  // When the run entered the unknown status it is in (undefined: in a known one).
+  let unknownSince: number | undefined;
+  let lastUnknown: string | undefined;
   const activeMs = () => elapsed() - queuedMs;
   const delay = (n: number) => (o.pollDelayMs ? o.pollDelayMs(n) : pollDelay(o.options, n));
   const fail = (code: string, message: string, state: string, hint?: string): FollowResult => ({
@@ -185,10 +227,12 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
         code: 'tfe.run.phase',
         level: 'info',
         message: `${o.workspace}: ${o.purpose} run ${o.runId} is ${run.status}`,
-        data: { workspace: o.workspace, runId: o.runId, phase: run.status, elapsedMs: elapsed(), purpose: o.purpose },
+        data: { workspace: o.workspace, runId: o.runId, phase: run.status, stage: runStage(run.status, classifyRun(run.status, run.confirmable)), elapsedMs: elapsed(), purpose: o.purpose },
       });
     }
     const cls = classifyRun(run.status, run.confirmable);
+    unknownSince = cls !== 'unknown' ? undefined : run.status === lastUnknown ? unknownSince : readAt;
+    lastUnknown = cls === 'unknown' ? run.status : undefined;
     switch (cls) {
       case 'applied':
       case 'no-changes':
@@ -239,6 +283,17 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
         }
         break;
       case 'running':
+        break;
+      case 'unknown':
+        if (readAt - (unknownSince ?? readAt) >= unknownStatusWaitMs(o.options)) {
+          // Not a failure of the run either: it stays recorded in flight, and a rerun follows it again.
+          return fail(
+            'tfe.run.unknown-status',
+            `the ${what} has been in status ${run.status}, which converge does not know, for ${Math.round((readAt - (unknownSince ?? readAt)) / 1000)}s: ${o.url}`,
+            run.status,
+            'open the run in HCP Terraform: it may wait for a person (decide there), or converge may need an update; then run apply again: it resumes this run',
+          );
+        }
         break;
     }
     if (activeMs() >= o.options.runTimeoutMs) {

@@ -1,4 +1,4 @@
-import { isConvergeError, type ConvergeError } from '../../diagnostics/errors.js';
+import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
 import type { UpgradeEnd } from '../../plan/codes.js';
 import type { InFlightRun } from '../../state/types.js';
 import type { ApplyContext } from '../provider.js';
@@ -6,7 +6,7 @@ import type { TfeClient } from './client.js';
 import { runUrl } from './mapping.js';
 import type { RunWire, WorkspaceWire } from './wire.js';
 import { sweeperFor, type RunState } from './run-sweep.js';
-import { classifyRun, CONFIRMABLE, confirmUnlessConflict, followRun, type RunPhase } from './runs.js';
+import { classifyRun, CONFIRMABLE, confirmUnlessConflict, decisionNeeded, followRun, type RunPhase } from './runs.js';
 
 /*
  * Drives one no-code workspace upgrade to completion (reference tfc-api.md §3): initiate → poll
@@ -41,6 +41,11 @@ export interface PendingRun {
   status: string;
   /** The workspace's only run: the one its creation queued (reference tfc-api.md §2), never an upgrade. */
   first: boolean;
+  /**
+   * It waits for a person in HCP Terraform (policy_override, …_awaiting_decision): it will not move by itself,
+   * and a run started now would queue behind it and apply later, unattended (docs/reference/hcp-terraform-run-states.md).
+   */
+  needsDecision?: boolean;
 }
 
 export type DriveResult =
@@ -75,6 +80,17 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
       data: { workspace: t.workspace, runId, phase },
     });
   } else if ((adopted = await unrecordedUpgradeInFlight(client, t, ctx.options.pollIntervalMs)) !== null) {
+    if (t.pending?.needsDecision) {
+      // Never start a run behind one that waits for a person: it would queue, outlive --run-timeout, and apply
+      // later unattended once someone decides. Nothing is recorded: the run is not converge's.
+      const url = runUrl(deps.address, deps.organization, t.workspace, adopted);
+      const error = new ConvergeError(
+        'tfe.run.blocked-by-decision',
+        `workspace ${t.workspace}: run ${adopted} waits for a decision in HCP Terraform (${t.pending.status}): ${url}; converge starts no upgrade behind it`,
+        { source: 'remote', hint: `${decisionNeeded(t.pending.status) ?? 'it needs a person'}; then run apply again` },
+      );
+      return { status: 'failed', error, runId: null, url };
+    }
     // A killed apply can initiate the upgrade and die before recording it. A second initiation would
     // queue behind that run (runs queue per workspace, RUN) and wait forever while it waits for a
     // confirmation nobody sends: follow the run in flight instead (issue 7 crash-safety suite).
@@ -211,7 +227,8 @@ async function isOnlyRun(client: TfeClient, ws: WorkspaceWire, run: RunWire, wor
 function pendingOf(newest: RunWire | undefined, first: boolean): PendingRun | null {
   if (!newest || newest.isDestroy) return null;
   const c = classifyRun(newest.status, newest.confirmable);
-  return c === 'running' || c === 'confirmable' ? { id: newest.id, status: newest.status, first } : null;
+  if (c === 'needs-decision') return { id: newest.id, status: newest.status, first, needsDecision: true };
+  return c === 'running' || c === 'confirmable' || c === 'unknown' ? { id: newest.id, status: newest.status, first } : null;
 }
 
 /** pendingRun, and the id of the workspace's newest run when known (undefined: not known). */
@@ -249,7 +266,7 @@ export function settledRuns(workspace: WorkspaceWire, current: RunWire | null | 
 
 function isFinal(status: string): boolean {
   const c = classifyRun(status, false);
-  return c !== 'running' && c !== 'confirmable' && c !== 'needs-decision';
+  return c !== 'running' && c !== 'confirmable' && c !== 'needs-decision' && c !== 'unknown';
 }
 
 /**
@@ -262,6 +279,7 @@ async function unrecordedUpgradeInFlight(client: TfeClient, t: UpgradeTarget, in
   if (t.pending !== undefined) return t.pending && !t.pending.first ? t.pending.id : null;
   const check = await sweptPendingRun(client, t.workspaceId, t.workspace, intervalMs);
   t.newestRunId = check.newestRunId;
+  t.pending = check.pending;
   return check.pending && !check.pending.first ? check.pending.id : null;
 }
 

@@ -102,9 +102,22 @@ export function runOutcome(p: PlannedChange, after: RunStep, r: FollowResult, ur
     case 'awaiting-confirmation':
       return outcome(p, 'awaiting-confirmation', { code: 'awaiting-run', after, url }, { runUrl: url });
     case 'failed':
+      if (r.error.code === INTERRUPTED) return interruptedOutcome(p, after, url);
       // The error says what failed; the code, what was done before the run.
       return outcome(p, 'failed', { code: 'run-failed', after }, { error: r.error, runUrl: url });
   }
+}
+
+/** followRun's code when an interrupt stopped it (runs.ts). */
+export const INTERRUPTED = 'tfe.run.interrupted';
+
+/**
+ * Converge stopped following a run at an interrupt: the run goes on in HCP Terraform, recorded in flight. Not a
+ * failure: a workspace just created is reported created (its run not followed to the end); any other change is
+ * `cancelled`.
+ */
+export function interruptedOutcome(p: PlannedChange, after: RunStep, url: string): ApplyOutcome {
+  return outcome(p, after.step === 'created' ? 'succeeded' : 'cancelled', { code: 'run-interrupted', after, url }, { runUrl: url });
 }
 
 /** Resumes a provision or destroy run an earlier apply left in flight. */

@@ -7,7 +7,7 @@ import type { WorkspaceWire } from './wire.js';
 import { driveUpgrade, sweptPendingRun, type PendingRun } from './upgrade-driver.js';
 import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './workspace-env.js';
 import { sendWorkspaceIntent, workspaceIntentOf, type WorkspaceWritten } from './apply-intent.js';
-import { runOutcome, resumeRun, adoptFirstRun } from './workspace-follow-run.js';
+import { runOutcome, resumeRun, adoptFirstRun, interruptedOutcome, INTERRUPTED } from './workspace-follow-run.js';
 
 /*
  * A workspace upgrade: settings and variables first, a run left in flight next, then the upgrade run.
@@ -39,6 +39,7 @@ export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired
     r = await driveUpgrade({ ...target, inFlight: undefined, pending: null, newestRunId: r.runId }, deps);
     if (r.status === 'succeeded') version = await readVersion(r.workspace);
   }
+  if (r.status === 'failed' && r.error.code === INTERRUPTED && r.url !== null) return interruptedOutcome(p, { step: 'run', purpose: 'upgrade' }, r.url);
   if (r.status === 'failed') return outcome(p, 'failed', r.error.message, { error: r.error, runUrl: r.url });
   if (r.status === 'awaiting-confirmation') return outcome(p, 'awaiting-confirmation', { code: 'awaiting-upgrade-run', runId: r.runId, url: r.url }, { runUrl: r.url });
   await saveRecord(env, p, workspaceId, appliedFields(p, version), { workspaceId, moduleId });

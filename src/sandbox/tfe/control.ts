@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NO_FAULTS, type FaultSettings, type Faults } from '../common/faults.js';
 import type { RequestLog } from '../common/request-log.js';
-import type { RunOutcome, Store } from './model.js';
+import { HELD_RUN_STATES, type RunOutcome, type Store } from './model.js';
 import type { RateLimiter, RunListRation } from './rate-limit.js';
 import type { RequestFailure, RequestFailures } from './request-failures.js';
 import type { RunEngine } from './run-engine.js';
@@ -37,7 +37,7 @@ export interface TfeControl {
    * benchmarks that read run lists themselves, or seed a world, tune it.
    */
   setRunListRation(perMinute: number | false): void;
-  /** A person's decision on the workspace's run held at `post_plan_awaiting_decision` (see RunEngine.decide). */
+  /** A person's decision on the workspace's run held for one (`post_plan_awaiting_decision`, …: see RunEngine.decide). */
   decideRun(workspaceName: string, decision: 'override' | 'cancel'): void;
   /**
    * Fail one chosen request once: the `nth` (default 1) request from now whose method matches and whose URL
@@ -54,7 +54,7 @@ export interface TfeControl {
   addFleet(fleet: Fleet): { noCodeModules: number; workspaces: number };
 }
 
-export const OUTCOMES: readonly RunOutcome[] = ['errored', 'canceled', 'discarded', 'no-changes', 'success', 'awaiting-decision', 'late-cost-estimate'];
+export const OUTCOMES: readonly RunOutcome[] = ['errored', 'canceled', 'discarded', 'no-changes', 'success', 'awaiting-decision', 'pre-plan-awaiting-decision', 'policy-override', 'unlisted-status', 'late-cost-estimate'];
 
 export function createControl(store: Store, engine: RunEngine, limiter: RateLimiter | null, failures: RequestFailures, terraformVersion: string, runLists: RunListRation): TfeControl {
   return {
@@ -101,7 +101,7 @@ export function createControl(store: Store, engine: RunEngine, limiter: RateLimi
       const ws = store.workspaceByName(workspaceName);
       if (!ws) throw new Error(`no workspace named ${workspaceName}`);
       if (decision !== 'override' && decision !== 'cancel') throw new Error('decision must be override or cancel');
-      const run = store.runsOf(ws.id).find((r) => r.status === 'post_plan_awaiting_decision');
+      const run = store.runsOf(ws.id).find((r) => r.status in HELD_RUN_STATES);
       if (!run) throw new Error(`no run of ${workspaceName} waits for a decision`);
       engine.decide(run, decision);
     },
@@ -121,11 +121,11 @@ const ENDPOINTS = {
   'GET /__sandbox/faults': 'fault switches',
   'PUT /__sandbox/faults': 'change fault switches (JSON patch of the settings)',
   'POST /__sandbox/module-versions': '{ "organization"?, "name", "provider", "version" }',
-  'POST /__sandbox/run-outcomes': '{ "workspace", "outcome": errored|canceled|discarded|no-changes|success|awaiting-decision|late-cost-estimate }',
+  'POST /__sandbox/run-outcomes': '{ "workspace", "outcome": errored|canceled|discarded|no-changes|success|awaiting-decision|pre-plan-awaiting-decision|policy-override|unlisted-status|late-cost-estimate }',
   'POST /__sandbox/failed-requests': '{ "method", "path" (regular expression), "nth"?: 1, "status"?: 500|503, "delayMs"?: 0, "acted"?: false } (fail that one request once)',
   'GET /__sandbox/failed-requests': 'the chosen failures still pending',
   'DELETE /__sandbox/failed-requests': 'drop the chosen failures still pending',
-  'POST /__sandbox/run-decisions': '{ "workspace", "decision": override|cancel } (the run held at post_plan_awaiting_decision)',
+  'POST /__sandbox/run-decisions': '{ "workspace", "decision": override|cancel } (the run held at post_plan_awaiting_decision, pre_plan_awaiting_decision, policy_override or the unlisted state)',
   'PUT /__sandbox/managed-resources': '{ "workspace", "count" }',
   'PUT /__sandbox/step-delay': '{ "ms" }',
   'PUT /__sandbox/run-concurrency': '{ "runs" } (the organization’s concurrent runs; 0: no limit)',

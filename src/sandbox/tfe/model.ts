@@ -110,7 +110,29 @@ export interface Workspace {
  * `awaiting-decision`: after the plan, a post-plan run task's result needs a person's decision
  * (`post_plan_awaiting_decision`, reference tfc-api.md §3) until `decideRun` settles it.
  */
-export type RunOutcome = 'errored' | 'canceled' | 'discarded' | 'no-changes' | 'success' | 'awaiting-decision' | 'late-cost-estimate';
+export type RunOutcome =
+  | 'errored'
+  | 'canceled'
+  | 'discarded'
+  | 'no-changes'
+  | 'success'
+  | 'awaiting-decision'
+  | 'pre-plan-awaiting-decision'
+  | 'policy-override'
+  | 'unlisted-status'
+  | 'late-cost-estimate';
+
+/**
+ * The states in which a run waits for a person and does not move by itself (docs/reference/hcp-terraform-run-states.md),
+ * with the state a person's `override` moves it to; `unlisted-status` is the sandbox's stand-in for a state added to
+ * the service after a client was written (a fault switch, not a documented state).
+ */
+export const HELD_RUN_STATES: Readonly<Record<string, string>> = {
+  post_plan_awaiting_decision: 'post_plan_completed',
+  pre_plan_awaiting_decision: 'pre_plan_completed',
+  policy_override: 'policy_checked',
+  sandbox_unlisted_state: 'post_plan_completed',
+};
 
 export type RunKind = 'normal' | 'upgrade';
 

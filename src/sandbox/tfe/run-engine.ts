@@ -1,5 +1,5 @@
 import { conflict } from './errors.js';
-import { FINAL_RUN_STATES, type Run, type RunKind, type Store, type Workspace } from './model.js';
+import { FINAL_RUN_STATES, HELD_RUN_STATES, type Run, type RunKind, type Store, type Workspace } from './model.js';
 
 /**
  * Runs advance through the real run states (reference tfc-api.md §3, RUN) on timers, one step every
@@ -110,18 +110,24 @@ export class RunEngine {
   isConfirmable(run: Run): boolean {
     // `late-cost-estimate`: the plan is confirmable at `planned` for one step before cost estimation starts
     // (RUN: `planned` is "needs confirmation"); a confirm then wins, else the run goes on to cost_estimated.
-    const waits = run.status === 'cost_estimated' || run.status === 'post_plan_completed' || (run.status === 'planned' && run.outcome === 'late-cost-estimate');
+    const waits =
+      run.status === 'cost_estimated' ||
+      run.status === 'post_plan_completed' ||
+      (run.status === 'policy_checked' && run.outcome === 'policy-override') ||
+      (run.status === 'planned' && run.outcome === 'late-cost-estimate');
     return waits && run.hasChanges && !run.autoApply;
   }
 
   /**
-   * A person's decision on a run held at `post_plan_awaiting_decision` (in the UI in real life): `override`
-   * lets it go on (post_plan_completed, then apply when auto-apply, else it waits for confirmation);
-   * `cancel` ends it.
+   * A person's decision on a run held for one (HELD_RUN_STATES; in the UI in real life): `override` lets it go on
+   * (post_plan_completed or policy_checked, then apply when auto-apply, else it waits for confirmation;
+   * pre_plan_completed, then the plan); `cancel` ends it.
    */
   decide(run: Run, decision: 'override' | 'cancel'): void {
-    if (run.status !== 'post_plan_awaiting_decision') throw new Error(`run ${run.id} is ${run.status}, not post_plan_awaiting_decision`);
-    this.set(run, decision === 'override' ? 'post_plan_completed' : 'canceled');
+    const next = HELD_RUN_STATES[run.status];
+    if (next === undefined) throw new Error(`run ${run.id} is ${run.status}, which waits for no decision`);
+    // A policy override is refused by discarding the run (Runs API: `actions/discard` for runs that wait).
+    this.set(run, decision === 'override' ? next : run.status === 'policy_override' ? 'discarded' : 'canceled');
   }
 
   isDiscardable(run: Run): boolean {
@@ -174,6 +180,11 @@ export class RunEngine {
     switch (run.status) {
       case 'plan_queued':
         ws.currentRunId = run.id;
+        if (run.outcome === 'pre-plan-awaiting-decision') return this.step(run, 'pre_plan_running');
+        return this.step(run, 'planning');
+      case 'pre_plan_running':
+        return this.step(run, 'pre_plan_awaiting_decision');
+      case 'pre_plan_completed':
         return this.step(run, 'planning');
       case 'planning':
         if (run.outcome === 'errored') return this.step(run, 'errored');
@@ -187,11 +198,21 @@ export class RunEngine {
       case 'cost_estimated':
         if (run.outcome === 'discarded') return this.step(run, 'discarded');
         if (run.outcome === 'awaiting-decision') return this.step(run, 'post_plan_running');
+        if (run.outcome === 'policy-override') return this.step(run, 'policy_checking');
+        if (run.outcome === 'unlisted-status') return this.step(run, 'sandbox_unlisted_state');
         if (run.autoApply) return this.step(run, 'apply_queued');
         return; // waits for confirmation
       case 'post_plan_running':
         return this.step(run, 'post_plan_awaiting_decision');
+      case 'policy_checking':
+        return this.step(run, 'policy_override');
+      case 'policy_checked':
+        if (run.autoApply) return this.step(run, 'apply_queued');
+        return; // waits for confirmation
       case 'post_plan_awaiting_decision':
+      case 'pre_plan_awaiting_decision':
+      case 'policy_override':
+      case 'sandbox_unlisted_state':
         return; // waits for a person's decision (decide)
       case 'post_plan_completed':
         if (run.autoApply) return this.step(run, 'apply_queued');

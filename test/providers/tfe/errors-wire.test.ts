@@ -125,7 +125,7 @@ describe('runs', () => {
     expect(classifyRun('planned_and_finished')).toBe('no-changes');
     for (const s of ['errored', 'canceled', 'force_canceled', 'discarded', 'policy_soft_failed']) expect(classifyRun(s)).toBe('failed');
     // A person must act in HCP Terraform; the run is neither final nor confirmable (reference §3).
-    for (const s of ['policy_override', 'post_plan_awaiting_decision']) expect(classifyRun(s)).toBe('needs-decision');
+    for (const s of ['policy_override', 'tf_policy_override', 'post_plan_awaiting_decision', 'pre_plan_awaiting_decision']) expect(classifyRun(s)).toBe('needs-decision');
     for (const s of ['planned', 'cost_estimated', 'policy_checked']) expect(classifyRun(s)).toBe('confirmable');
     // The runs API's own flag wins over the state name.
     expect(classifyRun('planned', false)).toBe('running');
@@ -134,11 +134,12 @@ describe('runs', () => {
     // After post-plan run tasks the run may wait there for a confirmation (RUN).
     expect(classifyRun('post_plan_completed')).toBe('confirmable');
     expect(classifyRun('planned_and_saved')).toBe('failed');
-    // Every state the reference lists classifies; an unknown one keeps polling instead of crashing.
+    // Every state the reference lists classifies as a known class.
     const all =
-      'pending fetching fetching_completed pre_plan_running pre_plan_completed queuing plan_queued planning planned cost_estimating cost_estimated policy_checking policy_override policy_soft_failed policy_checked confirmed post_plan_running post_plan_completed planned_and_finished planned_and_saved apply_queued applying applied discarded errored canceled force_canceled pre_apply_running pre_apply_completed post_apply_running post_apply_completed queuing_apply post_plan_awaiting_decision';
+      'pending fetching fetching_completed pre_plan_running pre_plan_completed queuing plan_queued planning planned cost_estimating cost_estimated policy_checking policy_override policy_soft_failed policy_checked confirmed post_plan_running post_plan_completed planned_and_finished planned_and_saved apply_queued applying applied discarded errored canceled force_canceled pre_apply_running pre_apply_completed post_apply_running post_apply_completed queuing_apply post_plan_awaiting_decision pre_plan_awaiting_decision tf_policy_checked tf_policy_override';
     for (const s of all.split(' ')) expect(['running', 'confirmable', 'applied', 'no-changes', 'needs-decision', 'failed']).toContain(classifyRun(s));
-    expect(classifyRun('some_state_added_next_year')).toBe('running');
+    // A state nobody listed is not assumed to move by itself: followed for a bounded wait only (runs.ts).
+    expect(classifyRun('some_state_added_next_year')).toBe('unknown');
   });
   it('polls back off up to 10× the interval', () => {
     const d = [0, 1, 2, 3, 10, 20].map((n) => pollDelay({ pollIntervalMs: 100 }, n));

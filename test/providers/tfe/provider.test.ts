@@ -157,7 +157,8 @@ describe('TFE provider against the simulator', () => {
     }, 2);
     const a = await w.converge(objects, { signal: controller.signal });
     clearInterval(timer);
-    expect(a.outcomes.find((x) => x.name === 'vpc-dev')?.error?.code).toBe('tfe.run.interrupted');
+    // An interrupt is no failure: the run goes on and stays recorded (status cancelled, detail run-interrupted).
+    expect(a.outcomes.find((x) => x.name === 'vpc-dev')).toMatchObject({ status: 'cancelled', detail: { code: 'run-interrupted' } });
     const inFlight = w.state.doc.records.find((r) => r.name === 'vpc-dev')?.inFlight;
     expect(inFlight).toMatchObject({ purpose: 'upgrade', toVersion: '1.5.0' });
 

@@ -26,7 +26,7 @@ describe('TFE upgrade rollout', () => {
     expect(byName['fn-a']?.status).toBe('failed');
     for (const n of ['fn-b', 'fn-c', 'fn-d']) {
       expect(byName[n]?.status).toBe('skipped');
-      expect(byName[n]?.detail).toEqual({ code: 'canary-failed', canary: 'fn-a' });
+      expect(byName[n]?.detail).toEqual({ code: 'canary-failed', canary: 'fn-a', cause: 'tfe.run.failed' });
     }
     expect(w.count('POST', INITIATE) - before).toBe(1);
   });
