@@ -112,7 +112,7 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
   }
   const expanded = options.exactTargets === true ? { keys: new Set(targets.map(addressKey)), notices: [] } : expandTargets(targets, views);
   const skipped = outOfScope(views.values(), options.files);
-  const skippedKeys = new Set(skipped.map(addressKey));
+  const skippedKeys = new Set([...skipped.notGiven, ...skipped.unresolved].map(addressKey));
   const inScope = (a: Address) => !skippedKeys.has(addressKey(a)) && (targets.length === 0 || expanded.keys.has(addressKey(a)));
   const rewriteKeys = new Set((options.rewrite ?? []).map(addressKey));
   for (const key of rewriteKeys) {
