@@ -106,7 +106,7 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
     });
     host.endPhase();
     const stateName = manifests.desired.settings.spec.state?.name;
-    run.plan.state = { location, records: state.records.length, ...(stateName !== undefined ? { name: stateName } : {}) };
+    run.plan.state = { location, records: state.records.length, new: state.serial === 0, ...(stateName !== undefined ? { name: stateName } : {}) };
     const consent = adoptionConsentNotice(run, state, stateName, location, req);
     if (consent) run.plan.notices = [consent, ...(run.plan.notices ?? [])];
     if (run.plan.diagnostics.length > 0) host.diagnostics(run.plan.diagnostics, manifests.sources);
@@ -146,14 +146,16 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
 
 /**
  * Taking over existing objects needs consent in a state that may not be theirs (decisions.md §25): a new
- * state (no records: a wrong `state.path`, a directory without the Settings document, a lost state) or a
+ * state (never written: a wrong `state.path`, a directory without the Settings document, a lost state) or a
  * named one (a name says "this team's objects", and another team's state may own these). Consent is
  * `--adopt-all`, `--adopt Kind/name` per object, or `converge import`; without it the plan says so first
  * and apply refuses in a run that asks nobody. An unnamed state that already owns objects keeps adopting
  * matching ones by itself (decisions.md §9).
  */
 function adoptionConsentNotice(run: PlanRun, state: StateDocument, stateName: string | undefined, location: string, req: PlanRequest): PlanNotice | undefined {
-  const why = stateName !== undefined ? 'named-state' : state.records.length === 0 ? 'new-state' : undefined;
+  // New: never written (serial 0). A state emptied by its own deletes, or one whose first apply was killed after
+  // its first record, is not: it adopts what a crash left unrecorded by itself, as before (decisions.md §15).
+  const why = stateName !== undefined ? 'named-state' : state.serial === 0 && state.records.length === 0 ? 'new-state' : undefined;
   if (why === undefined || req.adoptAll === true) return undefined;
   const consented = new Set(parseTargets(req.adopt, '--adopt').map(addressKey));
   const objects = new Map<string, { kind: Kind; name: string }>();

@@ -134,8 +134,10 @@ export interface Plan {
 export interface PlanState {
   /** The backend's own words: `local state file /abs/path`, `Nomad Variables converge/state (namespace default)`. */
   location: string;
-  /** Owned objects recorded in it (0: a new state). */
+  /** Owned objects recorded in it. */
   records: number;
+  /** Never written yet (serial 0): a wrong path, a lost state, or a first run. */
+  new: boolean;
   /** Settings `state.name`, when the state is named. */
   name?: string;
 }

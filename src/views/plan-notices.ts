@@ -55,7 +55,7 @@ export function stateLine(plan: Pick<Plan, 'state'>, code: (s: string) => string
   const s = plan.state;
   if (s === undefined) return undefined;
   const named = s.name !== undefined ? `, named ${code(s.name)}` : '';
-  const held = s.records === 0 ? 'new: it owns nothing yet' : `${plural(s.records, 'owned object')}`;
+  const held = s.new ? 'new: it owns nothing yet' : plural(s.records, 'owned object');
   return `State: ${code(s.location)} (${held}${named}).`;
 }
 
