@@ -245,12 +245,15 @@ async function recordAdoptions(
   return adopted;
 }
 
-/** Saved records carry the manifest file of their document (decisions.md §16); a record without a document keeps its own. */
+/**
+ * Saved records carry the manifest file of their document relative to the state root (decisions.md §16, §27);
+ * a record without a document keeps its own.
+ */
 function withSource(run: PlanRunLike): (record: StateRecord) => StateRecord {
   return (record) => {
     const view = run.views.get(addressKey(record));
     const source = view ? sourceOf(view) : undefined;
-    return source === undefined ? record : { ...record, source };
+    return source === undefined ? record : { ...record, source, rootRelative: true };
   };
 }
 

@@ -53,6 +53,28 @@ function adoptProblems(keys: ReadonlySet<string>, views: ReadonlyMap<string, Obj
 }
 
 /**
+ * A delete of an object that live objects outside this state still use (a provider says so in the live
+ * view's `inUseOutsideState`: the workspaces of a no-code module that this state does not own) is refused:
+ * it would break what another state or a person owns (decisions.md §27).
+ */
+function deletesInUse(planned: readonly PlannedChange[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const { change, view } of planned) {
+    const users = view.live?.extra.inUseOutsideState;
+    if (change.action !== 'delete' || !Array.isArray(users) || users.length === 0) continue;
+    const names = users.map(String);
+    const shown = names.length > 10 ? `${names.slice(0, 10).join(', ')} and ${names.length - 10} more` : names.join(', ');
+    out.push({
+      severity: 'error',
+      code: 'plan.delete-in-use',
+      summary: `${addressKey(view)} is deleted by this plan (its document is gone), but ${names.length} live workspace${names.length === 1 ? '' : 's'} outside this state still use${names.length === 1 ? 's' : ''} it: ${shown}`,
+      detail: `keep its document; or stop managing it without deleting it: \`converge state rm ${addressKey(view)}\`; or delete those workspaces first (their owner's deletion)`,
+    });
+  }
+  return out;
+}
+
+/**
  * Plans: reads live objects through each provider (providers in parallel, one `load` each), diffs,
  * lets providers refine, classifies drift. Sends no writes. Provider load errors propagate (a plan
  * cannot be made without the live side); plan-time problems become `plan.diagnostics`.
@@ -113,7 +135,7 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
   }
   const expanded = options.exactTargets === true ? { keys: new Set(targets.map(addressKey)), notices: [] } : expandTargets(targets, views);
   const skipped = outOfScope(views.values(), options.files);
-  const skippedKeys = new Set(skipped.map(addressKey));
+  const skippedKeys = new Set([...skipped.notGiven, ...skipped.unresolved].map(addressKey));
   const inScope = (a: Address) => !skippedKeys.has(addressKey(a)) && (targets.length === 0 || expanded.keys.has(addressKey(a)));
   const rewriteKeys = new Set((options.rewrite ?? []).map(addressKey));
   for (const key of rewriteKeys) {
@@ -159,6 +181,7 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     const refined = provider?.refine ? provider.refine(view, base, views, { rewrite }) : [base];
     for (const change of refined) planned.push({ change: refined.length === 1 ? withRefresh(settleAdoption(change), view) : settleAdoption(change), view });
   }
+  diagnostics.push(...deletesInUse(planned));
   const notices: PlanNotice[] = [
     ...(options.refreshOnly === true ? [{ code: 'refresh-only' as const }] : []),
     ...expanded.notices,

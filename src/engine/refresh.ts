@@ -8,9 +8,18 @@ import type { Change } from '../plan/types.js';
  * manifest was edited to match a live change would otherwise show drift forever.
  */
 
-/** The manifest file of the view's document, relative to the working directory (as SourceRange.file is). */
+/** The manifest file of the view's document, relative to the state root, as records keep it (decisions.md §27). */
 export function sourceOf(view: ObjectView): string | undefined {
-  return view.desired?.object.range.file;
+  const object = view.desired?.object;
+  return object?.source ?? object?.range.file;
+}
+
+/**
+ * Whether the record must be rewritten to say where its document is now: another file, or a path written
+ * relative to the working directory of an older run (no `rootRelative`), which the next write migrates.
+ */
+function sourceMoved(record: NonNullable<ObjectView['record']>, source: string | undefined): boolean {
+  return source !== undefined && (source !== record.source || record.rootRelative !== true);
 }
 
 /**
@@ -22,7 +31,7 @@ export function withRefresh(change: Change, view: ObjectView): Change {
   const { record, live } = view;
   if (change.action !== 'no-op' || change.adopt === true || !record || !live || !view.desired) return change;
   const fields = diffFields(record.applied, live.fields);
-  const moved = record.source !== sourceOf(view);
+  const moved = sourceMoved(record, sourceOf(view));
   if (fields.length === 0 && !moved) return change;
   // A provider's own kind of refresh (`run`) stays: the record's fields follow the live ones all the same.
   return { ...change, refresh: change.refresh ?? (fields.length > 0 ? 'live' : 'source'), fields };
@@ -39,7 +48,6 @@ export function refreshOnlyChange(view: ObjectView): Change | undefined {
   const base = { kind, name, id: live?.id ?? record.id, action: 'no-op' as const, notes: [] };
   if (!live) return { ...base, refresh: 'gone', fields: [] };
   const fields = diffFields(record.applied, live.fields);
-  const source = sourceOf(view);
-  if (fields.length === 0 && (source === undefined || source === record.source)) return undefined;
+  if (fields.length === 0 && !sourceMoved(record, sourceOf(view))) return undefined;
   return { ...base, refresh: fields.length > 0 ? 'live' : 'source', fields };
 }

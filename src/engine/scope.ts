@@ -7,26 +7,40 @@ import type { ManifestFiles } from './types.js';
 /*
  * Which objects a plan is about. Two narrowings, both said in the plan as notices:
  * - paths: an owned object with no document among the given paths whose recorded manifest file still
- *   exists is out of scope: it was not given, not removed (decisions.md §16);
+ *   exists is out of scope: it was not given, not removed (decisions.md §16); so is one whose recorded
+ *   path cannot be resolved (a path an older release wrote relative to a working directory that is not
+ *   known, decisions.md §27): converge never plans a delete because it cannot find a file;
  * - `--target`: the targets plus what they depend on, as Terraform does (decisions.md §19).
  */
 
-/** Owned objects without a document here whose recorded file was not read but still exists. */
-export function outOfScope(views: Iterable<ObjectView>, files: ManifestFiles | undefined): OutOfScopeObject[] {
-  if (!files) return [];
-  const read = new Set(files.read);
-  const existing = new Set(files.existing);
-  const out: OutOfScopeObject[] = [];
-  for (const v of views) {
-    const source = v.record?.source;
-    if (v.desired || source === undefined || read.has(source) || !existing.has(source)) continue;
-    out.push({ kind: v.kind, name: v.name, source });
-  }
-  return out;
+export interface OutOfScope {
+  /** Recorded file exists but was not read. */
+  notGiven: OutOfScopeObject[];
+  /** Recorded file cannot be resolved from the state root. */
+  unresolved: OutOfScopeObject[];
 }
 
-export function outOfScopeNotice(objects: OutOfScopeObject[]): PlanNotice[] {
-  return objects.length === 0 ? [] : [{ code: 'out-of-scope', objects }];
+/** Owned objects without a document here whose recorded file was not read but still exists, or cannot be resolved. */
+export function outOfScope(views: Iterable<ObjectView>, files: ManifestFiles | undefined): OutOfScope {
+  const found: OutOfScope = { notGiven: [], unresolved: [] };
+  if (!files) return found;
+  const read = new Set(files.read);
+  const existing = new Set(files.existing);
+  for (const v of views) {
+    const recorded = v.record?.source;
+    if (v.desired || recorded === undefined) continue;
+    const source = v.record?.rootRelative === true ? recorded : files.legacy?.get(recorded);
+    if (source === undefined) found.unresolved.push({ kind: v.kind, name: v.name, source: recorded });
+    else if (!read.has(source) && existing.has(source)) found.notGiven.push({ kind: v.kind, name: v.name, source });
+  }
+  return found;
+}
+
+export function outOfScopeNotice(objects: OutOfScope): PlanNotice[] {
+  return [
+    ...(objects.notGiven.length === 0 ? [] : [{ code: 'out-of-scope' as const, objects: objects.notGiven }]),
+    ...(objects.unresolved.length === 0 ? [] : [{ code: 'source-unresolved' as const, objects: objects.unresolved }]),
+  ];
 }
 
 /**

@@ -35,14 +35,21 @@ export interface PlanOptions {
 }
 
 /**
- * Paths relative to the working directory, as SourceRange.file and StateRecord.source are. The engine
- * touches no file system: the caller says which recorded files still exist (decisions.md §16).
+ * Paths relative to the state root (the Settings document's directory, else the working directory), as
+ * StateRecord.source is (decisions.md §27). The engine touches no file system: the caller says which
+ * recorded files still exist (decisions.md §16).
  */
 export interface ManifestFiles {
   /** Every manifest file this plan read. */
   read: readonly string[];
   /** Recorded source files (StateRecord.source) not read that still exist. */
   existing: readonly string[];
+  /**
+   * Sources of records written by older releases (relative to the working directory of the run that wrote
+   * them, which is not known) → the same file relative to the state root, where it could be found. A source
+   * missing here cannot be resolved: its object is left alone, never deleted for it.
+   */
+  legacy?: ReadonlyMap<string, string>;
 }
 
 export interface PlanInput {

@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { sortDiagnostics } from '../diagnostics/types.js';
 import type { AnyDesired, DesiredSet, Settings } from '../model/desired.js';
@@ -223,7 +223,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
     const d = new DocDiagnostics(doc, diagnostics);
     await checkDocument(d, opts);
     if (doc.kind === SETTINGS_KIND) {
-      if (!settingsSeen) settings = { spec: doc.value.spec as SettingsSpec, range: doc.tree.range };
+      if (!settingsSeen) settings = { spec: doc.value.spec as SettingsSpec, range: doc.tree.range, baseDir: doc.baseDir };
       settingsSeen = true;
       continue;
     }
@@ -238,9 +238,18 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
     } as AnyDesired);
   }
   checkAcrossDocuments(docs, diagnostics);
+  const root = settings.baseDir ?? cwd;
+  // One string per file, shared by its documents (a fleet file holds thousands).
+  const sourceOfFile = new Map<string, string>();
+  for (const o of objects) {
+    const file = o.range.file;
+    let source = sourceOfFile.get(file);
+    if (source === undefined) sourceOfFile.set(file, (source = relative(root, resolve(cwd, file))));
+    o.source = source;
+  }
 
   return {
-    desired: { objects, settings },
+    desired: { objects, settings, root },
     diagnostics: sortDiagnostics(diagnostics.map(clipDiagnostic)),
     files: found.files.map((f) => f.display).filter((f) => !skipped.includes(f)),
     sources,

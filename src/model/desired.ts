@@ -18,6 +18,11 @@ export interface DesiredObject<K extends Kind = Kind> {
   positions: Record<string, SourceRange>;
   /** Directory of the manifest file: `fromFile` secret references resolve against it. */
   baseDir: string;
+  /**
+   * The manifest file relative to the state root (the Settings document's directory, else the working
+   * directory), as state records keep it (decisions.md §27). Absent in objects not made by the loader.
+   */
+  source?: string;
 }
 
 export type AnyDesired = { [K in Kind]: DesiredObject<K> }[Kind];
@@ -25,10 +30,17 @@ export type AnyDesired = { [K in Kind]: DesiredObject<K> }[Kind];
 export interface Settings {
   spec: SettingsSpec;
   range?: SourceRange;
+  /** Absolute directory of the file that holds the Settings document: the state root (decisions.md §27). */
+  baseDir?: string;
 }
 
 /** Everything loaded from the manifests of one run. */
 export interface DesiredSet {
   objects: AnyDesired[];
   settings: Settings;
+  /**
+   * Absolute directory a local state path and the recorded manifest paths are relative to: the Settings
+   * document's directory, else the working directory (decisions.md §27). Set by the loader.
+   */
+  root?: string;
 }

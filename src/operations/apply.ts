@@ -21,6 +21,11 @@ export interface ApplyRequest extends PlanRequest {
   approve?(run: PlanRun): Promise<boolean>;
   /** Aborted: no new change starts; the one in flight finishes and is recorded (Ctrl-C). */
   signal?: AbortSignal;
+  /**
+   * `approve` asks a person, who sees the plan: a yes then consents to the adoptions it names (decisions.md
+   * §27). Otherwise (`--auto-approve`, a saved plan, a library call) they need `adoptAll` or `adopt`.
+   */
+  interactive?: boolean;
 }
 
 export type ApplyReport =
@@ -42,14 +47,16 @@ export async function apply(host: OperationHost, req: ApplyRequest): Promise<App
   checkAddresses(req);
   const manifests = await loadValid(host, req.paths);
   if (!manifests) return { status: 'invalid' };
-  const store = await openLockedStore(host, stateBackendFor(host, manifests.desired.settings), 'apply', req.lockTimeoutMs);
+  const backend = stateBackendFor(host, manifests.desired.settings);
+  const store = await openLockedStore(host, backend, 'apply', req.lockTimeoutMs);
   try {
-    const session = await planLoaded(host, manifests, store.doc, req);
+    const session = await planLoaded(host, manifests, store.doc, req, backend.description);
     if (!session) return { status: 'invalid' };
     try {
       const { run } = session;
       if (req.savedPlan) refuseStale(req.savedPlan, run, store.doc.serial);
       if (!hasChanges(run.plan) && adoptions(run.plan).length === 0 && refreshes(run.plan).length === 0) return { status: 'no-changes', run };
+      refuseUnconsentedAdoption(run, req.savedPlan === undefined && req.interactive === true && req.approve !== undefined);
       if (!req.savedPlan && req.approve && !(await req.approve(run))) return { status: 'cancelled', run };
       if (!(await preflight(host, session))) return { status: 'invalid' };
       if (req.signal?.aborted) return { status: 'stopped-before-start', run };
@@ -66,6 +73,19 @@ export async function apply(host: OperationHost, req: ApplyRequest): Promise<App
   } finally {
     await store.close();
   }
+}
+
+/** Adoptions a new or named state was not given consent for (decisions.md §27): refused unless a person is asked. */
+function refuseUnconsentedAdoption(run: PlanRun, asking: boolean): void {
+  const notice = run.plan.notices?.find((n) => n.code === 'adoption-needs-consent');
+  if (notice === undefined || asking) return;
+  const names = notice.objects.map((o) => `${o.kind}/${o.name}`);
+  const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')} and ${names.length - 20} more` : names.join(', ');
+  const why = notice.why === 'new-state' ? 'is new (it owns nothing yet)' : 'is named';
+  throw new ConvergeError('apply.adopt-needs-consent', `refusing to record ${names.length} existing object${names.length === 1 ? '' : 's'} as owned without consent: the state (${notice.state}) ${why}, and ${names.length === 1 ? 'it' : 'they'} may belong to another state: ${shown}`, {
+    source: 'user',
+    hint: 'if they are this state\'s, apply again with --adopt-all (or --adopt Kind/name for each, or `converge import`; a saved plan must be made with them); if another state owns them, point Settings `state.path` at that state. Nothing was sent.',
+  });
 }
 
 /** A saved plan applies only to the live state and manifests it was made from. */

@@ -31,11 +31,20 @@ export function connectInput(host: OperationHost, settings: Settings, extra: Par
   return { env: host.env, settings: settings.spec, reporter: host.reporter, secret: (v) => host.redactor.add(v), redact: (text) => host.redactor.redact(text), purpose: 'manage', ...extra };
 }
 
+/**
+ * The directory a local state path and the recorded manifest paths are relative to: the Settings document's,
+ * so `cd infra && converge plan m/` finds the same state and the same files as a run from the repository root
+ * (decisions.md §27); the working directory when no Settings document was given.
+ */
+export function stateRoot(host: OperationHost, settings: Settings): string {
+  return settings.baseDir ?? host.cwd;
+}
+
 export function stateBackendFor(host: OperationHost, settings: Settings): StateBackend {
   const spec = settings.spec.state;
   if (spec === undefined || spec.backend === 'local') {
     const path = spec?.path ?? '.converge/state.json';
-    return createLocalBackend(isAbsolute(path) ? path : resolve(host.cwd, path));
+    return createLocalBackend(isAbsolute(path) ? path : resolve(stateRoot(host, settings), path));
   }
   const nomad = nomadConnection(connectInput(host, settings));
   if (!nomad.token) {

@@ -50,7 +50,7 @@ export async function importObject(host: OperationHost, req: ImportRequest): Pro
     const owned = store.get(address);
     if (owned) return { status: 'already-owned', key, record: owned, state: backend.description };
     // Taking the object as it is, whatever its fields: what `--adopt` would allow, without the update.
-    const session = await planLoaded(host, manifests, store.doc, { paths: req.paths, targets: [key], exactTargets: true, adopt: [key] });
+    const session = await planLoaded(host, manifests, store.doc, { paths: req.paths, targets: [key], exactTargets: true, adopt: [key] }, backend.description);
     if (!session) return { status: 'invalid' };
     try {
       const view = session.run.views.get(key);
@@ -66,7 +66,7 @@ export async function importObject(host: OperationHost, req: ImportRequest): Pro
       if (!provider) throw new ConvergeError('import.no-provider', `no provider serves ${view.kind}`, { source: 'internal' });
       const outcome = importRecord(provider, view, session.run.views);
       const source = sourceOf(view);
-      if (source !== undefined) outcome.record = { ...outcome.record, source };
+      if (source !== undefined) outcome.record = { ...outcome.record, source, rootRelative: true };
       await store.put(outcome.record);
       return { status: 'imported', key, state: backend.description, ownerTag: ownerTagToAdd(session.run.plan.changes, address), ...outcome };
     } finally {

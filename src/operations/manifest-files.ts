@@ -1,26 +1,50 @@
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { ConvergeError } from '../diagnostics/errors.js';
 import type { ManifestFiles } from '../engine/index.js';
 import type { StateDocument } from '../state/types.js';
 
+const isFile = (path: string): Promise<boolean> =>
+  stat(path).then(
+    (st) => st.isFile(),
+    () => false,
+  );
+
 /**
  * What the engine needs to tell an owned object whose document was not given from one whose document
  * is gone (decisions.md §16): the files read, and which recorded files that were not read still exist.
- * Paths are relative to the working directory, as the state records them.
+ * Paths are relative to the state root (`root`: the Settings document's directory, else the working
+ * directory), as records keep them (decisions.md §27); `read` are display paths, relative to `cwd`.
+ *
+ * A record of an older release holds a path relative to the working directory of the run that wrote it,
+ * which is not known. It is looked for from this working directory, then from the state root (the two
+ * directories such a run most likely had); found, it is migrated in memory to the root-relative path (the
+ * next write of the record stores that). Found nowhere, it cannot be resolved: its object is left alone.
  */
-export async function manifestFiles(cwd: string, read: Iterable<string>, state: StateDocument): Promise<ManifestFiles> {
-  const readSet = new Set(read);
-  const recorded = [...new Set(state.records.map((r) => r.source).filter((s): s is string => s !== undefined && !readSet.has(s)))];
-  const existing: string[] = [];
-  for (const source of recorded.sort()) {
-    const found = await stat(resolve(cwd, source)).then(
-      (st) => st.isFile(),
-      () => false,
-    );
-    if (found) existing.push(source);
+export async function manifestFiles(root: string, cwd: string, read: Iterable<string>, state: StateDocument): Promise<ManifestFiles> {
+  const readSet = new Set([...read].map((f) => relative(root, resolve(cwd, f))));
+  const current = new Set<string>();
+  const legacy = new Map<string, string>();
+  for (const r of state.records) {
+    if (r.source === undefined) continue;
+    if (r.rootRelative === true) {
+      if (!readSet.has(r.source)) current.add(r.source);
+      continue;
+    }
+    if (legacy.has(r.source)) continue;
+    for (const base of new Set([cwd, root])) {
+      const abs = resolve(base, r.source);
+      const rel = relative(root, abs);
+      if (readSet.has(rel) || (await isFile(abs))) {
+        legacy.set(r.source, rel);
+        if (!readSet.has(rel)) current.add(rel);
+        break;
+      }
+    }
   }
-  return { read: [...readSet].sort(), existing };
+  const existing: string[] = [];
+  for (const source of [...current].sort()) if (await isFile(resolve(root, source))) existing.push(source);
+  return { read: [...readSet].sort(), existing, ...(legacy.size > 0 ? { legacy } : {}) };
 }
 
 /**

@@ -4,11 +4,12 @@ import { hasErrors } from '../diagnostics/types.js';
 import { createPlan, toSavedPlan, type PlanRun } from '../engine/index.js';
 import { KINDS, parseAddress } from '../kinds/registry.js';
 import type { ManifestLoadResult } from '../manifest/index.js';
-import type { Address } from '../model/kinds.js';
+import { addressKey, type Address, type Kind } from '../model/kinds.js';
 import type { Provider, ProviderContext } from '../providers/provider.js';
 import { serializePlan } from '../plan/serialize.js';
+import type { PlanNotice } from '../plan/types.js';
 import type { StateDocument } from '../state/types.js';
-import { closeAll, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor } from './connect.js';
+import { closeAll, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor, stateRoot } from './connect.js';
 import type { OperationHost } from './host.js';
 import { manifestFiles, refuseEmpty } from './manifest-files.js';
 import { didYouMean } from '../manifest/suggest.js';
@@ -24,6 +25,8 @@ export interface PlanRequest {
   region?: string;
   /** `Kind/name` of unowned live objects to take over although their readable fields differ. */
   adopt?: string[];
+  /** Consent to every adoption of the plan in a new or named state (decisions.md §27). */
+  adoptAll?: boolean;
   /** Plan from no documents at all while the state owns objects (deletes whatever has no file left). */
   allowEmpty?: boolean;
   /** Only accept live values into the state: nothing is created, updated or deleted. */
@@ -85,12 +88,12 @@ export function checkAddresses(req: PlanRequest): void {
  * in play, reads live state (no writes), diffs. Undefined when plan-time diagnostics (handed to the
  * host) stop the run.
  */
-export async function planLoaded(host: OperationHost, manifests: ManifestLoadResult, state: StateDocument, req: PlanRequest): Promise<PlanSession | undefined> {
+export async function planLoaded(host: OperationHost, manifests: ManifestLoadResult, state: StateDocument, req: PlanRequest, location: string): Promise<PlanSession | undefined> {
   const targets = parseTargets(req.targets);
   const rewrite = parseTargets(req.rewrite, '--rewrite');
   const adopt = parseTargets(req.adopt, '--adopt');
   refuseEmpty(manifests.desired.objects.length, state, req.paths, req.allowEmpty === true || req.refreshOnly === true);
-  const files = await manifestFiles(host.cwd, manifests.sources.keys(), state);
+  const files = await manifestFiles(stateRoot(host, manifests.desired.settings), host.cwd, manifests.sources.keys(), state);
   const providers = providersFor(host, kindsInPlay(manifests, state), manifests.desired.settings);
   const ctx = providerContext(host, state);
   const close = () => closeAll(providers);
@@ -112,6 +115,10 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
       },
     });
     host.endPhase();
+    const stateName = manifests.desired.settings.spec.state?.name;
+    run.plan.state = { location, records: state.records.length, new: state.serial === 0, ...(stateName !== undefined ? { name: stateName } : {}) };
+    const consent = adoptionConsentNotice(run, state, stateName, location, req);
+    if (consent) run.plan.notices = [consent, ...(run.plan.notices ?? [])];
     if (run.plan.diagnostics.length > 0) host.diagnostics(run.plan.diagnostics, manifests.sources);
     if (hasErrors(run.plan.diagnostics)) {
       await close();
@@ -133,6 +140,7 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
               targets: req.targets ?? [],
               rewrite: req.rewrite ?? [],
               adopt: req.adopt ?? [],
+              adoptAll: req.adoptAll === true,
               allowEmpty: req.allowEmpty === true,
               refreshOnly: req.refreshOnly === true,
             }),
@@ -146,13 +154,36 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
   }
 }
 
+/**
+ * Taking over existing objects needs consent in a state that may not be theirs (decisions.md §27): a new
+ * state (never written: a wrong `state.path`, a directory without the Settings document, a lost state) or a
+ * named one (a name says "this team's objects", and another team's state may own these). Consent is
+ * `--adopt-all`, `--adopt Kind/name` per object, or `converge import`; without it the plan says so first
+ * and apply refuses in a run that asks nobody. An unnamed state that already owns objects keeps adopting
+ * matching ones by itself (decisions.md §9).
+ */
+function adoptionConsentNotice(run: PlanRun, state: StateDocument, stateName: string | undefined, location: string, req: PlanRequest): PlanNotice | undefined {
+  // New: never written (serial 0). A state emptied by its own deletes, or one whose first apply was killed after
+  // its first record, is not: it adopts what a crash left unrecorded by itself, as before (decisions.md §15).
+  const why = stateName !== undefined ? 'named-state' : state.serial === 0 && state.records.length === 0 ? 'new-state' : undefined;
+  if (why === undefined || req.adoptAll === true) return undefined;
+  const consented = new Set(parseTargets(req.adopt, '--adopt').map(addressKey));
+  const objects = new Map<string, { kind: Kind; name: string }>();
+  for (const { change, view } of run.planned) {
+    const key = addressKey(view);
+    const adopting = change.action === 'no-op' ? change.adopt === true : change.action === 'update' || change.action === 'upgrade';
+    if (adopting && view.live && view.desired && !view.record && !consented.has(key)) objects.set(key, { kind: view.kind, name: view.name });
+  }
+  return objects.size === 0 ? undefined : { code: 'adoption-needs-consent', why, state: location, objects: [...objects.values()] };
+}
+
 /** Loads the manifests once, reads the state (no lock: nothing is written) and plans. */
 export async function openPlan(host: OperationHost, req: PlanRequest): Promise<PlanSession | undefined> {
   checkAddresses(req);
   const manifests = await loadValid(host, req.paths);
   if (!manifests) return undefined;
-  const state = await stateBackendFor(host, manifests.desired.settings).read();
-  return planLoaded(host, manifests, state, req);
+  const backend = stateBackendFor(host, manifests.desired.settings);
+  return planLoaded(host, manifests, await backend.read(), req, backend.description);
 }
 
 /**

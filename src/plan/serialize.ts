@@ -102,7 +102,7 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
   if (!isStringArray(saved.targets)) throw bad(file, '`saved.targets` is not a list');
   if (saved.rewrite !== undefined && !isStringArray(saved.rewrite)) throw bad(file, '`saved.rewrite` is not a list');
   if (saved.adopt !== undefined && !isStringArray(saved.adopt)) throw bad(file, '`saved.adopt` is not a list');
-  for (const flag of ['allowEmpty', 'refreshOnly'] as const) {
+  for (const flag of ['adoptAll', 'allowEmpty', 'refreshOnly'] as const) {
     if (saved[flag] !== undefined && typeof saved[flag] !== 'boolean') throw bad(file, `\`saved.${flag}\` is not true or false`);
   }
   if (!Array.isArray(saved.reads) || !saved.reads.every((r) => isObject(r) && typeof r.kind === 'string' && typeof r.name === 'string' && (r.digest === null || typeof r.digest === 'string') && isObject(r.fields))) {

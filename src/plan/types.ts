@@ -58,11 +58,14 @@ export interface Change {
 
 export type RefreshKind = 'live' | 'gone' | 'source' | 'run';
 
-/** An owned object left out of a plan: its manifest file still exists but was not among the given paths. */
+/**
+ * An owned object left out of a plan: its manifest file still exists but was not among the given paths, or
+ * (`source-unresolved`) its recorded path cannot be found from the state root.
+ */
 export interface OutOfScopeObject {
   kind: Kind;
   name: string;
-  /** The manifest file the state recorded for it, relative to the working directory. */
+  /** The manifest file the state recorded for it, relative to the state root (`source-unresolved`: as recorded). */
   source: string;
 }
 
@@ -72,6 +75,13 @@ export interface OutOfScopeObject {
  */
 export type PlanNotice =
   | { code: 'out-of-scope'; objects: OutOfScopeObject[] }
+  /** Owned objects whose recorded manifest path (written by an older release) cannot be found: left alone, never deleted for it. */
+  | { code: 'source-unresolved'; objects: OutOfScopeObject[] }
+  /**
+   * The plan would record existing objects as owned in a state that needs consent for it (a new state, or a
+   * named one: decisions.md §27), and none was given (`--adopt-all`, `--adopt Kind/name`, or a `yes` on a terminal).
+   */
+  | { code: 'adoption-needs-consent'; why: 'new-state' | 'named-state'; state: string; objects: { kind: Kind; name: string }[] }
   | { code: 'target-dependency'; target: { kind: Kind; name: string }; dependency: { kind: Kind; name: string } }
   | { code: 'refresh-only' };
 
@@ -117,6 +127,20 @@ export interface Plan {
   diagnostics: Diagnostic[];
   summary: PlanSummary;
   notices?: PlanNotice[];
+  /** Where the state this plan was made against is, and what it holds (additive to format 1.0; absent in older plans). */
+  state?: PlanState;
+}
+
+/** The state a plan was made against, said in every plan's header (decisions.md §27). */
+export interface PlanState {
+  /** The backend's own words: `local state file /abs/path`, `Nomad Variables converge/state (namespace default)`. */
+  location: string;
+  /** Owned objects recorded in it. */
+  records: number;
+  /** Never written yet (serial 0): a wrong path, a lost state, or a first run. */
+  new: boolean;
+  /** Settings `state.name`, when the state is named. */
+  name?: string;
 }
 
 /**
@@ -132,6 +156,8 @@ export interface SavedPlan extends Plan {
     rewrite?: string[];
     /** `--adopt` addresses, `--allow-empty` and `--refresh-only`, so apply re-derives the same plan. */
     adopt?: string[];
+    /** `--adopt-all`: consent to every adoption of the plan in a new or named state (decisions.md §27). */
+    adoptAll?: boolean;
     allowEmpty?: boolean;
     refreshOnly?: boolean;
     reads: ReadFingerprint[];

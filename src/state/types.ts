@@ -29,11 +29,15 @@ export interface StateRecord {
   extra: Record<string, JsonValue>;
   protect: boolean;
   /**
-   * The manifest file its document came from when last applied, relative to the working directory
-   * (as state paths are, decisions.md §2). A plan given other paths leaves the object alone while
-   * this file exists (decisions.md §16). Absent in records written before converge recorded it.
+   * The manifest file its document came from when last applied. With `rootRelative`, relative to the state
+   * root: the Settings document's directory, else the working directory (decisions.md §27); without it
+   * (records of older releases), relative to the working directory of the run that wrote it, which is not
+   * known. A plan given other paths leaves the object alone while this file exists (decisions.md §16).
+   * Absent in records written before converge recorded it.
    */
   source?: string;
+  /** `source` is relative to the state root (decisions.md §27); absent in records of older releases. */
+  rootRelative?: true;
   updatedAt: string;
   inFlight?: InFlightRun;
 }

@@ -6,7 +6,7 @@ import { NO_CHANGES } from './plan-summary.js';
 import { noteLines, reasonLine } from './change-sentences.js';
 import { heredocDiffLines, shownFields } from './multiline-diff.js';
 import { adoptionMarkdown } from './plan-adoptions.js';
-import { isRefreshOnly, NOTHING_TO_REFRESH, noticesMarkdown } from './plan-notices.js';
+import { isRefreshOnly, NOTHING_TO_REFRESH, noticesMarkdown, stateLine } from './plan-notices.js';
 
 /*
  * A plan as a PR comment / job summary. GitHub caps a comment at 65 536 characters, so the output
@@ -52,6 +52,8 @@ function objectSection(c: Change): string {
 function head(plan: Plan, title: string, deletes: Change[]): string {
   const s = plan.summary;
   const out: string[] = [`## ${title}`, ''];
+  const where = stateLine(plan, mdCode);
+  if (where !== undefined) out.push(where, '');
   if (deletes.length > 0) {
     const names = deletes.slice(0, BANNER_NAMES).map((c) => mdCode(`${c.kind}/${c.name}`));
     const more = deletes.length > BANNER_NAMES ? ` and ${deletes.length - BANNER_NAMES} more` : '';

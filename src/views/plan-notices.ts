@@ -28,10 +28,35 @@ export function noticeSentences(plan: Pick<Plan, 'notices'>, code: (s: string) =
         const files = [...new Set(n.objects.map((o) => o.source))].sort();
         return `${plural(n.objects.length, 'owned object')} left alone, from manifest files that exist but were not given (${names(files, code)}): ${names(n.objects.map((o) => `${o.kind}/${o.name}`), code)}.`;
       }
+      case 'source-unresolved': {
+        const files = [...new Set(n.objects.map((o) => o.source))].sort();
+        return (
+          `${plural(n.objects.length, 'owned object')} left alone: ${n.objects.length === 1 ? 'its' : 'their'} recorded manifest file${files.length === 1 ? '' : 's'} (${names(files, code)}, recorded by an older converge relative to the directory it ran in) cannot be found from here: ` +
+          `${names(n.objects.map((o) => `${o.kind}/${o.name}`), code)}. Nothing is deleted for it; a plan that gives ${n.objects.length === 1 ? 'its document' : 'their documents'} records the file again.`
+        );
+      }
+      case 'adoption-needs-consent': {
+        const why = n.why === 'new-state' ? `this state (${n.state}) is new: it owns nothing yet` : `this state (${n.state}) is named`;
+        return (
+          `WARNING: ${why}, and the plan would record ${plural(n.objects.length, 'existing object')} as its own: ${names(n.objects.map((o) => `${o.kind}/${o.name}`), code)}. ` +
+          `${n.objects.length === 1 ? 'It' : 'They'} may belong to another state (a state file at another path, another team's state). ` +
+          `If ${n.objects.length === 1 ? 'it is' : 'they are'} this state's, apply with --adopt-all (or --adopt Kind/name each; on a terminal, answering yes consents); ` +
+          `otherwise point Settings \`state.path\` at the state that owns ${n.objects.length === 1 ? 'it' : 'them'}. Without consent apply refuses and sends nothing.`
+        );
+      }
       default:
         return assertNever(n, 'plan notice');
     }
   });
+}
+
+/** The header line naming the state the plan was made against (decisions.md §27); undefined for older plans. */
+export function stateLine(plan: Pick<Plan, 'state'>, code: (s: string) => string = (s) => s): string | undefined {
+  const s = plan.state;
+  if (s === undefined) return undefined;
+  const named = s.name !== undefined ? `, named ${code(s.name)}` : '';
+  const held = s.new ? 'new: it owns nothing yet' : plural(s.records, 'owned object');
+  return `State: ${code(s.location)} (${held}${named}).`;
 }
 
 export function isRefreshOnly(plan: Pick<Plan, 'notices'>): boolean {

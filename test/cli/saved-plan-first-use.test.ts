@@ -25,7 +25,7 @@ describe('saved plans', () => {
     for (const args of [['nomad'], ['--target', 'NomadAuthMethod/okta'], ['--adopt', 'NomadAuthMethod/okta'], ['--refresh-only'], ['--allow-empty']]) {
       const r = await ws.cli(['apply', '--plan', 'plan.json', ...args]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('apply --plan takes no manifest paths, --target, --rewrite, --adopt, --allow-empty or --refresh-only');
+      expect(r.stderr).toContain('apply --plan takes no manifest paths, --target, --rewrite, --adopt, --adopt-all, --allow-empty or --refresh-only');
     }
     expect(ws.sandbox.log.writes()).toEqual([]);
   });

@@ -51,7 +51,7 @@ describe('state lock and migrate through the CLI', () => {
         // Released only once the CLI says it waits (a fixed delay raced a slow start on a busy machine),
         // and a little later, so the wait is real.
         let released: Promise<void> | undefined;
-        const r = await runCli(['apply', '--auto-approve', '--lock-timeout', '30s'], project.dir, env(), (soFar) => {
+        const r = await runCli(['apply', '--auto-approve', '--adopt-all', '--lock-timeout', '30s'], project.dir, env(), (soFar) => {
           if (released === undefined && soFar.includes('Waiting up to')) {
             released = new Promise<void>((resolve) => setTimeout(() => void held.release().then(resolve), 500));
           }
@@ -70,7 +70,7 @@ describe('state lock and migrate through the CLI', () => {
         const held = await b.make().lock('still held', { timeoutMs: 0 });
         try {
           const started = Date.now();
-          const r = await runCli(['apply', '--auto-approve', '--lock-timeout', '1s'], project.dir, env());
+          const r = await runCli(['apply', '--auto-approve', '--adopt-all', '--lock-timeout', '1s'], project.dir, env());
           expect(r.code).toBe(1);
           expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
           expect(r.stderr).toMatch(/Error: The .* is locked: .*"still held"/);
@@ -86,7 +86,8 @@ describe('state lock and migrate through the CLI', () => {
   describe('state migrate', () => {
     it('local → nomad → local keeps every record, and refuses a non-empty target', { timeout: 60_000 }, async () => {
       await useSettings(project.dir, '{ backend: local, path: .converge/migrate.json }');
-      const applied = await runCli(['apply', '--auto-approve'], project.dir, env());
+      // A new state over objects an earlier test made: consent to take them (decisions.md §27).
+      const applied = await runCli(['apply', '--auto-approve', '--adopt-all'], project.dir, env());
       expect(applied.code, applied.stderr).toBe(0);
       const local = JSON.parse(await readFile(join(project.dir, '.converge', 'migrate.json'), 'utf8')) as { records: { kind: string; name: string }[]; salt: string };
       expect(local.records.length).toBeGreaterThan(0);

@@ -180,7 +180,9 @@ describe('Nomad ACL policies and roles end to end (built CLI ↔ sandbox over lo
     }
     expect(plan.changes.find((x) => x.name === 'operator')).toMatchObject({ action: 'no-op', adopt: true });
     ws.sandbox.log.clear();
-    expect((await ws.cli(['apply', '--auto-approve'])).code).toBe(0);
+    // A lost state is a new one: it takes over what is live only with consent (decisions.md §27).
+    expect((await ws.cli(['apply', '--auto-approve'])).code).toBe(1);
+    expect((await ws.cli(['apply', '--auto-approve', '--adopt-all'])).code).toBe(0);
     expect(writePaths().filter((w) => w.includes('/acl/role') || w.includes('/acl/policy'))).toEqual([]);
     expect((await liveRoles()).map((r) => r.ID).sort()).toEqual(ids);
     expect((await ws.cli(['plan', '--detailed-exitcode'])).code).toBe(0);

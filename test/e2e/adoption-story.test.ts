@@ -95,7 +95,11 @@ describe('adoption of matching live objects after the state is lost (built CLI โ
 
   it('apply: records every object as owned without a single write, with the records apply itself would make', async () => {
     ws.sandbox.log.clear();
-    const r = await ws.cli(['apply', '--auto-approve']);
+    // A lost state is a new one: it takes the live objects over only with consent (decisions.md ยง27).
+    const refused = await ws.cli(['apply', '--auto-approve']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('refusing to record 5 existing objects as owned without consent');
+    const r = await ws.cli(['apply', '--auto-approve', '--adopt-all']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`No changes to live objects. Recorded 5 existing objects as owned (nothing was sent): ${ALL.join(', ')}.`);
     expect(ws.sandbox.log.writes()).toEqual([]);
@@ -110,7 +114,7 @@ describe('adoption of matching live objects after the state is lost (built CLI โ
 
   it('then the plan is clean, says no adoption, and reads Nomad by Hash alone', async () => {
     // Adopted: the apply after the state was lost recorded every object.
-    await givenApplied(ws);
+    await givenApplied(ws, ['--adopt-all']);
     ws.sandbox.log.clear();
     const r = await ws.cli(['plan', '--detailed-exitcode']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -126,7 +130,7 @@ describe('adoption of matching live objects after the state is lost (built CLI โ
   });
 
   it('ownership is real: a removed document now plans its delete', async () => {
-    await givenApplied(ws);
+    await givenApplied(ws, ['--adopt-all']);
     await ws.write('rules.yaml', DEPLOYERS);
     const r = await ws.cli(['plan', '--json', '--detailed-exitcode']);
     expect(r.code).toBe(2);
@@ -135,7 +139,7 @@ describe('adoption of matching live objects after the state is lost (built CLI โ
   });
 
   it('a saved plan of adoptions applies the same way, and once applied it says so', async () => {
-    const p = await ws.cli(['plan', '--out', 'adopt.plan.json']);
+    const p = await ws.cli(['plan', '--adopt-all', '--out', 'adopt.plan.json']);
     expect(p.code, p.stderr).toBe(0);
     ws.sandbox.log.clear();
     const a = await ws.cli(['apply', '--plan', 'adopt.plan.json']);

@@ -184,7 +184,8 @@ describe('Nomad binding rules end to end (built CLI ↔ sandbox over loopback)',
       expect(c, name).toMatchObject({ action: 'no-op', adopt: true });
     }
     ws.sandbox.log.clear();
-    const a = await ws.cli(['apply', '--auto-approve']);
+    // A lost state is a new one: it takes the live objects over only with consent (decisions.md §27).
+    const a = await ws.cli(['apply', '--auto-approve', '--adopt-all']);
     expect(a.code).toBe(0);
     expect(a.stdout).toContain('Recorded 5 existing objects as owned');
     // Only okta's client secret is written (its live value cannot be read); no rule is sent.

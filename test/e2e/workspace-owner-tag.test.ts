@@ -113,7 +113,8 @@ describe('a workspace owned by another state is refused, never adopted (built CL
     expect(p.code, p.stderr).toBe(0);
     const plan = JSON.parse(p.stdout) as { changes: { action: string; name: string; reason?: string }[] };
     expect(plan.changes.find((c) => c.name === 'lambda-dev')).toMatchObject({ action: 'update', reason: 'tag the workspace converge-state:team-b (owner of record)' });
-    const apply = await b(['apply', '--auto-approve']);
+    // The module lambda is still state A's: state B, named, takes it only with consent (decisions.md §27).
+    const apply = await b(['apply', '--auto-approve', '--adopt', 'NoCodeModule/lambda']);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(await tags()).toEqual(['converge-state:team-b']);
     expect((await b(['plan', '--detailed-exitcode'])).code).toBe(0);
@@ -134,7 +135,8 @@ describe('a workspace owned by another state is refused, never adopted (built CL
   it('state rm in a state without a name sends nothing (it wrote no tag)', async () => {
     const c = await otherState(undefined, 'lambda-c');
     try {
-      const applied = await c.run(['apply', '--auto-approve']);
+      // A new state: taking the shared module lambda needs consent (decisions.md §27).
+      const applied = await c.run(['apply', '--auto-approve', '--adopt-all']);
       expect(applied.code, applied.stdout + applied.stderr).toBe(0);
       a.sandbox.log.clear();
       const forgot = await c.run(['state', 'rm', 'NoCodeWorkspace/lambda-c']);
@@ -149,7 +151,7 @@ describe('a workspace owned by another state is refused, never adopted (built CL
   it('state rm --keep-tag in a named state sends nothing and says the tag stays', async () => {
     const d = await otherState('team-d', 'lambda-d');
     try {
-      const applied = await d.run(['apply', '--auto-approve']);
+      const applied = await d.run(['apply', '--auto-approve', '--adopt-all']);
       expect(applied.code, applied.stdout + applied.stderr).toBe(0);
       a.sandbox.log.clear();
       const forgot = await d.run(['state', 'rm', '--keep-tag', 'NoCodeWorkspace/lambda-d']);

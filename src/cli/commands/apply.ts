@@ -24,6 +24,7 @@ export interface ApplyFlags {
   target?: string[];
   rewrite?: string[];
   adopt?: string[];
+  adoptAll?: boolean;
   allowEmpty?: boolean;
   refreshOnly?: boolean;
   parallelism?: string;
@@ -57,7 +58,12 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
   let paths = argPaths;
   let targets = opts.target ?? [];
   let rewrite = opts.rewrite ?? [];
-  let flags: Pick<ApplyRequest, 'adopt' | 'allowEmpty' | 'refreshOnly'> = { adopt: opts.adopt ?? [], allowEmpty: opts.allowEmpty === true, refreshOnly: opts.refreshOnly === true };
+  let flags: Pick<ApplyRequest, 'adopt' | 'adoptAll' | 'allowEmpty' | 'refreshOnly'> = {
+    adopt: opts.adopt ?? [],
+    adoptAll: opts.adoptAll === true,
+    allowEmpty: opts.allowEmpty === true,
+    refreshOnly: opts.refreshOnly === true,
+  };
   if (!opts.plan) await refuseSavedPlanAsManifest(argPaths.map((p) => resolve(host.cwd, p)), argPaths, 'apply');
   if (opts.plan) {
     // A saved plan carries its own paths, targets and rewrites: anything given beside it would be ignored.
@@ -66,11 +72,12 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
       ...(opts.target ?? []).map((t) => `--target ${t}`),
       ...(opts.rewrite ?? []).map((r) => `--rewrite ${r}`),
       ...(opts.adopt ?? []).map((r) => `--adopt ${r}`),
+      ...(opts.adoptAll === true ? ['--adopt-all'] : []),
       ...(opts.allowEmpty === true ? ['--allow-empty'] : []),
       ...(opts.refreshOnly === true ? ['--refresh-only'] : []),
     ];
     if (beside.length > 0) {
-      throw new ConvergeError('apply.plan-with-arguments', `apply --plan takes no manifest paths, --target, --rewrite, --adopt, --allow-empty or --refresh-only (given: ${beside.join(' ')})`, {
+      throw new ConvergeError('apply.plan-with-arguments', `apply --plan takes no manifest paths, --target, --rewrite, --adopt, --adopt-all, --allow-empty or --refresh-only (given: ${beside.join(' ')})`, {
         source: 'user',
         hint: 'the saved plan already records the paths and targets it was made with: run `converge apply --plan FILE` alone, or make a new plan with these arguments',
       });
@@ -80,7 +87,7 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     paths = saved.saved.paths.map((p) => resolve(host.cwd, p));
     targets = saved.saved.targets;
     rewrite = saved.saved.rewrite ?? [];
-    flags = { adopt: saved.saved.adopt ?? [], allowEmpty: saved.saved.allowEmpty === true, refreshOnly: saved.saved.refreshOnly === true };
+    flags = { adopt: saved.saved.adopt ?? [], adoptAll: saved.saved.adoptAll === true, allowEmpty: saved.saved.allowEmpty === true, refreshOnly: saved.saved.refreshOnly === true };
   }
   const runTimeoutMs = parseFlagDuration(opts.runTimeout ?? '30m', '--run-timeout', { positive: true });
   const lockTimeoutMs = parseFlagDuration(opts.lockTimeout ?? '0s', '--lock-timeout');
@@ -97,6 +104,8 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     options: { runTimeoutMs, pollIntervalMs, concurrency },
     signal: interrupts.signal,
     // Asked only when there is something to apply: with nothing to do, no terminal is needed (as Terraform).
+    // A `yes` typed at the prompt, under a plan that names the adoptions, is consent to them (docs/decisions.md).
+    interactive: !saved && opts.autoApprove !== true,
     approve: async (run) => {
       host.err(renderPlanText(run.plan, { color: host.color }));
       if (opts.autoApprove) return true;

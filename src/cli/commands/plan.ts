@@ -16,6 +16,7 @@ export interface PlanFlags {
   rewrite?: string[];
   region?: string;
   adopt?: string[];
+  adoptAll?: boolean;
   allowEmpty?: boolean;
   refreshOnly?: boolean;
 }
@@ -26,6 +27,7 @@ export async function planCommand(host: Host, paths: string[], opts: PlanFlags):
     targets: opts.target ?? [],
     rewrite: opts.rewrite ?? [],
     adopt: opts.adopt ?? [],
+    adoptAll: opts.adoptAll === true,
     allowEmpty: opts.allowEmpty === true,
     refreshOnly: opts.refreshOnly === true,
     ...(opts.region ? { region: opts.region } : {}),

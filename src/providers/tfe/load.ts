@@ -82,7 +82,7 @@ export async function loadTfe(session: TfeSession, input: LoadInput, ctx: Provid
   // rate limit) need the modules' resolved pins only when their views are built.
   const wsViews: ObjectView[] = [];
   const wsDiagnostics: Diagnostic[] = [];
-  const moduleInfo = loadModules(session, modules, moduleRecords, views, diagnostics);
+  const moduleInfo = loadModules(session, modules, moduleRecords, views, diagnostics, new Set(wsRecords.map((r) => r.name)));
   const workspacesDone = loadWorkspaces(session, workspaces, wsRecords, moduleInfo, modules, moduleRecords, wsViews, wsDiagnostics, ctx);
   await Promise.all([moduleInfo, workspacesDone]);
   views.push(...wsViews);
@@ -98,6 +98,7 @@ async function loadModules(
   records: readonly StateRecord[],
   views: ObjectView[],
   diagnostics: Diagnostic[],
+  ownedWorkspaces: ReadonlySet<string>,
 ): Promise<Map<string, ModuleInfo>> {
   const info = new Map<string, ModuleInfo>();
   const names = namesOf(desired, records);
@@ -121,6 +122,11 @@ async function loadModules(
     return { name, d, r, path, rm, live };
   });
 
+  const usedOutside = await workspacesOutsideState(
+    session,
+    reads.filter((x) => x.r && !x.d && x.live).map((x) => x.path),
+    ownedWorkspaces,
+  );
   for (const { name, d, r, path, rm, live } of reads) {
     const notes: Note[] = [];
     const latest = rm ? latestVersion(rm.versions) : null;
@@ -173,6 +179,7 @@ async function loadModules(
             registryModuleId: live.module.registryModuleId ?? rm?.id ?? null,
             registryModule: liveRegistry ? registryPath(liveRegistry) : path,
             latest,
+            ...(r && !d && (usedOutside.get(path)?.length ?? 0) > 0 ? { inUseOutsideState: usedOutside.get(path) ?? [] } : {}),
           },
         }
       : undefined;
@@ -187,6 +194,26 @@ async function loadModules(
     });
   }
   return info;
+}
+
+/**
+ * For no-code modules this state owns but no longer has a document for (a delete, when in scope): the live
+ * workspaces made from them that this state does not own, by module path. Deleting the module would leave
+ * another state's (or a person's) workspaces without their module, so the engine refuses such a delete
+ * (decisions.md §27). One paged list of the organization's workspaces, only when such a module exists.
+ */
+async function workspacesOutsideState(session: TfeSession, paths: readonly string[], owned: ReadonlySet<string>): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  if (paths.length === 0) return found;
+  const wanted = new Set(paths);
+  for await (const { workspaces } of session.client.workspacePages()) {
+    for (const w of workspaces) {
+      const path = parseSourceModuleId(w.sourceModuleId)?.path;
+      if (path === undefined || !wanted.has(path) || owned.has(w.name)) continue;
+      found.set(path, [...(found.get(path) ?? []), w.name]);
+    }
+  }
+  return found;
 }
 
 // --- workspaces ------------------------------------------------------------------------------

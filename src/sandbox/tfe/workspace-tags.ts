@@ -8,10 +8,11 @@ import { findWorkspace } from './workspace-lookup.js';
  * shown in the workspace's `tag-names` attribute. Sources: go-tfe `workspace.go` (`AddTags` POST, `RemoveTags`
  * DELETE, `ListTags` GET on that path; `Workspace.TagNames` is `attr,tag-names`); the rules for a name are the
  * organization-tags API page's: one or more characters, at most 255, letters, numbers, colons, hyphens and
- * underscores. Key-value tag bindings (`tag-bindings`) are not modelled.
+ * underscores, starting and ending with a letter or number (terraform-provider-tfe `validTagName`;
+ * docs/reference/workspace-tags.md). Key-value tag bindings (`tag-bindings`) are not modelled.
  */
 
-const TAG_NAME = /^[A-Za-z0-9:_-]{1,255}$/;
+const TAG_NAME = /^(?=.{1,255}$)[A-Za-z0-9](?:[A-Za-z0-9:_-]*[A-Za-z0-9])?$/;
 
 /** The tag names of a `{"data":[{"type":"tags","attributes":{"name":…}}]}` body; a 422 for a bad one. */
 function tagNamesOf(body: unknown): string[] {
@@ -20,7 +21,7 @@ function tagNamesOf(body: unknown): string[] {
   return data.map((item, i) => {
     const name = (item as { attributes?: { name?: unknown } } | null)?.attributes?.name;
     if (typeof name !== 'string' || !TAG_NAME.test(name)) {
-      throw invalid(`/data/${i}/attributes/name`, 'Name must be 1 to 255 characters: letters, numbers, colons, hyphens and underscores');
+      throw invalid(`/data/${i}/attributes/name`, 'Name must be 1 to 255 characters: letters, numbers, colons, hyphens and underscores, starting and ending with a letter or number');
     }
     return name;
   });

@@ -25,8 +25,8 @@ describe('TFE sandbox: workspace tags', () => {
     expect((await sim.user.get(`/workspaces/${wsId}`)).body.data.attributes['tag-names']).toEqual(['converge-state:team-a']);
   });
 
-  it('a name outside letters, numbers, colons, hyphens and underscores (or over 255) is a 422 with a pointer', async () => {
-    for (const bad of ['has space', 'x'.repeat(256), '']) {
+  it('a name outside letters, numbers, colons, hyphens and underscores (or over 255), or not starting and ending with a letter or number, is a 422 with a pointer', async () => {
+    for (const bad of ['has space', 'x'.repeat(256), '', 'converge-state:team-a-', 'converge-state:team_', '-lead']) {
       const r = await sim.user.post(`/workspaces/${wsId}/relationships/tags`, tags(bad));
       expect(r.status).toBe(422);
       expect(r.body.errors[0].source.pointer).toBe('/data/0/attributes/name');
