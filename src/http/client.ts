@@ -2,11 +2,13 @@ import pRetry from 'p-retry';
 import type { Dispatcher } from 'undici';
 import { sleep } from '../async/sleep.js';
 import { ConvergeError } from '../diagnostics/errors.js';
+import { formatDuration } from '../model/duration-text.js';
 import { lookBack, NetworkFailure, RetryableResponse } from './attempt-outcomes.js';
 import { parseBaseAddress } from './base-address.js';
 import { HostGate } from './gate.js';
+import { HTTP_LIMIT_DEFAULTS, HTTP_LIMIT_SETTINGS, limitError, ResponseLimitExceeded } from './limits.js';
 import { networkError } from './network-hints.js';
-import { OriginSender } from './origin-sender.js';
+import { GateBeyondBudget, OriginSender } from './origin-sender.js';
 import { Pacer } from './pacer.js';
 import { plaintextTokenWarning } from './plaintext-token.js';
 import { createPool } from './pool.js';
@@ -51,7 +53,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       ...(opts.tls ? { tls: opts.tls } : {}),
     });
   const pacer = opts.rateLimitPerSecond !== undefined && opts.rateLimitPerSecond > 0 ? new Pacer(opts.rateLimitPerSecond) : undefined;
-  const sender = new OriginSender(origin, dispatcher, new HostGate(), pacer);
+  const limits = { ...HTTP_LIMIT_DEFAULTS, ...opts.limits };
+  const sender = new OriginSender(origin, dispatcher, new HostGate(), pacer, limits);
   const { gate, stats } = sender;
   const reporter = opts.reporter;
   const warnPlaintext = plaintextTokenWarning(base, reporter);
@@ -69,7 +72,12 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const label: RequestLabel = { method: req.method, path: basePath + req.path, subject: req.subject };
     const { headers, body } = requestPayload(opts.headers, req);
     warnPlaintext(headers);
-    const sendOnce = (method: HttpRequest['method'], path: string, sent: string | undefined): Promise<HttpResponse> => sender.send(method, path, headers, sent);
+    // The retry budget: every wait (Retry-After, backoff, the host's gate) must end before it does.
+    const budgetEnds = performance.now() + limits.retryBudgetMs;
+    let budgetSpent: { waitMs: number; attempts: number; what: AttemptFailure | undefined; retryAfter: string | undefined } | undefined;
+    let lastFailure: AttemptFailure | undefined;
+    let lastRetryAfter: string | undefined;
+    const sendOnce = (method: HttpRequest['method'], path: string, sent: string | undefined): Promise<HttpResponse> => sender.send(method, path, headers, sent, budgetEnds);
 
     let serverWait: number | undefined;
     const attempt = async (attemptNumber: number): Promise<HttpResponse> => {
@@ -79,8 +87,13 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         res = await sendFollowingRedirects(sendOnce, origin, req.method, fullPath, body);
       } catch (e) {
         if (e instanceof ConvergeError) throw e;
+        if (e instanceof GateBeyondBudget) {
+          budgetSpent = { waitMs: e.waitMs, attempts: attemptNumber - 1, what: lastFailure, retryAfter: lastRetryAfter };
+          throw e;
+        }
         throw new NetworkFailure(errorCode(e), e);
       }
+      lastRetryAfter = res.headers['retry-after'];
       feedRateLimit(res.headers, pacer, gate, sender.inFlight);
       if (res.status === 429) {
         stats.status429 += 1;
@@ -120,6 +133,11 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
             }
           }
           const waitMs = is429 ? gate.remaining() : (serverWait ?? backoffMs(attemptNumber, minTimeoutMs, maxTimeoutMs));
+          lastFailure = what;
+          if (performance.now() + waitMs > budgetEnds) {
+            budgetSpent = { waitMs, attempts: attemptNumber, what, retryAfter: lastRetryAfter };
+            return false;
+          }
           stats.retries += 1;
           reportRetry(reporter, label, what, attemptNumber, retries, waitMs);
           // A 429's wait is the gate, which the next attempt passes through; others sleep here.
@@ -129,12 +147,16 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       });
     } catch (e) {
       if (recovered) return recovered;
+      if (budgetSpent) throw retryBudgetError(`${req.method} ${origin}${label.path}${req.subject ? ` (${req.subject})` : ''}`, limits.retryBudgetMs, budgetSpent);
       // The last attempt may have been acted on too: one more look, so the caller never fails a create that happened.
       if (readBack && (e instanceof RetryableResponse ? e.response.status !== 429 : e instanceof NetworkFailure && !wasNotSent(e.code))) {
         const found = await lookBack(readBack);
         if (found !== undefined && found !== 'failed') return found;
       }
       if (e instanceof RetryableResponse) return e.response;
+      if (e instanceof NetworkFailure && e.original instanceof ResponseLimitExceeded) {
+        throw limitError(`${req.method} ${label.path}${req.subject ? ` (${req.subject})` : ''}`, origin, e.original);
+      }
       if (e instanceof NetworkFailure) {
         const subject = req.subject ? ` (${req.subject})` : '';
         throw networkError(`${req.method} ${origin}${label.path}${subject}`, origin, e.code, e.original);
@@ -153,4 +175,20 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       if (ownsDispatcher) await dispatcher.close();
     },
   };
+}
+
+/** The request gave up because the next wait would end past its retry budget: says what was asked and the budget. */
+function retryBudgetError(what: string, budgetMs: number, spent: { waitMs: number; attempts: number; what: AttemptFailure | undefined; retryAfter: string | undefined }): ConvergeError {
+  const failure = spent.what === undefined ? 'the host is paused' : 'status' in spent.what ? `HTTP ${spent.what.status}` : spent.what.error;
+  const asked = spent.retryAfter !== undefined ? ` (Retry-After: ${spent.retryAfter})` : '';
+  return new ConvergeError(
+    'http.retry-budget-spent',
+    `${what}: gave up after ${spent.attempts} attempt${spent.attempts === 1 ? '' : 's'} (last: ${failure}): the next try was ${formatDuration(spent.waitMs)} away${asked}, past the retry budget of ${formatDuration(budgetMs)}`,
+    {
+      source: 'remote',
+      retryable: true,
+      ...(spent.what !== undefined && 'status' in spent.what ? { status: spent.what.status } : {}),
+      hint: `the service is overloaded or rate-limiting; run again later, or raise ${HTTP_LIMIT_SETTINGS.retryBudgetMs} (e.g. ${HTTP_LIMIT_SETTINGS.retryBudgetMs}=10m) to wait longer`,
+    },
+  );
 }

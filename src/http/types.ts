@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Reporter } from '../model/events.js';
+import type { HttpLimits } from './limits.js';
 import type { ServiceIdentity } from './wrong-server.js';
 
 /**
@@ -82,6 +83,8 @@ export interface HttpClientOptions {
   connections?: number;
   retry?: { retries?: number; minTimeoutMs?: number; maxTimeoutMs?: number };
   timeoutMs?: number;
+  /** Body size cap, per-attempt deadline, retry budget (limits.ts); defaults `HTTP_LIMIT_DEFAULTS`. */
+  limits?: Partial<HttpLimits>;
   /** For tests: inject a dispatcher instead of a Pool. */
   dispatcher?: Dispatcher;
   reporter?: Reporter;

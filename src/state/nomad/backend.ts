@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { createHttpClient } from '../../http/client.js';
+import type { HttpLimits } from '../../http/limits.js';
 import type { HttpClient, TlsOptions } from '../../http/types.js';
 import { silentReporter, type Reporter } from '../../model/events.js';
 import { parseStateDocument } from '../local-backend.js';
@@ -34,6 +35,8 @@ export interface NomadVariablesBackendOptions {
   path: string;
   namespace?: string;
   tls?: TlsOptions;
+  /** Response size cap, deadline and retry budget (http/limits.ts); defaults when absent. */
+  limits?: HttpLimits;
   /** Reuse an HTTP client (tests, or the CLI's shared one). The token is sent per request anyway. */
   http?: HttpClient;
   reporter?: Reporter;
@@ -90,6 +93,7 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
     createHttpClient({
       baseUrl: opts.address,
       ...(opts.tls ? { tls: opts.tls } : {}),
+      ...(opts.limits ? { limits: opts.limits } : {}),
       ...(opts.reporter ? { reporter: opts.reporter } : {}),
       // A web page at the address is another server, never "no state yet" (a 404 page read as a missing variable).
       service: { name: 'Nomad', addressSetting: 'NOMAD_ADDR' },
