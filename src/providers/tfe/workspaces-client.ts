@@ -2,7 +2,7 @@ import type { JsonValue } from '../../model/json.js';
 import type { TfeWorkspaceCreate, TfeWorkspaceSettings } from '../../plan/intent.js';
 import type { CallContext, JsonApiTransport } from './jsonapi-transport.js';
 import { varAttributes, type VarBody } from './variables-client.js';
-import { parseDocument, parseWorkspace, type WorkspaceWire } from './wire.js';
+import { parseWorkspace, type WorkspaceWire } from './wire.js';
 
 /**
  * `POST /no-code-modules/:id/workspaces` (reference §2): the create the plan decided (plan/intent.ts),
@@ -29,10 +29,8 @@ export class WorkspacesClient {
   /** Show by exact name (the list's `search[name]` is fuzzy, reference §5); 404 → null. */
   async showWorkspace(name: string, ctx?: CallContext): Promise<WorkspaceWire | null> {
     const c = ctx ?? { what: `workspace ${name}` };
-    const body = await this.api.getOrNull(this.byNamePath(name), undefined, c);
-    if (body === null) return null;
-    const doc = parseDocument(body, c.what);
-    return doc.data ? parseWorkspace(doc.data, c.what) : null;
+    const doc = await this.api.oneOrNull(this.byNamePath(name), undefined, c);
+    return doc === null ? null : parseWorkspace(doc.data, c.what);
   }
 
   async readWorkspace(id: string, ctx: CallContext): Promise<WorkspaceWire> {
