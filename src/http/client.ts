@@ -77,13 +77,16 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     let budgetSpent: { waitMs: number; attempts: number; what: AttemptFailure | undefined; retryAfter: string | undefined } | undefined;
     let lastFailure: AttemptFailure | undefined;
     let lastRetryAfter: string | undefined;
-    const sendOnce = (method: HttpRequest['method'], path: string, sent: string | undefined): Promise<HttpResponse> => sender.send(method, path, headers, sent, budgetEnds);
+    const sendOnce = (method: HttpRequest['method'], path: string, sent: string | undefined): Promise<HttpResponse> => sender.send(method, path, headers, sent, budgetEnds, req.signal);
+    const aborted = () => new ConvergeError('http.aborted', `${req.method} ${origin}${label.path}${req.subject ? ` (${req.subject})` : ''}: abandoned, no longer needed`, { source: 'internal', cause: req.signal?.reason });
+    if (req.signal?.aborted) throw aborted();
 
     let serverWait: number | undefined;
     const attempt = async (attemptNumber: number): Promise<HttpResponse> => {
       serverWait = undefined;
       let res: HttpResponse;
       try {
+        if (req.signal?.aborted) throw aborted();
         res = await sendFollowingRedirects(sendOnce, origin, req.method, fullPath, body);
       } catch (e) {
         if (e instanceof ConvergeError) throw e;
@@ -116,6 +119,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         // p-retry's own delay is off: we wait in shouldRetry so Retry-After and the gate are honoured.
         minTimeout: 0,
         shouldRetry: async ({ error, attemptNumber }) => {
+          if (req.signal?.aborted) return false;
           let what: AttemptFailure;
           if (error instanceof RetryableResponse) what = { status: error.response.status };
           else if (error instanceof NetworkFailure && isRetryableError(error.code, retriable)) what = { error: error.code ?? 'network' };
@@ -141,12 +145,13 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
           stats.retries += 1;
           reportRetry(reporter, label, what, attemptNumber, retries, waitMs);
           // A 429's wait is the gate, which the next attempt passes through; others sleep here.
-          if (!is429 && waitMs > 0) await sleep(waitMs);
-          return true;
+          if (!is429 && waitMs > 0) await sleep(waitMs, req.signal);
+          return !req.signal?.aborted;
         },
       });
     } catch (e) {
       if (recovered) return recovered;
+      if (req.signal?.aborted) throw aborted();
       if (budgetSpent) throw retryBudgetError(`${req.method} ${origin}${label.path}${req.subject ? ` (${req.subject})` : ''}`, limits.retryBudgetMs, budgetSpent);
       // The last attempt may have been acted on too: one more look, so the caller never fails a create that happened.
       if (readBack && (e instanceof RetryableResponse ? e.response.status !== 429 : e instanceof NetworkFailure && !wasNotSent(e.code))) {

@@ -32,19 +32,22 @@ export class OriginSender {
   ) {}
 
   /** `notAfter` (performance.now() time): a gate that stays closed past it fails the attempt at once. */
-  async send(method: HttpRequest['method'], path: string, headers: Record<string, string>, body: string | undefined, notAfter = Infinity): Promise<HttpResponse> {
-    await this.passGate(notAfter);
+  /** `signal`: the caller's abort (HttpRequest.signal); the attempt is dropped at once when it fires. */
+  async send(method: HttpRequest['method'], path: string, headers: Record<string, string>, body: string | undefined, notAfter = Infinity, signal?: AbortSignal): Promise<HttpResponse> {
+    await this.passGate(notAfter, signal);
     if (this.pacer) {
       await this.pacer.acquire();
       // A 429 elsewhere may have closed the gate while this request waited for its slot.
-      await this.passGate(notAfter);
+      await this.passGate(notAfter, signal);
     }
+    signal?.throwIfAborted();
     this.stats.requests += 1;
     this.inFlight += 1;
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new ResponseLimitExceeded('CONVERGE_DEADLINE', this.limits.deadlineMs)), this.limits.deadlineMs);
     try {
-      const res = await this.dispatcher.request({ origin: this.origin, path, method, headers, signal: deadline.signal, ...(body !== undefined ? { body } : {}) });
+      const abort = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
+      const res = await this.dispatcher.request({ origin: this.origin, path, method, headers, signal: abort, ...(body !== undefined ? { body } : {}) });
       const text = await readBounded(res, this.limits.maxBodyBytes);
       return { status: res.statusCode, headers: flattenHeaders(res.headers), text };
     } catch (e) {
@@ -57,10 +60,10 @@ export class OriginSender {
     }
   }
 
-  private async passGate(notAfter: number): Promise<void> {
+  private async passGate(notAfter: number, signal: AbortSignal | undefined): Promise<void> {
     const wait = this.gate.remaining();
     if (wait > 0 && performance.now() + wait > notAfter) throw new GateBeyondBudget(wait);
-    await this.gate.wait();
+    await this.gate.wait(signal);
   }
 }
 

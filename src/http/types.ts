@@ -39,6 +39,12 @@ export interface HttpRequest {
    * retry can change, reference nomad-api.md §4).
    */
   isFinal?: (res: HttpResponse) => boolean;
+  /**
+   * Ends the request when aborted: the attempt in flight is dropped (its connection closed), no retry
+   * or wait follows, and the request rejects with `http.aborted`. A request nobody needs any more (a
+   * lock renewal after the lock was lost or released) must not keep the process alive.
+   */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
