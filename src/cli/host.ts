@@ -68,6 +68,12 @@ export class Host implements OperationHost {
   private current = '';
   private ticker: NodeJS.Timeout | undefined;
   private readonly silenced = new Set<string>();
+  /** The state lock held right now (operations report it), named if the process must exit at once. */
+  heldLock: { id: string; leftBehind?: string } | undefined;
+
+  lockHeld(lock: { id: string; leftBehind?: string } | undefined): void {
+    this.heldLock = lock;
+  }
 
   constructor(readonly opts: HostOptions) {
     this.now = opts.now ?? Date.now;

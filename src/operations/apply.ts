@@ -65,6 +65,7 @@ export async function apply(host: OperationHost, req: ApplyRequest): Promise<App
     }
   } finally {
     await store.close();
+    host.lockHeld?.(undefined);
   }
 }
 

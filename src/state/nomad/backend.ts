@@ -365,6 +365,7 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
       const wrapped: StateLock = {
         info: lock.info,
         lostSignal: lock.lostSignal,
+        ...(lock.leftBehind !== undefined ? { leftBehind: lock.leftBehind } : {}),
         release: async () => {
           if (heldLock === lock) heldLock = undefined;
           await lock.release();

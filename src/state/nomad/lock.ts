@@ -229,6 +229,7 @@ function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: stri
       return lostCtl.signal.aborted;
     },
     lostSignal: lostCtl.signal,
+    leftBehind: `it stays on Nomad until \`converge state unlock ${info.id}\` removes it; otherwise the next run can take it only ${recoveryText(opts)}`,
     async release() {
       if (released) return;
       const wasLost = lostCtl.signal.aborted || Date.now() >= deadline;
