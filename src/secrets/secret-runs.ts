@@ -137,7 +137,10 @@ export class SecretRuns {
   private readonly filter = new Uint8Array(1 << FILTER_BITS);
 
   add(value: string): void {
-    for (const form of [normaliseSecret(value), Buffer.from(value, 'utf8').toString('hex')]) {
+    // A PEM key's armour lines (`-----BEGIN PRIVATE KEY-----`) are public words, not the secret:
+    // left in, "private key" in any message would be masked.
+    const body = value.replace(/-----(?:BEGIN|END)[^-\n]*-----/g, ' ');
+    for (const form of [normaliseSecret(body), Buffer.from(value, 'utf8').toString('hex')]) {
       if (form.length < RUN || this.secrets.includes(form)) continue;
       const s = this.secrets.push(form) - 1;
       for (let at = 0; at + RUN <= form.length; at++) {
