@@ -74,6 +74,12 @@ export class Host implements OperationHost {
   private readonly silenced = new Set<string>();
   /** Without a TTY: the stage last printed per run, so a run prints a line per stage, not per state. */
   private readonly runStages = new Map<string, string>();
+  /** The state lock held right now (operations report it), named if the process must exit at once. */
+  heldLock: { id: string; leftBehind?: string } | undefined;
+
+  lockHeld(lock: { id: string; leftBehind?: string } | undefined): void {
+    this.heldLock = lock;
+  }
 
   constructor(readonly opts: HostOptions) {
     this.now = opts.now ?? Date.now;

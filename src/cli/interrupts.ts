@@ -19,7 +19,8 @@ export interface Interrupts {
  * Turns Ctrl-C (SIGINT) and SIGTERM into a graceful stop for a command that holds the state lock:
  * the first one aborts `signal` and says what happens now; the command then finishes the request in
  * flight, saves the state and releases the lock itself. A second one exits at once: the lock stays
- * behind, and the next run takes it over (a dead holder's lock) or waits for its lease to expire.
+ * behind, and the message names it, how to remove it, and how long the next run would otherwise wait
+ * (local file: taken over once this process is gone; Nomad: 2 × the lease plus the lock delay).
  */
 export function watchInterrupts(host: Host): Interrupts {
   const stop = new AbortController();
@@ -27,7 +28,9 @@ export function watchInterrupts(host: Host): Interrupts {
   const on = (sig: StopSignal) => {
     if (received !== undefined) {
       host.endPhase();
-      host.err(`\n${sig} again: exiting at once. The state lock is left behind; the next run takes it over once this process is gone.\n`);
+      const lock = host.heldLock;
+      const left = lock === undefined ? 'No state lock is held.' : `The state lock is left behind (id ${lock.id}): ${lock.leftBehind ?? `remove it with \`converge state unlock ${lock.id}\``}.`;
+      host.err(`\n${sig} again: exiting at once. ${left}\n`);
       process.exit(STOPPED_EXIT[sig]);
     }
     received = sig;

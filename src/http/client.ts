@@ -2,11 +2,13 @@ import pRetry from 'p-retry';
 import type { Dispatcher } from 'undici';
 import { sleep } from '../async/sleep.js';
 import { ConvergeError } from '../diagnostics/errors.js';
+import { formatDuration } from '../model/duration-text.js';
 import { lookBack, NetworkFailure, RetryableResponse } from './attempt-outcomes.js';
 import { parseBaseAddress } from './base-address.js';
 import { HostGate } from './gate.js';
+import { HTTP_LIMIT_DEFAULTS, HTTP_LIMIT_SETTINGS, limitError, ResponseLimitExceeded } from './limits.js';
 import { networkError } from './network-hints.js';
-import { OriginSender } from './origin-sender.js';
+import { GateBeyondBudget, OriginSender } from './origin-sender.js';
 import { Pacer } from './pacer.js';
 import { plaintextTokenWarning } from './plaintext-token.js';
 import { createPool } from './pool.js';
@@ -51,7 +53,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       ...(opts.tls ? { tls: opts.tls } : {}),
     });
   const pacer = opts.rateLimitPerSecond !== undefined && opts.rateLimitPerSecond > 0 ? new Pacer(opts.rateLimitPerSecond) : undefined;
-  const sender = new OriginSender(origin, dispatcher, new HostGate(), pacer);
+  const limits = { ...HTTP_LIMIT_DEFAULTS, ...opts.limits };
+  const sender = new OriginSender(origin, dispatcher, new HostGate(), pacer, limits);
   const { gate, stats } = sender;
   /** The gates of rationed endpoint families (HttpRequest.rateScope), beside the host's. */
   const scopeGates = new Map<string, HostGate>();
@@ -99,18 +102,32 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     // A rationed family's 429 closes its own gate; the host's stays open for every other request.
     const scopeGate = req.rateScope !== undefined ? gateOf(req.rateScope) : undefined;
     const waitGate = scopeGate ?? gate;
-    const sendOnce = (method: HttpRequest['method'], path: string, sent: string | undefined): Promise<HttpResponse> => sender.send(method, path, headers, sent, scopeGate);
+    // The retry budget: every wait (Retry-After, backoff, the host's gate) must end before it does.
+    const budgetEnds = performance.now() + limits.retryBudgetMs;
+    let budgetSpent: { waitMs: number; attempts: number; what: AttemptFailure | undefined; retryAfter: string | undefined } | undefined;
+    let lastFailure: AttemptFailure | undefined;
+    let lastRetryAfter: string | undefined;
+    const sendOnce = (method: HttpRequest['method'], path: string, sent: string | undefined): Promise<HttpResponse> =>
+      sender.send(method, path, headers, sent, budgetEnds, req.signal, scopeGate);
+    const aborted = () => new ConvergeError('http.aborted', `${req.method} ${origin}${label.path}${req.subject ? ` (${req.subject})` : ''}: abandoned, no longer needed`, { source: 'internal', cause: req.signal?.reason });
+    if (req.signal?.aborted) throw aborted();
 
     let serverWait: number | undefined;
     const attempt = async (attemptNumber: number): Promise<HttpResponse> => {
       serverWait = undefined;
       let res: HttpResponse;
       try {
+        if (req.signal?.aborted) throw aborted();
         res = await sendFollowingRedirects(sendOnce, origin, req.method, fullPath, body);
       } catch (e) {
         if (e instanceof ConvergeError) throw e;
+        if (e instanceof GateBeyondBudget) {
+          budgetSpent = { waitMs: e.waitMs, attempts: attemptNumber - 1, what: lastFailure, retryAfter: lastRetryAfter };
+          throw e;
+        }
         throw new NetworkFailure(errorCode(e), e);
       }
+      lastRetryAfter = res.headers['retry-after'];
       // A rationed family's headers describe its ration, not the host's limit: they never move the host's pace.
       if (!scopeGate) feedRateLimit(res.headers, pacer, gate, sender.inFlight);
       if (res.status === 429) {
@@ -134,6 +151,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         // p-retry's own delay is off: we wait in shouldRetry so Retry-After and the gate are honoured.
         minTimeout: 0,
         shouldRetry: async ({ error, attemptNumber }) => {
+          if (req.signal?.aborted) return false;
           let what: AttemptFailure;
           if (error instanceof RetryableResponse) what = { status: error.response.status };
           else if (error instanceof NetworkFailure && isRetryableError(error.code, retriable)) what = { error: error.code ?? 'network' };
@@ -151,21 +169,31 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
             }
           }
           const waitMs = is429 ? waitGate.remaining() : (serverWait ?? backoffMs(attemptNumber, minTimeoutMs, maxTimeoutMs));
+          lastFailure = what;
+          if (performance.now() + waitMs > budgetEnds) {
+            budgetSpent = { waitMs, attempts: attemptNumber, what, retryAfter: lastRetryAfter };
+            return false;
+          }
           stats.retries += 1;
           reportRetry(reporter, label, what, attemptNumber, retries, waitMs);
           // A 429's wait is the gate, which the next attempt passes through; others sleep here.
-          if (!is429 && waitMs > 0) await sleep(waitMs);
-          return true;
+          if (!is429 && waitMs > 0) await sleep(waitMs, req.signal);
+          return !req.signal?.aborted;
         },
       });
     } catch (e) {
       if (recovered) return recovered;
+      if (req.signal?.aborted) throw aborted();
+      if (budgetSpent) throw retryBudgetError(`${req.method} ${origin}${label.path}${req.subject ? ` (${req.subject})` : ''}`, limits.retryBudgetMs, budgetSpent);
       // The last attempt may have been acted on too: one more look, so the caller never fails a create that happened.
       if (readBack && (e instanceof RetryableResponse ? e.response.status !== 429 : e instanceof NetworkFailure && !wasNotSent(e.code))) {
         const found = await lookBack(readBack);
         if (found !== undefined && found !== 'failed') return found;
       }
       if (e instanceof RetryableResponse) return e.response;
+      if (e instanceof NetworkFailure && e.original instanceof ResponseLimitExceeded) {
+        throw limitError(`${req.method} ${label.path}${req.subject ? ` (${req.subject})` : ''}`, origin, e.original);
+      }
       if (e instanceof NetworkFailure) {
         const subject = req.subject ? ` (${req.subject})` : '';
         throw networkError(`${req.method} ${origin}${label.path}${subject}`, origin, e.code, e.original);
@@ -184,4 +212,20 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       if (ownsDispatcher) await dispatcher.close();
     },
   };
+}
+
+/** The request gave up because the next wait would end past its retry budget: says what was asked and the budget. */
+function retryBudgetError(what: string, budgetMs: number, spent: { waitMs: number; attempts: number; what: AttemptFailure | undefined; retryAfter: string | undefined }): ConvergeError {
+  const failure = spent.what === undefined ? 'the host is paused' : 'status' in spent.what ? `HTTP ${spent.what.status}` : spent.what.error;
+  const asked = spent.retryAfter !== undefined ? ` (Retry-After: ${spent.retryAfter})` : '';
+  return new ConvergeError(
+    'http.retry-budget-spent',
+    `${what}: gave up after ${spent.attempts} attempt${spent.attempts === 1 ? '' : 's'} (last: ${failure}): the next try was ${formatDuration(spent.waitMs)} away${asked}, past the retry budget of ${formatDuration(budgetMs)}`,
+    {
+      source: 'remote',
+      retryable: true,
+      ...(spent.what !== undefined && 'status' in spent.what ? { status: spent.what.status } : {}),
+      hint: `the service is overloaded or rate-limiting; run again later, or raise ${HTTP_LIMIT_SETTINGS.retryBudgetMs} (e.g. ${HTTP_LIMIT_SETTINGS.retryBudgetMs}=10m) to wait longer`,
+    },
+  );
 }

@@ -18,8 +18,9 @@ export class HostGate {
     return Math.max(0, this.openAt - now);
   }
 
-  async wait(): Promise<void> {
+  /** Waits until the gate opens, or until `signal` aborts. */
+  async wait(signal?: AbortSignal): Promise<void> {
     // Loop: the gate may be closed further while we sleep (another 429 arrives).
-    for (let ms = this.remaining(); ms > 0; ms = this.remaining()) await sleep(ms);
+    for (let ms = this.remaining(); ms > 0 && !signal?.aborted; ms = this.remaining()) await sleep(ms, signal);
   }
 }

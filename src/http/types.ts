@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Reporter } from '../model/events.js';
+import type { HttpLimits } from './limits.js';
 import type { ServiceIdentity } from './wrong-server.js';
 
 /**
@@ -45,6 +46,12 @@ export interface HttpRequest {
    * family's next requests only, never on every other request to the host.
    */
   rateScope?: string;
+  /**
+   * Ends the request when aborted: the attempt in flight is dropped (its connection closed), no retry
+   * or wait follows, and the request rejects with `http.aborted`. A request nobody needs any more (a
+   * lock renewal after the lock was lost or released) must not keep the process alive.
+   */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -89,6 +96,8 @@ export interface HttpClientOptions {
   connections?: number;
   retry?: { retries?: number; minTimeoutMs?: number; maxTimeoutMs?: number };
   timeoutMs?: number;
+  /** Body size cap, per-attempt deadline, retry budget (limits.ts); defaults `HTTP_LIMIT_DEFAULTS`. */
+  limits?: Partial<HttpLimits>;
   /** For tests: inject a dispatcher instead of a Pool. */
   dispatcher?: Dispatcher;
   reporter?: Reporter;

@@ -72,6 +72,7 @@ export async function apply(host: OperationHost, req: ApplyRequest): Promise<App
     }
   } finally {
     await store.close();
+    host.lockHeld?.(undefined);
   }
 }
 

@@ -6,6 +6,7 @@ import type { Kind } from '../model/kinds.js';
 import type { Settings } from '../model/desired.js';
 import type { ConnectInput, Provider, ProviderContext } from '../providers/provider.js';
 import { kindsOfProvider } from '../kinds/registry.js';
+import { httpLimitsFromEnv } from '../http/limits.js';
 import { nomadConnection } from '../providers/nomad/module.js';
 import { PROVIDER_MODULES } from '../providers/registry.js';
 import { legacyDigestsIn } from '../secrets/digest.js';
@@ -58,6 +59,7 @@ export function stateBackendFor(host: OperationHost, settings: Settings): StateB
     token: nomad.token,
     path: spec.path ?? 'converge/state',
     tls: nomad.tls,
+    limits: httpLimitsFromEnv(host.env),
     reporter: host.reporter,
     ...(spec.namespace ? { namespace: spec.namespace } : {}),
     ...(spec.lockPath ? { lockPath: spec.lockPath } : {}),

@@ -25,6 +25,8 @@ export interface OperationHost {
   notice(text: string): void;
   /** Drop events of this code from now on (the operation has already said the same). */
   silence(code: string): void;
+  /** Optional: the state lock now held (`undefined` once released), for a host that may exit at once. */
+  lockHeld?(lock: { id: string; leftBehind?: string } | undefined): void;
 }
 
 export interface LibraryHost extends OperationHost {

@@ -13,9 +13,13 @@ import type { OperationHost } from './host.js';
 export async function openLockedStore(host: OperationHost, backend: StateBackend, operation: string, lockTimeoutMs: number): Promise<StateStore> {
   const open = (timeoutMs: number) =>
     openStateStore(backend, { lock: true, operation, lockTimeoutMs: timeoutMs, reporter: host.reporter, upgradeDigests: (d) => host.digests.upgradeAll(d) });
-  if (lockTimeoutMs <= 0) return open(0);
+  const told = (store: StateStore) => {
+    host.lockHeld?.(store.heldLock);
+    return store;
+  };
+  if (lockTimeoutMs <= 0) return told(await open(0));
   try {
-    return await open(0);
+    return told(await open(0));
   } catch (e) {
     if (!isConvergeError(e) || e.code !== 'state.locked') throw e;
     host.notice(`Waiting up to ${formatElapsed(lockTimeoutMs)} (--lock-timeout) for the state lock. ${e.message}\n`);
@@ -25,6 +29,6 @@ export async function openLockedStore(host: OperationHost, backend: StateBackend
     const store = await open(lockTimeoutMs);
     host.endPhase();
     host.notice('Got the state lock.\n');
-    return store;
+    return told(store);
   }
 }

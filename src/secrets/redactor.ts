@@ -1,4 +1,5 @@
 import { secretForms } from './secret-forms.js';
+import { SecretRuns } from './secret-runs.js';
 
 /**
  * Every resolved secret (client secrets, sensitive variables, tokens) is registered here once;
@@ -8,11 +9,14 @@ import { secretForms } from './secret-forms.js';
 export class Redactor {
   private readonly secrets = new Set<string>();
   private pattern: RegExp | undefined;
+  /** Partial, wrapped, case-changed or character-escaped echoes (secret-runs.ts). */
+  private readonly runs = new SecretRuns();
 
   add(value: string | undefined): void {
     if (value === undefined) return;
     // Very short values would redact ordinary words; they are not worth hiding that way.
     if (value.length < 4) return;
+    this.runs.add(value);
     const before = this.secrets.size;
     for (const f of secretForms(value)) this.secrets.add(f);
     if (this.secrets.size !== before) this.pattern = undefined;
@@ -29,8 +33,9 @@ export class Redactor {
         .filter((s) => s.length >= 4)
         .sort((a, b) => b.length - a.length)
         .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-      this.pattern = new RegExp(parts.join('|'), 'g');
+      // Case-insensitive: a server may upper-case what it echoes.
+      this.pattern = new RegExp(parts.join('|'), 'gi');
     }
-    return text.replace(this.pattern, '***');
+    return this.runs.mask(text.replace(this.pattern, '***'));
   }
 }

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { ConvergeError } from '../diagnostics/errors.js';
 import type { SecretInput } from '../model/secret-ref.js';
 import { DigestBook } from './digest.js';
 import type { Redactor } from './redactor.js';
+import { readSecretFile, SecretFileProblem } from './secret-file.js';
 import type { SecretResolver } from './types.js';
 
 export interface ResolverOptions {
@@ -44,10 +44,16 @@ export function createSecretResolver(opts: ResolverOptions): SecretResolver {
       const path = isAbsolute(input.fromFile) ? input.fromFile : resolvePath(baseDir, input.fromFile);
       let p = cache.get(path);
       if (p === undefined) {
-        p = readFile(path, 'utf8').then(
+        p = readSecretFile(path).then(
           // A trailing newline from `echo secret > file` is not part of the secret.
           (text) => text.replace(/\r?\n$/, ''),
           (e: NodeJS.ErrnoException) => {
+            if (e instanceof SecretFileProblem) {
+              throw new ConvergeError('secret.unresolved', `cannot use secret file ${path}: ${e.message}`, {
+                source: 'user',
+                hint: 'fromFile names a regular file holding only the secret; point it at one',
+              });
+            }
             throw new ConvergeError('secret.unresolved', `cannot read secret file ${path}: ${e.code ?? e.message}`, {
               source: 'user',
               hint: 'fromFile paths are relative to the manifest that names them; check the path and its permissions',

@@ -149,11 +149,12 @@ export async function acquireLocalLock(opts: LocalLockOptions, operation: string
   const info: LockInfo = { id: randomUUID(), owner: who.owner, host: who.host, pid: who.pid, operation, createdAt: new Date().toISOString() };
   const deadline = Date.now() + Math.max(0, timeoutMs);
   for (;;) {
-    if (await tryCreate(opts.lockPath, info)) return { info, release: () => releaseIfOurs(opts.lockPath, info.id) };
+    const leftBehind = `the next run on ${info.host} takes it over once this process is gone (or \`converge state unlock ${info.id}\` removes it)`;
+    if (await tryCreate(opts.lockPath, info)) return { info, leftBehind, release: () => releaseIfOurs(opts.lockPath, info.id) };
     const dead = await readLockInfo(opts.lockPath);
     if (dead !== undefined && dead !== 'unreadable' && isStale(dead) && (await removeDeadLock(opts.lockPath, dead))) {
       const taken = await tryCreate(opts.lockPath, info);
-      if (taken) return { info, replaced: dead, release: () => releaseIfOurs(opts.lockPath, info.id) };
+      if (taken) return { info, replaced: dead, leftBehind, release: () => releaseIfOurs(opts.lockPath, info.id) };
       continue;
     }
     const remaining = deadline - Date.now();

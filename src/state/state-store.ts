@@ -21,6 +21,8 @@ export interface StateStore {
   readonly doc: StateDocument;
   /** Aborted when the state lock is lost mid-run (see StateLock.lostSignal): start no further remote work. */
   readonly lockLost: AbortSignal | undefined;
+  /** The lock this store holds (until close), and what becomes of it if the process dies holding it. */
+  readonly heldLock: { id: string; leftBehind?: string } | undefined;
   records(): StateRecord[];
   get(address: Address): StateRecord | undefined;
   put(record: StateRecord): Promise<void>;
@@ -124,6 +126,7 @@ export async function openStateStore(backend: StateBackend, opts: OpenStateStore
       return currentDoc();
     },
     lockLost: lock?.lostSignal,
+    heldLock: lock ? { id: lock.info.id, ...(lock.leftBehind !== undefined ? { leftBehind: lock.leftBehind } : {}) } : undefined,
     records: () => [...currentDoc().records],
     get: (address) => byAddress.get(addressKey(address)),
     put: (record) => mutate(() => ({ op: 'put', record })),

@@ -69,6 +69,11 @@ export interface StateLock {
    * error as its reason. Unset for locks that cannot be lost (the local file lock).
    */
   lostSignal?: AbortSignal;
+  /**
+   * What becomes of this lock if the process exits without releasing it, and how to remove it, for a
+   * run stopped at once (a second Ctrl-C): e.g. "it stays until `converge state unlock <id>` …".
+   */
+  leftBehind?: string;
   release(): Promise<void>;
 }
 

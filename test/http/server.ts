@@ -1,6 +1,9 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ConvergeError } from '../../src/diagnostics/errors.js';
+import { createHttpClient } from '../../src/http/client.js';
+import type { HttpClient, HttpClientOptions } from '../../src/http/types.js';
 
 export interface Hit {
   method: string;
@@ -44,4 +47,37 @@ export async function startServer(handler: (req: IncomingMessage, res: ServerRes
 export function send(res: ServerResponse, status: number, body = '', headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'text/plain', ...headers });
   res.end(body);
+}
+
+/**
+ * Loopback servers and HTTP clients for one test file, closed after each test (clients first), and
+ * `failure` to await an expected ConvergeError.
+ */
+export function loopbackFixtures(afterEach: (fn: () => Promise<void>) => void, clientDefaults: Partial<HttpClientOptions> = { retry: { minTimeoutMs: 5, maxTimeoutMs: 20 } }) {
+  const servers: TestServer[] = [];
+  const clients: HttpClient[] = [];
+  afterEach(async () => {
+    for (const c of clients.splice(0)) await c.close();
+    for (const s of servers.splice(0)) await s.stop();
+  });
+  return {
+    async server(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
+      const s = await startServer(handler);
+      servers.push(s);
+      return s;
+    },
+    client(opts: HttpClientOptions): HttpClient {
+      const c = createHttpClient({ ...clientDefaults, ...opts });
+      clients.push(c);
+      return c;
+    },
+    async failure(p: Promise<unknown>): Promise<ConvergeError> {
+      const e = await p.then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      if (!(e instanceof ConvergeError)) throw new Error(`expected a ConvergeError, got ${String(e)}`);
+      return e;
+    },
+  };
 }

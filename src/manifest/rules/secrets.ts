@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { secretFileProblem } from '../../secrets/secret-file.js';
 import { isAbsolute, resolve } from 'node:path';
 import type { SecretSite } from '../../kinds/types.js';
 import type { DocDiagnostics } from './context.js';
@@ -39,8 +40,10 @@ export async function checkSecrets(d: DocDiagnostics, sites: readonly SecretSite
     if (typeof ref.fromFile === 'string') {
       const path = isAbsolute(ref.fromFile) ? ref.fromFile : resolve(d.doc.baseDir, ref.fromFile);
       try {
-        const st = await stat(path);
-        if (!st.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+        const problem = secretFileProblem(await stat(path));
+        if (problem !== undefined) {
+          d.error('secret.file-missing', `${s.pointer}/fromFile`, `secret file "${ref.fromFile}" cannot be used: ${problem}`, 'fromFile names a regular file holding only the secret (at most 1 MB); point it at one.');
+        }
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         d.error(

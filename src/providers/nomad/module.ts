@@ -1,4 +1,5 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
+import { httpLimitsFromEnv } from '../../http/limits.js';
 import { kindsOfProvider } from '../../kinds/registry.js';
 import type { Reporter } from '../../model/events.js';
 import type { ConnectInput, ExportSource, ProviderModule } from '../provider.js';
@@ -62,11 +63,11 @@ export const nomadModule: ProviderModule = {
   },
   connect(input) {
     const c = connection(input);
-    return createNomadProvider({ address: c.address, token: c.token, tls: c.tls, reporter: input.reporter, redact: input.redact, ...(c.region ? { region: c.region } : {}) });
+    return createNomadProvider({ address: c.address, token: c.token, tls: c.tls, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact, ...(c.region ? { region: c.region } : {}) });
   },
   exporter(input): ExportSource {
     const c = connection(input);
-    const exporter = createNomadExporter({ address: c.address, token: c.token, tls: c.tls, reporter: input.reporter, redact: input.redact, ...(c.region ? { region: c.region } : {}) });
+    const exporter = createNomadExporter({ address: c.address, token: c.token, tls: c.tls, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact, ...(c.region ? { region: c.region } : {}) });
     return { description: `Nomad at ${c.address}`, kinds: kindsOfProvider('nomad'), export: exporter.export, close: exporter.close };
   },
 };

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics/types.js';
 import { createHttpClient } from '../../http/client.js';
 import { NOMAD_SERVICE } from './identity.js';
 import type { HttpClient, TlsOptions } from '../../http/types.js';
+import type { HttpLimits } from '../../http/limits.js';
 import type { AnyDesired, DesiredObject } from '../../model/desired.js';
 import type { Reporter } from '../../model/events.js';
 import { kindsOfProvider } from '../../kinds/registry.js';
@@ -35,6 +36,8 @@ export interface NomadProviderOptions {
   region?: string;
   /** NOMAD_CACERT / NOMAD_CLIENT_CERT / NOMAD_CLIENT_KEY / NOMAD_SKIP_VERIFY, read by the caller. */
   tls?: TlsOptions;
+  /** Response size cap, deadline and retry budget (http/limits.ts); defaults when absent. */
+  limits?: HttpLimits;
   reporter: Reporter;
   /** Injected HTTP client (tests); by default one is built for `address`. */
   http?: HttpClient;
@@ -57,7 +60,7 @@ function tokenOnlyRedactor(token: string | undefined): (text: string) => string 
 
 /** The HTTP client and typed Nomad client for one connection; `ownsHttp` says who closes the HTTP client. */
 export function connectNomad(opts: NomadProviderOptions): { http: HttpClient; ownsHttp: boolean; client: NomadClient } {
-  const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), reporter: opts.reporter, service: NOMAD_SERVICE });
+  const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), ...(opts.limits ? { limits: opts.limits } : {}), reporter: opts.reporter, service: NOMAD_SERVICE });
   const client = new NomadClient({
     http,
     redact: opts.redact ?? tokenOnlyRedactor(opts.token),

@@ -199,8 +199,8 @@ class Reader {
 
 export function parseAuthMethodStubs(body: unknown): WireAuthMethodStub[] {
   const r = new Reader('the auth method list');
-  // The list is `[]` when empty, never null (§2); accept null anyway, it means the same.
-  if (body === null) return [];
+  // The list is `[]` when empty, never null (§2; every ACL list handler of command/agent/acl_endpoint.go
+  // turns a nil list into an empty one): a null is an unexpected answer, never "every object is gone".
   return r.array(body, 'body').map((x, i) => {
     const o = r.object(x, `[${i}]`);
     return {
@@ -288,7 +288,6 @@ export function parseAuthMethod(body: unknown, name: string): WireAuthMethod {
 
 export function parseBindingRuleStubs(body: unknown): WireBindingRuleStub[] {
   const r = new Reader('the binding rule list');
-  if (body === null) return [];
   return r.array(body, 'body').map((x, i) => {
     const o = r.object(x, `[${i}]`);
     const p = `[${i}].`;
@@ -398,7 +397,6 @@ function parsePolicyStubAt(r: Reader, o: Obj, p: string): WireAclPolicyStub {
 
 export function parseAclPolicyStubs(body: unknown): WireAclPolicyStub[] {
   const r = new Reader('the ACL policy list');
-  if (body === null) return [];
   return r.array(body, 'body').map((x, i) => parsePolicyStubAt(r, r.object(x, `[${i}]`), `[${i}].`));
 }
 
@@ -423,7 +421,6 @@ function parseRoleAt(r: Reader, o: Obj, p: string): WireAclRole {
 
 export function parseAclRoles(body: unknown): WireAclRole[] {
   const r = new Reader('the ACL role list');
-  if (body === null) return [];
   return r.array(body, 'body').map((x, i) => parseRoleAt(r, r.object(x, `[${i}]`), `[${i}].`));
 }
 

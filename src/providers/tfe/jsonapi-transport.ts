@@ -80,6 +80,19 @@ export class JsonApiTransport {
     return decodeJson(res.text, ctx.what);
   }
 
+  /**
+   * GET of one resource that may not exist: null only on 404. A success must carry the resource: a 2xx
+   * whose `data` is null (or not a resource) is an unexpected answer, an error, never "gone": read as
+   * gone, an owned workspace would be created a second time.
+   */
+  async oneOrNull(path: string, query: HttpRequest['query'], ctx: CallContext): Promise<{ data: JsonApiResource; included: JsonApiResource[] } | null> {
+    const body = await this.getOrNull(path, query, ctx);
+    if (body === null) return null;
+    const doc = parseDocument(body, ctx.what);
+    if (doc.data === null) throw new WireError(ctx.what, 'a success (200) with data null; only a 404 means there is none');
+    return { data: doc.data, included: doc.included };
+  }
+
   /** A delete-like request (no body): true when done, false on 404 (already gone), a coded error otherwise. */
   async sendOrGone(req: Pick<HttpRequest, 'method' | 'path' | 'idempotent'>, ctx: CallContext): Promise<boolean> {
     const res = await this.http.request({ ...req, headers: { Accept: MEDIA_TYPE, 'Content-Type': MEDIA_TYPE }, subject: ctx.what });

@@ -1,4 +1,5 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
+import { httpLimitsFromEnv } from '../../http/limits.js';
 import { kindsOfProvider } from '../../kinds/registry.js';
 import type { ConnectInput, ExportSource, ProviderModule } from '../provider.js';
 import { organizationConflict, tfeFromEnv, tfTokenEnvName, type TfeConnection } from './credentials.js';
@@ -62,11 +63,11 @@ export const tfeModule: ProviderModule = {
   connect(input) {
     const c = connection(input);
     const stateName = input.settings.state?.name;
-    return createTfeProvider({ address: c.address, token: c.token, organization: c.organization, reporter: input.reporter, ...(stateName !== undefined ? { stateName } : {}) });
+    return createTfeProvider({ address: c.address, token: c.token, organization: c.organization, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, ...(stateName !== undefined ? { stateName } : {}) });
   },
   exporter(input): ExportSource {
     const c = connection(input);
-    const exporter = createTfeExporter({ address: c.address, token: c.token, organization: c.organization, reporter: input.reporter });
+    const exporter = createTfeExporter({ address: c.address, token: c.token, organization: c.organization, limits: httpLimitsFromEnv(input.env), reporter: input.reporter });
     return {
       description: `HCP Terraform organization ${c.organization} at ${c.address}`,
       kinds: kindsOfProvider('tfe'),

@@ -3,7 +3,7 @@ import type { JsonValue } from '../../model/json.js';
 import type { CallContext, JsonApiTransport } from './jsonapi-transport.js';
 import { moduleHolds } from './read-back.js';
 import type { RegistryModulesClient } from './registry-modules-client.js';
-import { parseDocument, parseNoCodeModule, parseVariableOption, type JsonApiResource, type NoCodeModuleWire, type VariableOptionWire } from './wire.js';
+import { parseDocument, parseNoCodeModule, parseVariableOption, WireError, type JsonApiResource, type NoCodeModuleWire, type VariableOptionWire } from './wire.js';
 
 export interface NoCodeModuleBody {
   registryModuleId: string;
@@ -78,11 +78,8 @@ export class NoCodeModulesClient {
 
   /** `GET /no-code-modules/:id?include=variable_options`; 404 → null. */
   async readNoCodeModule(id: string, ctx: CallContext): Promise<NoCodeModuleRead | null> {
-    const body = await this.api.getOrNull(modulePath(id), WITH_OPTIONS, ctx);
-    if (body === null) return null;
-    const doc = parseDocument(body, ctx.what);
-    if (doc.data === null) return null;
-    return readNoCodeDoc(doc.data, doc.included, ctx.what);
+    const doc = await this.api.oneOrNull(modulePath(id), WITH_OPTIONS, ctx);
+    return doc === null ? null : readNoCodeDoc(doc.data, doc.included, ctx.what);
   }
 
   /** The answer is not used: any 2xx is success, whatever its body (reference "Surprises" 1). */
@@ -118,7 +115,8 @@ export class NoCodeModulesClient {
     const res = await this.api.readBackGet(modulePath(id), WITH_OPTIONS);
     if (res === undefined) return undefined;
     const doc = parseDocument(JSON.parse(res.text) as unknown, what);
-    if (doc.data === null) return undefined;
+    // A success without the module cannot tell whether the PATCH took: the original failure stands.
+    if (doc.data === null) throw new WireError(what, 'a success (200) with data null');
     const read = readNoCodeDoc(doc.data, doc.included, what);
     return moduleHolds(read.module, read.options, body) ? res : undefined;
   }

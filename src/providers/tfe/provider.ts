@@ -2,6 +2,7 @@ import { isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { createHttpClient } from '../../http/client.js';
 import { TFE_SERVICE } from './identity.js';
+import type { HttpLimits } from '../../http/limits.js';
 import type { HttpClient } from '../../http/types.js';
 import type { Reporter } from '../../model/events.js';
 import { kindsOfProvider } from '../../kinds/registry.js';
@@ -29,6 +30,8 @@ export interface TfeProviderOptions {
   http?: HttpClient;
   /** Settings `spec.state.name`: workspaces get its owner tag; another state's tagged workspaces are refused. */
   stateName?: string;
+  /** Response size cap, deadline and retry budget (http/limits.ts); defaults when absent. */
+  limits?: HttpLimits;
 }
 
 /** HCP Terraform rate limit: 30 requests per second per user (reference tfc-api.md §8). */
@@ -43,6 +46,7 @@ export function connectTfe(opts: TfeProviderOptions): { address: string; http: H
       baseUrl: `${address}/api/v2`,
       headers: { Authorization: `Bearer ${opts.token}` },
       rateLimitPerSecond: TFE_RATE_LIMIT_PER_SECOND,
+      ...(opts.limits ? { limits: opts.limits } : {}),
       reporter: opts.reporter,
       service: TFE_SERVICE,
     });

@@ -1,5 +1,5 @@
 import type { JsonApiTransport } from './jsonapi-transport.js';
-import { parseDocument, parseRegistryModule, relOne, type RegistryModuleWire } from './wire.js';
+import { parseRegistryModule, relOne, type RegistryModuleWire } from './wire.js';
 
 /** Private registry modules of the organization (reference §1.5). */
 export class RegistryModulesClient {
@@ -26,10 +26,8 @@ export class RegistryModulesClient {
   async showRegistryModule(namespace: string, name: string, provider: string): Promise<RegistryModuleWire | null> {
     const what = `registry module ${namespace}/${name}/${provider}`;
     const path = `/organizations/${this.api.org}/registry-modules/private/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(provider)}`;
-    const body = await this.api.getOrNull(path, undefined, { what });
-    if (body === null) return null;
-    const doc = parseDocument(body, what);
-    return doc.data ? parseRegistryModule(doc.data, what) : null;
+    const doc = await this.api.oneOrNull(path, undefined, { what });
+    return doc === null ? null : parseRegistryModule(doc.data, what);
   }
 
   /** Usable versions of a registry module (`version-statuses` with status ok), as listed. */

@@ -2,7 +2,7 @@ import type { JsonValue } from '../../model/json.js';
 import type { TfeWorkspaceCreate, TfeWorkspaceSettings } from '../../plan/intent.js';
 import type { CallContext, JsonApiTransport } from './jsonapi-transport.js';
 import { varAttributes, type VarBody } from './variables-client.js';
-import { parseDocument, parseRun, parseWorkspace, type JsonApiResource, type RunWire, type WorkspaceWire } from './wire.js';
+import { parseRun, parseWorkspace, type JsonApiResource, type RunWire, type WorkspaceWire } from './wire.js';
 
 /**
  * `POST /no-code-modules/:id/workspaces` (reference §2): the create the plan decided (plan/intent.ts),
@@ -37,11 +37,10 @@ export class WorkspacesClient {
    */
   async showWorkspace(name: string, ctx?: CallContext, currentRuns?: Map<string, RunWire>): Promise<WorkspaceWire | null> {
     const c = ctx ?? { what: `workspace ${name}` };
-    const body = await this.api.getOrNull(this.byNamePath(name), currentRuns ? { include: 'current_run' } : undefined, c);
-    if (body === null) return null;
-    const doc = parseDocument(body, c.what);
+    const doc = await this.api.oneOrNull(this.byNamePath(name), currentRuns ? { include: 'current_run' } : undefined, c);
+    if (doc === null) return null;
     if (currentRuns) keepRuns(doc.included, currentRuns, c.what);
-    return doc.data ? parseWorkspace(doc.data, c.what) : null;
+    return parseWorkspace(doc.data, c.what);
   }
 
   async readWorkspace(id: string, ctx: CallContext): Promise<WorkspaceWire> {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { createHttpClient } from '../../http/client.js';
 import { NOMAD_SERVICE } from '../../providers/nomad/identity.js';
+import type { HttpLimits } from '../../http/limits.js';
 import type { HttpClient, TlsOptions } from '../../http/types.js';
 import { silentReporter, type Reporter } from '../../model/events.js';
 import { parseStateDocument } from '../local-backend.js';
@@ -35,6 +36,8 @@ export interface NomadVariablesBackendOptions {
   path: string;
   namespace?: string;
   tls?: TlsOptions;
+  /** Response size cap, deadline and retry budget (http/limits.ts); defaults when absent. */
+  limits?: HttpLimits;
   /** Reuse an HTTP client (tests, or the CLI's shared one). The token is sent per request anyway. */
   http?: HttpClient;
   reporter?: Reporter;
@@ -91,6 +94,7 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
     createHttpClient({
       baseUrl: opts.address,
       ...(opts.tls ? { tls: opts.tls } : {}),
+      ...(opts.limits ? { limits: opts.limits } : {}),
       ...(opts.reporter ? { reporter: opts.reporter } : {}),
       // Another server or service at the address is an error, never "no state yet" (its 404 read as a missing variable).
       service: NOMAD_SERVICE,
@@ -362,6 +366,7 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
       const wrapped: StateLock = {
         info: lock.info,
         lostSignal: lock.lostSignal,
+        ...(lock.leftBehind !== undefined ? { leftBehind: lock.leftBehind } : {}),
         release: async () => {
           if (heldLock === lock) heldLock = undefined;
           await lock.release();

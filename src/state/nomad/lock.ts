@@ -164,9 +164,14 @@ function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: stri
   let renewing = false;
   let deadline = sentAt + ttlMs;
   let deadlineTimer: NodeJS.Timeout | undefined;
+  // The renewal in flight: dropped when the lock is lost or released, so a renewal hanging on a
+  // silent server (retried for minutes) neither keeps the process alive nor runs after the end.
+  let renewal: AbortController | undefined;
+  const dropRenewal = () => renewal?.abort();
   const markLost = (why: string) => {
     if (lostCtl.signal.aborted || released) return;
     clearInterval(timer);
+    dropRenewal();
     if (deadlineTimer) clearTimeout(deadlineTimer);
     const error = lockLostError(opts.description, why);
     opts.reporter.emit({
@@ -190,14 +195,16 @@ function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: stri
     if (renewing || released || lostCtl.signal.aborted) return;
     renewing = true;
     const sent = Date.now();
+    const ctl = (renewal = new AbortController());
     try {
-      const r = await opts.vars.lockRenew(opts.lockPath, nomadLockId);
+      const r = await opts.vars.lockRenew(opts.lockPath, nomadLockId, ctl.signal);
       if (r === 'lost') markLost('Nomad says the lease has ended or the lock changed hands');
       else if (!lostCtl.signal.aborted) {
         deadline = Math.max(deadline, sent + ttlMs);
         armDeadline();
       }
     } catch (e) {
+      if (ctl.signal.aborted) return;
       // Retried at the next tick; the local deadline decides when missed renewals mean a lost lock.
       opts.reporter.emit({
         code: 'state.lock.renew-failed',
@@ -207,6 +214,7 @@ function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: stri
       });
     } finally {
       renewing = false;
+      if (renewal === ctl) renewal = undefined;
     }
   };
   // unref: a held lock must never keep the process alive on its own.
@@ -221,11 +229,13 @@ function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: stri
       return lostCtl.signal.aborted;
     },
     lostSignal: lostCtl.signal,
+    leftBehind: `it stays on Nomad until \`converge state unlock ${info.id}\` removes it; otherwise the next run can take it only ${recoveryText(opts)}`,
     async release() {
       if (released) return;
       const wasLost = lostCtl.signal.aborted || Date.now() >= deadline;
       released = true;
       clearInterval(timer);
+      dropRenewal();
       if (deadlineTimer) clearTimeout(deadlineTimer);
       // The holder record stays: deleting it could race with the next holder writing its own.
       const r = await opts.vars.lockRelease(opts.lockPath, nomadLockId);

@@ -52,7 +52,8 @@ export interface VariablesClient {
   /** All variable paths starting with `prefix`, following `X-Nomad-NextToken`. */
   list(prefix: string): Promise<WireVariableMeta[]>;
   lockAcquire(path: string, items: Record<string, string>, lock: { ttl: string; lockDelay?: string }): Promise<AcquireResult>;
-  lockRenew(path: string, lockId: string): Promise<RenewResult>;
+  /** `signal` drops a renewal nobody needs any more (the lock was lost or released). */
+  lockRenew(path: string, lockId: string, signal?: AbortSignal): Promise<RenewResult>;
   lockRelease(path: string, lockId: string): Promise<ReleaseResult>;
 }
 
@@ -180,8 +181,9 @@ export function createVariablesClient(opts: VariablesClientOptions): VariablesCl
       return { ok: true, lockId: variable.Lock.ID, variable };
     },
 
-    async lockRenew(path, lockId) {
+    async lockRenew(path, lockId, signal) {
       const res = await send({
+        ...(signal ? { signal } : {}),
         method: 'PUT',
         path: varPath(path),
         query: { 'lock-renew': '' },
