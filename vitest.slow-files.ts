@@ -1,6 +1,6 @@
 /**
  * Whole test files that run in `npm run test:slow` instead of `npm test`: the slowest end-to-end ones,
- * so the quick suite stays under 5 minutes on a 2-core machine (issue 15.21). Seconds are from a full
+ * so the quick suite stays under 5 minutes on a 2-core machine. Seconds are from a full
  * run on a 2-core machine shared with other jobs (2026-11-25): the whole suite took 435 s of test time
  * (496 s wall); these files 257 s of it. No test is dropped: `npm test` runs every file not listed
  * here, `test:slow` runs these and test/slow/. CI (.ci/run) runs both.
@@ -23,6 +23,6 @@ export const SLOW_FILES: readonly string[] = [
   'test/cli/doctor.test.ts', // 7.3 s
   'test/e2e/binding-rules-story.test.ts', // 7.1 s
   'test/e2e/upgrade-awaiting-decision.test.ts', // 6.3 s
-  // Added with issue 15.4: 48.5 s alone on the busy machine (applies against a slowed sandbox, on purpose).
+  // Added with the Ctrl-C test: 48.5 s alone on the busy machine (applies against a slowed sandbox, on purpose).
   'test/cli/apply-interrupted-by-ctrl-c.test.ts',
 ];

@@ -1,4 +1,4 @@
-// Issue 14.4: peak RSS of a converged plan over 10 000 no-code workspaces (3 variables each) + 50 modules.
+// Peak RSS of a converged plan over 10 000 no-code workspaces (3 variables each) + 50 modules.
 // The fleet is seeded through the sandbox's control API and adopted by one apply (bench/fleet.mjs); the plan
 // runs with 50 ms latency on and, so that this benchmark takes a minute and not six, the HCP Terraform limit
 // raised to 10 000 req/s: memory is what is measured here (the 30 req/s pacing is measured by

@@ -1,7 +1,7 @@
-// Issue 7: plan of 20 auth methods + 50 no-code modules + 2 000 workspaces, converged, against the sandbox with
+// Plan of 20 auth methods + 50 no-code modules + 2 000 workspaces, converged, against the sandbox with
 // 50 ms latency on both services and the real 30 req/s HCP Terraform limit. Reports requests, 429s, wall
 // time, the floor, the peak RSS of the converge process, and the same refresh done the way Terraform's
-// providers do it (bench/tf-like-reader.mjs). Its converge row is also issue 5's TFE plan (50 no-code modules +
+// providers do it (bench/tf-like-reader.mjs). Its converge row is also the former TFE plan benchmark (50 no-code modules +
 // 2 000 workspaces, converged, 30 req/s): the earlier bench/tfe-plan.mjs planned this same HCP Terraform fleet
 // (without the auth methods, whose one Nomad list runs beside it), so it was folded in here.
 //
@@ -91,8 +91,8 @@ try {
   fleet.sandbox.tfe.control.setRateLimit(10_000);
   const varIds = await workspaceVarIds({ tfeAddress: fleet.env.TFE_ADDRESS, tfeToken: fleet.env.TFE_TOKEN, state });
   fleet.sandbox.tfe.control.setRateLimit(LIMIT);
-  // The two readers run side by side, each with its own token (HCP Terraform limits each user, reference
-  // tfc-api.md §8; the sandbox counts each seeded token as one user), so each gets the whole 30 req/s as it
+  // The two readers run side by side, each with its own token (HCP Terraform limits each user, see
+  // docs/reference/hcp-terraform-api.md §8; the sandbox counts each seeded token as one user), so each gets the whole 30 req/s as it
   // would alone; converge's plan above ran alone. Each reader counts its own requests and 429s (the shared
   // request log would mix them). Let earlier requests leave the one-second window first.
   await new Promise((res) => setTimeout(res, 1100));

@@ -4,7 +4,7 @@
 //
 // Three lanes. The paced benchmarks spend their time waiting on HCP Terraform's 30 req/s (fleet-plan's
 // readers, upgrade): they use little CPU (each line says how much), and each process starts its own sandbox,
-// so each has its own rate limit, as two users of HCP Terraform have (reference tfc-api.md §8: the limit is per
+// so each has its own rate limit, as two users of HCP Terraform have (docs/reference/hcp-terraform-api.md §8: the limit is per
 // user). fleet-plan goes first and alone, while it seeds and while converge's own plan is measured (its
 // wall ÷ floor is the tightest goal). When it says that plan is measured, the CPU-bound benchmarks start one
 // after another in the foreground, beside its readers (2 % of one core). upgrade.mjs starts in the background

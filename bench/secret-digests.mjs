@@ -1,4 +1,4 @@
-// Cost of the secret digests kept in plans and state (issue 16.8: scrypt instead of one salted SHA-256).
+// Cost of the secret digests kept in plans and state (scrypt instead of one salted SHA-256).
 // 1. Library: one digest, 2 000 distinct values, the same 2 000 again (cached per process), and the legacy
 //    SHA-256 for comparison (what an offline guess used to cost).
 // 2. Built CLI: `plan` of 2 000 OIDC auth methods (no state, so all are creates; one Nomad list request),

@@ -1,4 +1,4 @@
-// Issue 14.3: bytes written to the local state per object saved, for N = 500, 2 000 and 10 000 objects.
+// Bytes written to the local state per object saved, for N = 500, 2 000 and 10 000 objects.
 //
 // 1. The state layer alone: one StateStore over the local backend saves N workspace records one by one (as
 //    an apply does, one save per object, each durable before the next), in a child process of its own so its
@@ -6,7 +6,7 @@
 // 2. The built CLI creating 500 no-code workspaces (3 variables each) against the sandbox (limit lifted, no
 //    latency: the apply is measured for its writes, not its pacing); the converge process reports its own
 //    `wchar` at exit (bench/maxrss-hook.mjs).
-// 3. The Nomad Variables backend (issue 14 goal 3): one StateStore over it saves N records against the Nomad
+// 3. The Nomad Variables backend: one StateStore over it saves N records against the Nomad
 //    simulator on loopback (in the child, no latency); the child counts the requests the backend sends and their
 //    JSON body bytes. BENCH_OLD_DIST=<dir> (a `dist` built from an older commit) measures that build too, for N up
 //    to BENCH_OLD_MAX (default 2 000: the old backend gzips the whole state on every save, so 10 000 takes hours).

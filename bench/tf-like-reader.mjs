@@ -1,6 +1,6 @@
 // A reader that refreshes the same fleet the way Terraform with the tfe and nomad providers does: one read per
 // object, from the ids in state, with Terraform's default parallelism of 10. It is bench code, plain undici,
-// sharing nothing with converge. The HCP Terraform side behaves like go-tfe v1 (reference tfc-api.md §8):
+// sharing nothing with converge. The HCP Terraform side behaves like go-tfe v1 (docs/reference/hcp-terraform-api.md §8):
 // - NewClient first calls GET /api/v2/ping and sets a client-side limiter from X-RateLimit-Limit:
 //   rate = 0.66 × limit, burst = 0.33 × limit (a token bucket; one token per request, retries not limited);
 // - a 429 is retried (up to 30 times) after max(X-RateLimit-Reset, 100 ms) + jitter in [0, 300 ms).

@@ -1,4 +1,4 @@
-// Issue 14.1: a module version bump across N no-code workspaces with --parallelism N, runs of about 2 s, against
+// A module version bump across N no-code workspaces with --parallelism N, runs of about 2 s, against
 // the sandbox with the real 30 req/s HCP Terraform limit and 50 ms latency. Reports HCP Terraform requests, 429s,
 // wall time, the floor and the ratio (goal ≤ 1.5).
 //

@@ -125,7 +125,7 @@ try {
   await rm(dir, { recursive: true, force: true });
 }
 
-// Issue 14.5: 50 000 documents in 500 files, each load a fresh process (cold, as `converge validate` runs).
+// 50 000 documents in 500 files, each load a fresh process (cold, as `converge validate` runs).
 const BIG = { files: 500, docsPerFile: 100, runs: 3, targetMs: 5000, targetMb: 300 };
 const big = await mkdtemp(join(tmpdir(), 'converge-bench-validate-big-'));
 try {

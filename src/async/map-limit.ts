@@ -1,6 +1,6 @@
 /**
  * Maps with at most `limit` calls in flight (no unbounded Promise.all over remote calls,
- * STYLE.md Habits). Results keep the input order; the first rejection stops new calls and rejects the map
+ * docs/architecture.md "Rules the code keeps"). Results keep the input order; the first rejection stops new calls and rejects the map
  * after the calls already started have settled.
  */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {

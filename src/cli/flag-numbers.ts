@@ -2,7 +2,7 @@ import { ConvergeError } from '../diagnostics/errors.js';
 
 /**
  * Whole-number flags (`--parallelism`, `--port`, …). Strict: `zero`, `4x`, `1.5` and `-1` are errors
- * naming the flag, never silently replaced by a default (issue 15.13: `--parallelism zero` became 4).
+ * naming the flag, never silently replaced by a default (`--parallelism zero` became 4).
  */
 export function parseFlagInt(text: string, flag: string, range: { min: number; max?: number }): number {
   const t = text.trim();

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /*
- * Why the CLI tunes V8's heap (issue 14.4; docs/performance.md "Sixth step", decisions §24): V8's defaults
+ * Why the CLI tunes V8's heap (bench/results/2026-11-history.md "Sixth step", decisions §24): V8's defaults
  * suit a long-lived server with memory to spare. Its young generation doubles up to two 16 MB
  * semi-spaces (32 MB committed), and after a full collection the old generation may grow to up to four
  * times what that collection left before the next one. A converge run

@@ -89,7 +89,7 @@ export function genericChange(view: ObjectView, opts: { adopt?: boolean } = {}):
       fields.push({ path: 'protect', before: record.protect, after: desired.object.protect, sensitive: false });
     }
     // Unowned, every field matches and no secret is desired (with no record every desired secret
-    // is a field: its live value cannot be read, reference nomad-api.md §5 / tfc-api.md §6): nothing
+    // is a field: its live value cannot be read, docs/reference/nomad-api.md §5 / docs/reference/hcp-terraform-api.md §6): nothing
     // to send. Not a change; apply only records ownership (decisions.md §9).
     if (!record && fields.length === 0) {
       return { change: { ...base, action: 'no-op', reasons: [{ code: 'adopt' }], fields: [], notes: [...notes, { code: 'adopt-matches' }], adopt: true }, diagnostics };

@@ -91,7 +91,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   async function send(req: HttpRequest): Promise<HttpResponse> {
     const idempotent = req.idempotent ?? (req.method === 'GET' || req.method === 'PUT' || req.method === 'DELETE');
     // A non-idempotent request with a read-back is retried like an idempotent one, but only after the
-    // read finds that the failed attempt did nothing (STYLE.md §5).
+    // read finds that the failed attempt did nothing (docs/architecture.md "Rules the code keeps").
     const readBack = idempotent ? undefined : req.readBack;
     const retriable = idempotent || readBack !== undefined;
     let recovered: HttpResponse | undefined;

@@ -17,7 +17,7 @@ export interface HttpLimits {
 
 /**
  * Far above any answer of either API converge reads: a page of 100 workspaces with their current runs
- * is a few hundred KB, a Nomad Variables chunk under 64 KiB (reference nomad-api.md, Variables).
+ * is a few hundred KB, a Nomad Variables chunk under 64 KiB (docs/reference/nomad-api.md, Variables).
  */
 export const HTTP_LIMIT_DEFAULTS: HttpLimits = {
   maxBodyBytes: 8 * 1024 * 1024,

@@ -2,7 +2,7 @@
  * Token-bucket pacer (GCRA form): keeps a client at a server's published rate limit with a small burst.
  * Callers are served in call order; each waits only for its own slot, so no timer queue is needed.
  *
- * The limit follows `X-RateLimit-Limit` (reference tfc-api.md §8: the limit is visible in that header, and
+ * The limit follows `X-RateLimit-Limit` (docs/reference/hcp-terraform-api.md §8: the limit is visible in that header, and
  * go-tfe sets its client-side limiter from it, whatever the value: HCP Terraform says 30, a Terraform
  * Enterprise operator may configure another). The rate given at construction is the pace until a server
  * has said otherwise.
@@ -55,7 +55,7 @@ export class Pacer {
    * Resolves when the caller may send. Unlike reserve(), the spacing is measured between the moments senders are
    * really released, one timer for all: after an event-loop stall (a busy 2-core machine, thousands of runs
    * followed at once) the senders whose slots passed meanwhile go one interval apart, not in a burst that lands
-   * in one window of the server (issue 14: 76 × 429 in a 2 000-workspace rollout with per-sender timers).
+   * in one window of the server (76 × 429 in a 2 000-workspace rollout with per-sender timers).
    */
   acquire(): Promise<void> {
     return new Promise((resolve) => {

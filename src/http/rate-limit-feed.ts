@@ -11,7 +11,7 @@ import type { Pacer } from './pacer.js';
 export function feedRateLimit(headers: Record<string, string>, pacer: Pacer | undefined, gate: HostGate, inFlight: number): void {
   const limit = Number(headers['x-ratelimit-limit']);
   // The window of X-RateLimit-Limit is not named by the header; HCP Terraform's is one second
-  // (reference tfc-api.md §8). Like go-tfe, follow the advertised value (a TFE operator may set another);
+  // (docs/reference/hcp-terraform-api.md §8). Like go-tfe, follow the advertised value (a TFE operator may set another);
   // it only moves a pace the caller asked for, never invents one.
   if (pacer && Number.isFinite(limit) && limit > 0) pacer.follow(limit);
   const remainingHeader = headers['x-ratelimit-remaining'];

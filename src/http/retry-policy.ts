@@ -4,7 +4,7 @@
  * - Socket errors: the codes below plus undici's timeouts.
  * - Only idempotent requests, with two exceptions where the server cannot have acted on the
  *   request: a 429 (the request was rejected before processing: Nomad and HCP Terraform both
- *   answer it from rate limiting in front of the handler, reference tfc-api.md §8) and a failure
+ *   answer it from rate limiting in front of the handler, docs/reference/hcp-terraform-api.md §8) and a failure
  *   to connect at all (ECONNREFUSED / connect timeout: nothing was sent). A POST that may have
  *   reached the server is never repeated automatically; callers re-read by natural key instead.
  */
@@ -70,7 +70,7 @@ export function retryAfterMs(headers: Record<string, string>, now = Date.now()):
 
 /**
  * How long a 429 asks us to wait, in ms: `Retry-After`, else `X-RateLimit-Reset` (float seconds until the
- * rate-limit window resets; HCP Terraform, reference tfc-api.md §8). The reset is about the rate limit
+ * rate-limit window resets; HCP Terraform, docs/reference/hcp-terraform-api.md §8). The reset is about the rate limit
  * only: it says nothing about when a 5xx is worth another try (see serverErrorBackoffMs).
  */
 export function serverWaitMs(headers: Record<string, string>, now = Date.now()): number | undefined {
@@ -90,7 +90,7 @@ function clampWait(ms: number): number {
 
 /**
  * Wait before repeating a request that met a 5xx: go-tfe's linear jitter, 700–900 ms × the retry number
- * (reference tfc-api.md §8), capped at `maxMs`. `retry` counts from 1.
+ * (docs/reference/hcp-terraform-api.md §8), capped at `maxMs`. `retry` counts from 1.
  */
 export function serverErrorBackoffMs(retry: number, maxMs: number, random: () => number = Math.random): number {
   return Math.min(maxMs, Math.round((700 + random() * 200) * Math.max(1, retry)));

@@ -24,7 +24,7 @@ export interface HttpRequest {
   /** For messages and events: what this request is about, e.g. `NomadAuthMethod/okta`. */
   subject?: string;
   /**
-   * For a non-idempotent request: a read by natural key that finds what a lost attempt did (STYLE.md §5,
+   * For a non-idempotent request: a read by natural key that finds what a lost attempt did (docs/architecture.md "Rules the code keeps",
    * "a non-idempotent create is retried only after a read by natural key finds nothing"). After a failure
    * that may have reached the server (a 5xx, a reset connection) the HTTP layer calls it before deciding:
    * a response (the object the attempt made, in the shape the request answers with) is returned in place
@@ -36,7 +36,7 @@ export interface HttpRequest {
   /**
    * A 5xx the caller recognises as the server's final word, not a passing fault: returned at once,
    * never repeated (Nomad's uncoded `default ACL auth method already exists` race is a 500 that no
-   * retry can change, reference nomad-api.md §4).
+   * retry can change, docs/reference/nomad-api.md §4).
    */
   isFinal?: (res: HttpResponse) => boolean;
   /**

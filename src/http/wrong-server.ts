@@ -28,7 +28,7 @@ const MAX_TITLE = 80;
 
 /**
  * Whether a body is a web page. Neither API ever answers with one: Nomad's errors are plain text and
- * its answers JSON (reference nomad-api.md §6), HCP Terraform's are JSON:API (tfc-api.md §8). A page
+ * its answers JSON (docs/reference/nomad-api.md §6), HCP Terraform's are JSON:API (docs/reference/hcp-terraform-api.md §8). A page
  * comes from something else at that address: a web server's 404, a login portal, the wrong port.
  */
 export function isWebPage(res: HttpResponse): boolean {

@@ -1,5 +1,5 @@
 /**
- * Go `time.Duration` text, as Nomad reads and writes it (reference nomad-api.md §1.3: requests go
+ * Go `time.Duration` text, as Nomad reads and writes it (docs/reference/nomad-api.md §1.3: requests go
  * through `time.ParseDuration`, responses are `Duration.String()` such as `1h0m0s`).
  * Values are nanoseconds as JS numbers: exact up to 2^53 ns (about 104 days), far above any TTL.
  */

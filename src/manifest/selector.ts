@@ -1,6 +1,6 @@
 /**
  * A local syntax check for binding-rule selectors, which Nomad parses with go-bexpr
- * (reference nomad-api.md §10: "parse-checked"; a bad one is a 400 `selector is invalid`).
+ * (docs/reference/nomad-api.md §10: "parse-checked"; a bad one is a 400 `selector is invalid`).
  * Grammar (hashicorp/go-bexpr grammar.peg):
  *   or    := and ("or" and)*
  *   and   := not ("and" not)*

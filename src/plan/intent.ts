@@ -1,7 +1,7 @@
 import type { JsonValue } from '../model/json.js';
 
 /*
- * What apply sends for one change, decided when the plan is made (issue 12.4). A provider puts it in
+ * What apply sends for one change, decided when the plan is made. A provider puts it in
  * the change at refine time, from what load read (remote ids, variable ids, resolved names); apply
  * sends it as it is, with no second diff and no lookup of its own. Plain JSON, so a saved plan carries
  * exactly what will be sent. Never a secret value: a sensitive value is a reference to the manifest,
@@ -13,7 +13,7 @@ import type { JsonValue } from '../model/json.js';
  */
 export type ApplyIntent = TfeModuleIntent | TfeWorkspaceIntent | NomadWriteIntent;
 
-/** `POST /registry-modules/…/no-code-modules` or `PATCH /no-code-modules/:id` (reference tfc-api.md §1.2). */
+/** `POST /registry-modules/…/no-code-modules` or `PATCH /no-code-modules/:id` (docs/reference/hcp-terraform-api.md §1.2). */
 export interface TfeModuleBody {
   registryModuleId: string;
   versionPin: string;
@@ -42,7 +42,7 @@ export interface TfeVariable {
   value: TfeVariableValue;
 }
 
-/** One variable request; ids are the live ones the plan read (reference tfc-api.md §6). */
+/** One variable request; ids are the live ones the plan read (docs/reference/hcp-terraform-api.md §6). */
 export type TfeVariableOp =
   | { op: 'create'; variable: TfeVariable }
   | { op: 'update'; id: string; variable: TfeVariable }
@@ -50,7 +50,7 @@ export type TfeVariableOp =
   | { op: 'replace'; id: string; variable: TfeVariable }
   | { op: 'delete'; id: string; key: string; category: string };
 
-/** Attributes of `PATCH /workspaces/:id` that change; omitted ones keep their value (reference tfc-api.md §5). */
+/** Attributes of `PATCH /workspaces/:id` that change; omitted ones keep their value (docs/reference/hcp-terraform-api.md §5). */
 export interface TfeWorkspaceSettings {
   description?: string;
   executionMode?: string;
@@ -61,7 +61,7 @@ export interface TfeWorkspaceSettings {
   projectId?: string;
 }
 
-/** `POST /no-code-modules/:id/workspaces` (reference tfc-api.md §2), variables apart. */
+/** `POST /no-code-modules/:id/workspaces` (docs/reference/hcp-terraform-api.md §2), variables apart. */
 export interface TfeWorkspaceCreate {
   /** The NoCodeModule the workspace runs. */
   module: string;
@@ -98,7 +98,7 @@ export type NomadSecretField = 'oidcClientSecret' | 'pemKey';
 
 /**
  * A Nomad create or update (auth method, binding rule, ACL policy, ACL role): the request body as
- * sent (reference nomad-api.md), each secret left empty and named in `secrets`. No body: only
+ * sent (docs/reference/nomad-api.md), each secret left empty and named in `secrets`. No body: only
  * converge's own fields changed (protect); nothing is sent and the record is updated.
  */
 export interface NomadWriteIntent {

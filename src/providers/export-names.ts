@@ -43,7 +43,7 @@ export function envName(...parts: string[]): string {
 }
 
 /**
- * Go's `Duration.String()` writes `1h0m0s` and `30m0s` (reference nomad-api.md §1.3); the manifest
+ * Go's `Duration.String()` writes `1h0m0s` and `30m0s` (docs/reference/nomad-api.md §1.3); the manifest
  * accepts either, and `1h` / `30m` read better. Equal by value, so the plan sees no change.
  */
 export function shortDuration(text: string): string {

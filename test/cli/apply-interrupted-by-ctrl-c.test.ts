@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, REPO, spawnCli, waitFor, type Workspace } from '../e2e/harness.js';
 
 /*
- * Issue 15.4: Ctrl-C during apply said nothing, exited 130 at once and left the state lock and a
+ * Ctrl-C during apply said nothing, exited 130 at once and left the state lock and a
  * half-drawn status line behind. Now the first SIGINT (or SIGTERM) lets the change in flight finish,
  * starts nothing new, saves the state, releases the lock, says what was done and what was left, and
  * exits 130 (143 for SIGTERM); the rerun finishes the rest without duplicates.

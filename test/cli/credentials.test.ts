@@ -6,7 +6,7 @@ import { nomadFromEnv } from '../../src/providers/nomad/environment.js';
 import { parseHclCredentials, tfeFromEnv, tfTokenEnvName } from '../../src/providers/tfe/credentials.js';
 
 /*
- * Credentials the way the vendors' CLIs find them (reference tfc-api.md §10). Every test runs with a
+ * Credentials the way the vendors' CLIs find them (docs/reference/hcp-terraform-api.md §10). Every test runs with a
  * temp HOME, so the developer's own ~/.terraformrc or ~/.terraform.d never leaks in.
  */
 

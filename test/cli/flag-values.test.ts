@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openWorkspace } from '../e2e/harness.js';
 
 /*
- * Regressions (issue 15.13, 15.17): `--parallelism zero` silently became 4, zero durations were taken,
+ * Regressions: `--parallelism zero` silently became 4, zero durations were taken,
  * sandbox numbers were read with Number() (NaN went through); Terraform's single-dash long flags got
  * "unknown option" with no suggestion. Each bad flag stops the run before any request.
  */

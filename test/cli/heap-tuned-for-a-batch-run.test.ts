@@ -7,7 +7,7 @@ import { heapFlags } from '../../src/cli/heap-tuning.js';
 import { assertBuilt, cleanEnv, CLI } from './run-cli.js';
 
 /*
- * Issue 14.4: the CLI keeps V8's young generation at its starting size and the old one at 1.3 × its live
+ * The CLI keeps V8's young generation at its starting size and the old one at 1.3 × its live
  * size (src/cli/heap-tuning.ts), which took a 10 000-workspace plan from 242 to 166 MB. Checked on the
  * running CLI: a hook preloaded into it reports the young generation's size at exit, after a validate of
  * 3 000 documents, which with V8's defaults grows it to two 16 MB semi-spaces. A heap flag the user gives

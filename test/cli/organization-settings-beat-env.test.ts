@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from '../e2e/harness.js';
 
 /*
- * Regression (issue 15.14): TFE_ORGANIZATION silently overrode the Settings document, so a CI runner
+ * Regression: TFE_ORGANIZATION silently overrode the Settings document, so a CI runner
  * exporting it for another project sent a repository's plan to the wrong organization. The Settings
  * document is more specific and wins; a conflict is a warning naming both.
  */

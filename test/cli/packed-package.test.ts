@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from './run-cli.js';
 
 /*
- * Regression (issue 15.10): the installed package was incomplete (`converge demo` failed: examples/ was
+ * Regression: the installed package was incomplete (`converge demo` failed: examples/ was
  * not shipped; no LICENSE; source maps doubled the file count). This packs the project as npm publishes
  * it, installs the tarball into an empty directory (dependencies from the local npm cache) and runs the
  * installed `converge` from there.

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, runCli, type Workspace } from '../e2e/harness.js';
 
 /*
- * Regressions (issue 15.6): `apply --plan` silently ignored paths and --target beside it; the saved plan
+ * Regressions: `apply --plan` silently ignored paths and --target beside it; the saved plan
  * recorded absolute manifest paths, so it broke in another checkout; re-applying an applied plan said
  * objects "appeared since the plan was made (created outside converge?)".
  */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from '../e2e/harness.js';
 
 /*
- * Regression (issue 15.11): `state list` / `state show` failed with "environment variable … is not set"
+ * Regression: `state list` / `state show` failed with "environment variable … is not set"
  * when a secret's variable was unset, although they send no secret. They read the manifests only to
  * find the state backend.
  */

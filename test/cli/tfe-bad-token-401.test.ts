@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from '../e2e/harness.js';
 
 /*
- * Issue 11.9d: HCP Terraform answers a call without a token, or with an unknown one, with 401
- * `unauthorized` (reference tfc-api.md §8), not 404. The sandbox does; converge says the token is the
+ * HCP Terraform answers a call without a token, or with an unknown one, with 401
+ * `unauthorized` (docs/reference/hcp-terraform-api.md §8), not 404. The sandbox does; converge says the token is the
  * problem, and sends nothing else.
  */
 

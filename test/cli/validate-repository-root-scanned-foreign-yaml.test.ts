@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, REPO, runCli } from './run-cli.js';
 
 /*
- * Issue 15.16: `converge validate` at a repository root searched every YAML file in it: test fixtures,
+ * `converge validate` at a repository root searched every YAML file in it: test fixtures,
  * CI workflows and compose files each failed as "the document has no `kind`". Now a `.convergeignore`
  * (gitignore syntax) keeps paths out of the search, and a found file with no top-level `kind` or `spec`
  * in any document is skipped with one note. A document with `spec` and no `kind` is still an error, and

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, runCli, tempProject } from './run-cli.js';
 
 /*
- * Issue 15.15: NOMAD_ADDR or TFE_ADDRESS pointing at another server (a web server's 404 page, a
+ * NOMAD_ADDR or TFE_ADDRESS pointing at another server (a web server's 404 page, a
  * service answering other JSON or plain text) quoted that server's body, or read a 404 page as "not
  * found" (planning creates). Now converge names the address and asks whether the setting is right,
  * and sends nothing else once it knows.

@@ -5,7 +5,7 @@ import { openWorkspace, type Workspace } from './harness.js';
 import { actions, jwtMethod } from './fixtures-first-use.js';
 
 /*
- * Issue 15.5: someone changed a live object, the team updated the manifest to match, and `drift`
+ * Someone changed a live object, the team updated the manifest to match, and `drift`
  * kept exiting 2 because the state still recorded the old values. Now an apply whose plan has no
  * change for an owned object refreshes its record, and `plan/apply --refresh-only` accepts live
  * values into the state without writing to the services (decisions.md §18). Built CLI ↔ sandbox.

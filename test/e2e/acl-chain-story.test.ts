@@ -8,7 +8,7 @@ import { LOCAL_STATE_SETTINGS, OKTA_METHOD } from './manifests.js';
 const OKTA_WITH_TEAM = `${OKTA_METHOD}    claimMappings: { team: team }\n`;
 
 /*
- * Issue 13 end to end: the built CLI against the Nomad sandbox over loopback, one chain of OIDC method
+ * The ACL chain end to end: the built CLI against the Nomad sandbox over loopback, one chain of OIDC method
  * → binding rules → roles → policies. Covers create (policies, then roles, then rules), re-plan = no
  * changes, update (rules text, role policies), state lost then adopted (no second role), a rule binding
  * a missing role refused at plan time with file:line:col and nothing sent, a policy deleted while a

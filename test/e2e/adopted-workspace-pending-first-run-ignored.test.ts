@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, spawnCli, waitFor, type Workspace } from './harness.js';
 
 /*
- * Regression (issue 16.5): an apply killed between the workspace create request and its reply left a
+ * Regression: an apply killed between the workspace create request and its reply left a
  * workspace whose first run waited for a confirmation. The rerun adopted the workspace, `plan` said
  * "No changes", and the next upgrade followed that first run as if it were the upgrade: "upgraded
  * 1.4.0 → 1.5.0 … (now at 1.4.0)", exit 0. Now adoption follows (and per upgrade.confirm confirms) the

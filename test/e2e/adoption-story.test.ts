@@ -79,7 +79,7 @@ describe('adoption of matching live objects after the state is lost (built CLI â
     expect(r.stdout).toContain('No changes.');
     expect(r.stdout).toContain('5 existing objects match the manifests and will be recorded as owned by the next apply');
     for (const a of ALL) expect(r.stdout).toContain(`= ${a}`);
-    // Issue 8: a rule adopted without state is said, with how it was matched.
+    // A rule adopted without state is said, with how it was matched.
     expect(r.stdout.match(/note: adopted existing rule [0-9a-f-]+: matched by auth method, selector, bind type and bind name/g)).toHaveLength(2);
 
     const j = await ws.cli(['plan', '--json']);
@@ -149,7 +149,7 @@ describe('adoption of matching live objects after the state is lost (built CLI â
     expect((await readState()).records).toHaveLength(5);
     const again = await ws.cli(['apply', '--plan', 'adopt.plan.json']);
     expect(again.code).toBe(1);
-    // Issue 15.6: said as what it is, not as objects that "appeared" or changed since the plan.
+    // Said as what it is, not as objects that "appeared" or changed since the plan.
     expect(again.stderr).toContain('this saved plan was already applied');
   });
 });

@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
- * Regression (issue 11.1): a binding rule changed from `role` to `management` was planned as an update,
+ * Regression: a binding rule changed from `role` to `management` was planned as an update,
  * which the real server refuses (`bind name should be empty`: it merges the empty BindName with the
- * stored one before validating, reference nomad-api.md §10). It is planned as delete + create, saying why.
+ * stored one before validating, docs/reference/nomad-api.md §10). It is planned as delete + create, saying why.
  */
 
 let ws: Workspace | undefined;

@@ -5,8 +5,8 @@ import { givenApplied, openWorkspace, seedNomadAcl, type Workspace } from './har
 import { LOCAL_STATE_SETTINGS, OKTA_METHOD } from './manifests.js';
 
 /*
- * Issue 8 end to end: the built CLI against the Nomad sandbox over loopback. Binding rules have only a
- * server UUID (reference nomad-api.md §10), so identity lives in state; these steps cover create,
+ * Binding rules end to end: the built CLI against the Nomad sandbox over loopback. Binding rules have only a
+ * server UUID (docs/reference/nomad-api.md §10), so identity lives in state; these steps cover create,
  * update (every field sent), re-plan = no changes, state lost then adopted, auth method switched
  * (delete + create with the reason), a management rule warned about, an unknown auth method refused
  * at plan time, and deleting an auth method together with its rules (rules first).

@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
- * Regression (issue 11.9a): when two writers race to set the default auth method, Nomad's state store
- * answers the loser with an uncoded `default ACL auth method already exists: <name>`, a 500 (reference
- * nomad-api.md §4). converge retried it as a passing server fault; no retry can change it. It is the
+ * Regression: when two writers race to set the default auth method, Nomad's state store
+ * answers the loser with an uncoded `default ACL auth method already exists: <name>`, a 500 (see
+ * docs/reference/nomad-api.md §4). converge retried it as a passing server fault; no retry can change it. It is the
  * final answer: one request, and the error names the method that is the default.
  */
 

@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
- * Regression (issue 11.5): with `deletion: destroy`, safe-delete right after the destroy run applies is
+ * Regression: with `deletion: destroy`, safe-delete right after the destroy run applies is
  * answered 409 `Latest workspace state is being processed to discover resources, please try again later`
- * (reference tfc-api.md §5). converge failed the delete on that first 409. That one 409 is waited out
+ * (docs/reference/hcp-terraform-api.md §5). converge failed the delete on that first 409. That one 409 is waited out
  * with a bounded backoff; one apply finishes the job. The other 409s stay final.
  */
 

@@ -5,7 +5,7 @@ import { givenApplied, openWorkspace, type Workspace } from './harness.js';
 import { actions, jwtMethod } from './fixtures-first-use.js';
 
 /*
- * Issue 15.3: an unowned live object that differed from its manifest was planned as an update and
+ * An unowned live object that differed from its manifest was planned as an update and
  * taken over silently. Now adoption is automatic only when every readable field matches; otherwise
  * the plan is an error naming the file, the differing fields and the two ways to take it
  * (`--adopt Kind/name`, `converge import`) (decisions.md §17). Built CLI against the sandbox.

@@ -1,4 +1,4 @@
-/** Manifests shared by the first-use regression tests (issue 15): JWT auth methods and a rule, no secrets. */
+/** Manifests shared by the first-use regression tests: JWT auth methods and a rule, no secrets. */
 
 export function jwtMethod(name: string, opts: { ttl?: string; locality?: 'global' | 'local' } = {}): string {
   return `kind: NomadAuthMethod

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
- * Regression (issue 16.7): the no-code module PATCH was neither retried nor read back, so one 5xx on it
+ * Regression: the no-code module PATCH was neither retried nor read back, so one 5xx on it
  * failed the module and skipped every upgrade of its workspaces. Now a failed or lost PATCH is read back
  * (the module holds what was sent → done) and otherwise sent again, like the creates.
  */

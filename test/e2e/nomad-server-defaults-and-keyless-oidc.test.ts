@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
- * Regressions (issue 11.2, 11.3): Nomad fills an empty client-assertion Audience with the discovery URL
- * and an empty KeyIDHeader with `kid` / `x5t#S256` (reference nomad-api.md §3.3); converge saw those as
+ * Regressions: Nomad fills an empty client-assertion Audience with the discovery URL
+ * and an empty KeyIDHeader with `kid` / `x5t#S256` (docs/reference/nomad-api.md §3.3); converge saw those as
  * drift forever and also refused an assertion without audience. An OIDC method without a client secret
  * is valid on the server with PKCE or a keyless client assertion; converge refused it locally.
  */

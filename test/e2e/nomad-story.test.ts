@@ -242,7 +242,7 @@ describe('Nomad auth methods end to end: replica lag, hidden drift, a killed app
   });
 
   it('a rewrite outside converge that changes only the Hash is possible hidden drift, never a change', async () => {
-    // `nomad acl auth-method update` sends back the Config it read, storing the literal "redacted" (reference §5).
+    // `nomad acl auth-method update` sends back the Config it read, storing the literal "redacted" (docs/reference/nomad-api.md §5).
     const url = `${ws.sandbox.nomad.url}/v1/acl/auth-method/okta`;
     const headers = { 'X-Nomad-Token': ws.sandbox.nomad.managementToken };
     const live = (await (await fetch(url, { headers })).json()) as Record<string, unknown>;
@@ -268,7 +268,7 @@ describe('Nomad auth methods end to end: replica lag, hidden drift, a killed app
     const ra = await ws.cli(['apply', '--rewrite', 'NomadAuthMethod/okta', '--auto-approve']);
     expect(ra.code, ra.stderr).toBe(0);
     expect(ws.sandbox.log.writes('nomad').map((e) => `${e.method} ${e.path}`)).toEqual(['POST /v1/acl/auth-method/okta']);
-    // Hash covers the secret (reference §1.2): back to the value it had with the manifest's secret.
+    // Hash covers the secret (docs/reference/nomad-api.md §1.2): back to the value it had with the manifest's secret.
     const after = (await (await fetch(url, { headers })).json()) as Record<string, unknown>;
     expect(after.Hash).toBe(hashWithRealSecret);
     expect((await ws.cli(['drift'])).code).toBe(0);

@@ -3,7 +3,7 @@ import { workspacePerTest } from './harness.js';
 import { TFE_SETTINGS, vpcModule } from './manifests.js';
 
 /*
- * Regression (issue 15.1): every literal workspace variable value was registered with the redactor, so a
+ * Regression: every literal workspace variable value was registered with the redactor, so a
  * workspace `api-prod` with a variable `stage: prod` printed as `NoCodeWorkspace/api-***` and
  * `apply --json` said `"name": "api-***"`. Only secret references and sensitive values are secrets.
  */

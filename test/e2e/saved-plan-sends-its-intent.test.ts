@@ -6,7 +6,7 @@ import { givenApplied, workspacePerTest, type Workspace } from './harness.js';
 import { LOCAL_STATE_SETTINGS, OKTA_METHOD, TFE_SETTINGS, vpcModule } from './manifests.js';
 
 /*
- * Regression (issue 12.4): apply re-derived what to send from the plan's display paths, a second
+ * Regression: apply re-derived what to send from the plan's display paths, a second
  * diff of the variables and lists cached by a load in the same process; a saved plan held none of
  * it. Now the plan carries the intent (PATCH settings with the project's id, variable requests with
  * the live variable ids) and apply, in a fresh process, sends exactly that: the sandbox's request

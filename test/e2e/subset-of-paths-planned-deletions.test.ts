@@ -5,7 +5,7 @@ import { openWorkspace, type Workspace } from './harness.js';
 import { actions, jwtMethod } from './fixtures-first-use.js';
 
 /*
- * Issue 15.2: `converge plan nomad/` planned to delete every owned object whose manifest lived
+ * `converge plan nomad/` planned to delete every owned object whose manifest lived
  * elsewhere, and an empty directory only warned. Now the state records each object's manifest file;
  * an object whose file still exists but was not given is left alone (said once), a delete is planned
  * only when its document is really gone, and no documents at all with a non-empty state is an error

@@ -3,7 +3,7 @@ import { LOCAL_STATE_SETTINGS, noCodeFleet } from './manifests.js';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
- * Issue 14 sweep gap, through the built CLI against the sandbox: a run queued on a workspace whose current run has
+ * The sweep gap, through the built CLI against the sandbox: a run queued on a workspace whose current run has
  * ended stays `pending` and is not the workspace's current run until it starts (RUN). The run sweep answered the
  * pending-run check before an upgrade from the current run alone ("ended, so nothing in flight") and initiated the
  * upgrade on top of that pending run. The workspace's `latest-run` names the pending run: the check must see it and

@@ -3,7 +3,7 @@ import { openWorkspace, type Workspace } from './harness.js';
 import { actions, bindingRule, jwtMethod } from './fixtures-first-use.js';
 
 /*
- * Issue 15.7: `--target` a binding rule whose auth method is new failed, with a hint blaming the
+ * `--target` a binding rule whose auth method is new failed, with a hint blaming the
  * rule. Now a target brings what it depends on, and the plan says so, as Terraform does
  * (decisions.md §19). Built CLI against the sandbox over loopback.
  */

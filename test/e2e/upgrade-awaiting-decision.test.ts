@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
- * Regression (issue 11.6): an upgrade run held by a run task that needs a person
- * (`post_plan_awaiting_decision`, reference tfc-api.md §3) was polled until --run-timeout. It is neither
+ * Regression: an upgrade run held by a run task that needs a person
+ * (`post_plan_awaiting_decision`, docs/reference/hcp-terraform-api.md §3) was polled until --run-timeout. It is neither
  * final nor confirmable: converge stops, names the workspace, the run and its URL, says a decision is
  * needed in HCP Terraform, exits 1, and the next apply resumes the same run.
  */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
- * Issue 15.18: the canary of a rollout was always the first workspace by name. `upgrade.canary: true`
+ * The canary of a rollout was always the first workspace by name. `upgrade.canary: true`
  * picks it: that workspace's upgrade is initiated first, alone.
  */
 

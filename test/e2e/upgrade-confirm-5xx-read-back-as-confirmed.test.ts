@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
- * Regression (issue 16.1): one 500 on the upgrade confirm (`POST …/upgrade/:run_id`) sent while the run was
+ * Regression: one 500 on the upgrade confirm (`POST …/upgrade/:run_id`) sent while the run was
  * `planned` wedged the run for good. The read-back took any status outside the confirmable ones as
  * "confirmed", so `cost_estimating` (a later plan phase) was recorded as confirmed, nobody confirmed the run,
  * and every apply waited out --run-timeout. Now only an apply phase or `confirmed-at` counts, and a run

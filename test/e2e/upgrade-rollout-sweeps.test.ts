@@ -3,7 +3,7 @@ import { LOCAL_STATE_SETTINGS, noCodeFleet as manifests } from './manifests.js';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
- * Issue 14.1 and 14.2, through the built CLI against the sandbox: a rollout follows its runs with sweeps of the
+ * Rollouts that follow their runs in sweeps and can be steered, through the built CLI against the sandbox: a rollout follows its runs with sweeps of the
  * workspace list (not one read per poll per run), stops after upgrade.maxFailures, says how far it got, and does
  * not call a run that waits in the organization's queue stuck.
  */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWorkspace, runCli, type Workspace } from './harness.js';
 
 /*
- * Issue 14 (splitting a fleet): two states, one organization. A state with a name (Settings
+ * Splitting a fleet: two states, one organization. A state with a name (Settings
  * `spec.state.name`) tags each workspace it creates `converge-state:<name>`; another state's plan refuses a
  * workspace carrying that tag instead of adopting it, names the owner and how to move it, and its apply sends
  * nothing. Built CLI against the sandbox; both states share one sandbox and one token, as two CI jobs would.

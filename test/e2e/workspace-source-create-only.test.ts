@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from './harness.js';
 
 /*
- * Regression (issue 11.4): `sourceName` / `sourceUrl` are set only when a workspace is created; a PATCH
- * drops them (reference tfc-api.md §5). converge planned the same update after every apply. A change to
+ * Regression: `sourceName` / `sourceUrl` are set only when a workspace is created; a PATCH
+ * drops them (docs/reference/hcp-terraform-api.md §5). converge planned the same update after every apply. A change to
  * them is a no-op with a located warning, never an update or a replacement, and drift does not report it.
  */
 

@@ -3,7 +3,7 @@ import { tfeApi, workspacePerTest, type Workspace } from './harness.js';
 import { TFE_SETTINGS, vpcModule } from './manifests.js';
 
 /*
- * Regression (issue 15.12): an unquoted variable value `1.10` was sent as "1.1" and `0128` as "128":
+ * Regression: an unquoted variable value `1.10` was sent as "1.1" and `0128` as "128":
  * YAML read them as numbers and converge printed the numbers back. A variable value is text; it is
  * sent as written.
  */

@@ -5,7 +5,7 @@ import { gh, rule } from './fixtures.js';
 import { World } from './harness.js';
 
 /*
- * The engine side of issue 15.2 and 15.5 against memory providers: which owned objects a plan given
+ * The engine side of planning a subset of paths and of accepted drift, against memory providers: which owned objects a plan given
  * some files leaves alone, and how apply refreshes records (decisions.md §16, §18).
  */
 

@@ -7,7 +7,7 @@ import { CANARY, gh, okta } from './fixtures.js';
 import { World } from './harness.js';
 
 /*
- * A saved plan carries what apply sends (issue 12.4): a fresh plan that would send something else
+ * A saved plan carries what apply sends: a fresh plan that would send something else
  * (a variable recreated outside converge has another id) is stale even when every field matches.
  * A plan saved before changes carried intents is compared without them.
  */

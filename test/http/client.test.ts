@@ -102,14 +102,14 @@ describe('createHttpClient', () => {
     expect(s.hits[1]!.at - s.hits[0]!.at).toBeGreaterThanOrEqual(280);
   });
 
-  it('a 5xx is retried on its own backoff, not after X-RateLimit-Reset (that header is about 429s; regression, issue 11.8)', async () => {
+  it('a 5xx is retried on its own backoff, not after X-RateLimit-Reset (that header is about 429s; regression)', async () => {
     const s = await server((_req, res, _hit, n) => (n === 1 ? send(res, 500, 'boom', { 'x-ratelimit-limit': '30', 'x-ratelimit-reset': '20' }) : send(res, 200, 'ok')));
     const reporter = new MemoryReporter();
     const c = createHttpClient({ baseUrl: s.url, reporter });
     clients.push(c);
     await c.request({ method: 'GET', path: '/x' });
     const wait = s.hits[1]!.at - s.hits[0]!.at;
-    // go-tfe's linear jitter for 5xx: 700–900 ms for the first retry (reference tfc-api.md §8).
+    // go-tfe's linear jitter for 5xx: 700–900 ms for the first retry (docs/reference/hcp-terraform-api.md §8).
     expect(wait).toBeGreaterThanOrEqual(650);
     expect(wait).toBeLessThan(3000);
     expect(reporter.events.find((e) => e.code === 'http.retry')?.data).toMatchObject({ status: 500 });

@@ -42,7 +42,7 @@ describe('Pacer', () => {
   });
 });
 
-describe('pacing from X-RateLimit-Limit (reference tfc-api.md §8)', () => {
+describe('pacing from X-RateLimit-Limit (docs/reference/hcp-terraform-api.md §8)', () => {
   it('a smaller advertised limit slows the client down', async () => {
     const s = await server('10');
     const c = client(s.url, 30);

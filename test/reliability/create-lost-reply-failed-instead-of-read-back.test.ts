@@ -4,8 +4,8 @@ import type { HttpClient, HttpResponse } from '../../src/http/types.js';
 import { startServer, send, type TestServer } from '../http/server.js';
 
 /*
- * Regression (issue 7, faults suite): a non-idempotent create (POST) that met a 500/503 or a reset
- * connection failed its object outright — 7 of 75 objects in one faulted apply — although STYLE.md §5
+ * Regression (faults suite): a non-idempotent create (POST) that met a 500/503 or a reset
+ * connection failed its object outright — 7 of 75 objects in one faulted apply — although docs/architecture.md "Rules the code keeps"
  * says such a create is retried after a read by natural key finds nothing. Now a request may carry a
  * `readBack`: found → the object is returned without a second POST; nothing → the POST is sent again.
  */

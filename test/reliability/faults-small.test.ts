@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkConsistency, createRequests, duplicateCreates, FAST, liveInventory, openWorld, readLocalState, type Shape, type World } from './world.js';
 
 /*
- * The fast cousin of test/slow/faults.test.ts (issue 7), for `npm test`: a small world applied while
+ * The fast cousin of test/slow/faults.test.ts, for `npm test`: a small world applied while
  * 20 % of requests fail (429 / 500 / 503 / reset before the handler) and 15 % of POST replies are lost
  * after the service acted (recording proxy). Creates must be read back by natural key, never repeated
  * blindly: the apply converges and the request logs show each object created once.

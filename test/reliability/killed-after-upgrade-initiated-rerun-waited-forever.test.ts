@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequests, openWorld, readLocalState, type Shape, type World } from './world.js';
 
 /*
- * Regression (issue 7, crash-safety suite): an apply SIGKILLed after HCP Terraform accepted an upgrade
+ * Regression (crash-safety suite): an apply SIGKILLed after HCP Terraform accepted an upgrade
  * initiation but before converge recorded the run left a rerun that initiated a SECOND upgrade; the
  * second run queued behind the first (which waited for a confirmation nobody sent) and the rerun sat
  * at "pending" until --run-timeout. Now the rerun follows the unrecorded run in flight instead.

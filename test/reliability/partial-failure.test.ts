@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authMethod, bindingRule, FAST, module, SETTINGS, workspace, type World, openWorld } from './world.js';
 
 /*
- * Issue 7, partial failure: when one object's change fails for good — a 400 from Nomad, a 422 from
+ * Partial failure: when one object's change fails for good — a 400 from Nomad, a 422 from
  * HCP Terraform for a workspace variable — independent objects still apply, the summary lists
  * succeeded / failed / skipped with reasons, the exit code is 1, and a rerun after fixing the manifest
  * converges. The refusals come from the recording proxy (the simulators accept these values), answered
- * in each service's error shape: Nomad's text/plain 400 (reference nomad-api.md §6), HCP Terraform's
- * JSON:API 422 with a source pointer (reference tfc-api.md §8).
+ * in each service's error shape: Nomad's text/plain 400 (docs/reference/nomad-api.md §6), HCP Terraform's
+ * JSON:API 422 with a source pointer (docs/reference/hcp-terraform-api.md §8).
  */
 
 const REJECTED_AUDIENCE = 'https://rejected.example';

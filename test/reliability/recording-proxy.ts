@@ -10,7 +10,7 @@ import { seededRandom } from '../../src/sandbox/common/faults.js';
  * It also injects the one fault the simulators cannot: a connection reset AFTER the server processed a
  * request (`resetAfterRate`, seeded). The simulators' `rateReset` drops the socket before the handler
  * runs; a lost reply to a POST that did create something is the case where a blind retry duplicates
- * (STYLE.md §5: "a non-idempotent create is retried only after a read by natural key finds nothing").
+ * (docs/architecture.md "Rules the code keeps": "a non-idempotent create is retried only after a read by natural key finds nothing").
  */
 export interface ProxiedRequest {
   seq: number;

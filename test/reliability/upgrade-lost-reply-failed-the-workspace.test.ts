@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequests, duplicateCreates, FAST, openWorld, type Shape, type World } from './world.js';
 
 /*
- * Regression (issue 7): an upgrade initiation (POST …/upgrade) or confirmation (POST …/upgrade/:run)
+ * Regression: an upgrade initiation (POST …/upgrade) or confirmation (POST …/upgrade/:run)
  * met by a 500/503 or a lost reply failed the canary workspace, and with it every other upgrade of
  * the module. Both are now read back (the workspace's newest run; the run's status) before being
  * sent again, so the upgrade converges and no workspace gets a second upgrade run.

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from '../e2e/harness.js';
 
 /*
- * Regression (issue 15.8): `upgrade-lost-reply-failed-the-workspace` failed now and then with
+ * Regression: `upgrade-lost-reply-failed-the-workspace` failed now and then with
  * "vpc-03 FAILED to upgrade … injected 503". The path (found with --verbose in a loop of that suite): one
  * status read of the upgrade run (`GET …/upgrade/:run`) met seven 5xx or resets in a row, the HTTP layer's
  * retries ran out, and the follower failed the workspace although the run went on in HCP Terraform. A read

@@ -81,7 +81,7 @@ spec:
 
 /**
  * A workspace of a module. `deletion: destroy`: a no-code workspace whose run applied manages resources,
- * which safe-delete refuses (reference tfc-api.md §5), so removing one from the manifests needs a destroy run.
+ * which safe-delete refuses (docs/reference/hcp-terraform-api.md §5), so removing one from the manifests needs a destroy run.
  */
 export function workspace(mod: string, i: number, description = 'reliability'): string {
   const vars =
@@ -211,7 +211,7 @@ export async function liveInventory(world: World): Promise<LiveObject[]> {
     for (const w of r.data) out.push({ kind: 'NoCodeWorkspace', id: w.id, key: w.attributes.name });
     if (!r.meta?.pagination?.['next-page']) break;
   }
-  // No list endpoint for no-code modules (reference tfc-api.md §1): probe every id a create ever answered.
+  // No list endpoint for no-code modules (docs/reference/hcp-terraform-api.md §1): probe every id a create ever answered.
   for (const id of new Set(createdIds(world.tfeProxy.log, 'NoCodeModule'))) {
     const r = await getJson(`${tfe.url}/api/v2/no-code-modules/${id}`, th);
     if (r.status !== 200) continue;
@@ -323,8 +323,8 @@ export async function readState(world: World, state: 'local' | 'nomad'): Promise
 }
 
 /**
- * After a SIGKILL the Nomad state lock stays until its lease runs out (2 x 30 s, then 15 s, reference
- * nomad-api.md §9): the suites remove it as a person would, with `converge state unlock <id>`.
+ * After a SIGKILL the Nomad state lock stays until its lease runs out (2 x 30 s, then 15 s, see
+ * docs/reference/nomad-api.md §9): the suites remove it as a person would, with `converge state unlock <id>`.
  */
 export async function unlockIfHeld(world: World): Promise<void> {
   const { nomad } = world.ws.sandbox;

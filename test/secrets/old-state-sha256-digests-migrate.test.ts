@@ -6,7 +6,7 @@ import { openWorkspace, type Workspace } from '../e2e/harness.js';
 import { SECRET_WORKSPACE, secretAuthMethods } from '../security/fixtures.js';
 
 /*
- * Regression (issue 16.8): state digests were one salted SHA-256 each. They are scrypt now, and a state
+ * Regression: state digests were one salted SHA-256 each. They are scrypt now, and a state
  * written before keeps working: a plan on it shows no change (each legacy digest still compares for its
  * value), and the next apply that writes the state rewrites every digest whose value it resolved.
  * Built CLI against the sandbox; the legacy digests are made here the way the old code made them.

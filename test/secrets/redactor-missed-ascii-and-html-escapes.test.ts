@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/secrets/redactor.js';
 
 /*
- * Regression (issue 16.4): the redactor knew the raw, base64, URL and JSON forms of a secret, but not
+ * Regression: the redactor knew the raw, base64, URL and JSON forms of a secret, but not
  * ASCII-only JSON (`é` → `\u00e9`, as Ruby, Rails and Python write it), HTML-escaped text (`&amp;`,
  * `&#39;`, `&#34;`, `&quot;`, `&#x27;`), a multi-line key reflowed onto one line, or the escaping of a
  * GitHub annotation (`%25`, `%0A`).

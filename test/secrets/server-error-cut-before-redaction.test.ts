@@ -5,7 +5,7 @@ import { startEchoProxy, type EchoProxy, type WriteAnswer } from '../security/ec
 import { SECRET_WORKSPACE, secretAuthMethods } from '../security/fixtures.js';
 
 /*
- * Regression (issue 16.4): Nomad error bodies were cut at 600 characters and whitespace-collapsed
+ * Regression: Nomad error bodies were cut at 600 characters and whitespace-collapsed
  * before the output's redactor saw them, so a client secret across the cut printed its first part and
  * a PEM key echoed over many lines printed whole, its lines joined by spaces. An HCP Terraform 422
  * whose detail echoed a value ASCII-escaped (`\u00e9`, `\u0026`) or HTML-escaped (`&amp;`, `&#39;`)

@@ -5,7 +5,7 @@ import { Redactor } from '../../src/secrets/redactor.js';
 import { createSecretResolver } from '../../src/secrets/resolver.js';
 
 /*
- * Regression (issue 16.8): a state held one salted SHA-256 per secret with the salt beside it, so a
+ * Regression: a state held one salted SHA-256 per secret with the salt beside it, so a
  * weak secret fell to a word list in milliseconds. Digests are now scrypt (N=4096, r=8, p=1).
  */
 const SALT = '9f1c2a7b3e4d5c6f8a9b0c1d2e3f4a5b';

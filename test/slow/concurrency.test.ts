@@ -5,7 +5,7 @@ import { spawnCli, waitFor } from '../e2e/harness.js';
 import { FAST, openWorld, type Shape } from '../reliability/world.js';
 
 /*
- * Issue 7, concurrency: two applies at once on the same state. The second either refuses at once,
+ * Concurrency: two applies at once on the same state. The second either refuses at once,
  * naming the lock holder, or waits (--lock-timeout) and then applies; nothing is corrupted: the state
  * parses and everything converges. Once for the local file backend, once for Nomad Variables.
  * ~28 s on 2 cores (slow runs keep the first apply holding the lock), so it runs in test:slow.

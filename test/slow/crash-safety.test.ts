@@ -17,14 +17,14 @@ import {
 } from '../reliability/world.js';
 
 /*
- * Issue 7, crash safety: 50 runs of the built CLI's `converge apply` against the sandbox, each killed
+ * Crash safety: 50 runs of the built CLI's `converge apply` against the sandbox, each killed
  * with SIGKILL at a seeded moment — a random time, or just after a given write went out (an upgrade
  * initiation, a workspace create, an auth-method write, a binding-rule or no-code module create) —
  * then rerun. Every rerun converges (exit 0, then `plan --detailed-exitcode` 0); the request logs show
  * no duplicate create and no second upgrade for a run in flight; nothing live is orphaned; state
  * matches live. Between runs the manifests change (pins bumped, auth methods, rules, workspaces and
  * modules added and removed) so there is work to interrupt. Reproducible: CRASH_SEED picks the dice.
- * It runs once per state backend (CRASH_STATE=local,nomad by default; issue 16): on Nomad Variables
+ * It runs once per state backend (CRASH_STATE=local,nomad by default): on Nomad Variables
  * the killed run's lock is removed with `converge state unlock` before the rerun, as a person would
  * (else it clears by itself 75 s later).
  */

@@ -11,8 +11,8 @@ import {
 } from '../reliability/world.js';
 
 /*
- * Issue 16 "done when": under 30 % faults, an apply converges within two runs for 20 of 20 seeds on
- * BOTH state backends, with no duplicate create. Before issue 16, 0 of 10 seeds converged on the Nomad
+ * The goal: under 30 % faults, an apply converges within two runs for 20 of 20 seeds on
+ * BOTH state backends, with no duplicate create. Before the Nomad state backend retried its own writes, 0 of 10 seeds converged on the Nomad
  * Variables backend: its head CAS write, lock acquire and release were never retried, and one lost
  * reply made every later state write of the run conflict with itself.
  *

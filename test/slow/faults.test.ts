@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkConsistency, createRequests, duplicateCreates, FAST, liveInventory, openWorld, readLocalState, type Shape, type World } from '../reliability/world.js';
 
 /*
- * Issue 7, faults: 20 auth methods + 5 no-code modules + 50 workspaces applied while 20 % of requests
+ * Faults: 20 auth methods + 5 no-code modules + 50 workspaces applied while 20 % of requests
  * are answered 429 / 500 / 503 / connection reset (the simulators' seeded switches) with 200 ms
  * latency spikes, plus lost replies (a reset AFTER the service acted on a POST, injected by the
  * recording proxy). The apply converges, a re-plan shows no changes, and the request log shows no

@@ -16,7 +16,7 @@ import { transpileTree } from '../state/transpile.js';
 
 /*
  * Lease behaviour of the Nomad state lock with real time: Nomad's minimum lock TTL is 10s
- * (reference nomad-api.md §9, enforced by the simulator), so these take ~25s and live in
+ * (docs/reference/nomad-api.md §9, enforced by the simulator), so these take ~25s and live in
  * `npm run test:slow`. The crashing holder is a separate node process running the transpiled source.
  */
 

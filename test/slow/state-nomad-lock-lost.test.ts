@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST, openWorld, type Shape, type World } from '../reliability/world.js';
 
 /*
- * Regression (issue 16.2): when every renewal of the Nomad Variables state lock failed with a 5xx, the
+ * Regression: when every renewal of the Nomad Variables state lock failed with a 5xx, the
  * holder only warned and kept applying; another apply took the lock after the lease and both wrote.
  * Now the holder keeps a local deadline (last successful renewal + TTL): past it, it starts no further
  * changes, refuses state writes, says the lock was lost and exits 1. Through the built CLI with the

@@ -4,7 +4,7 @@ import { CHUNK_CHARS, decodeState, encodeState } from '../../src/state/nomad/chu
 import { parseGoDuration } from '../../src/state/nomad/lock.js';
 import { chunkPath, parseChunkPath } from '../../src/state/nomad/paths.js';
 
-describe('state chunking (64 KiB per Nomad variable, reference nomad-api.md §9)', () => {
+describe('state chunking (64 KiB per Nomad variable, docs/reference/nomad-api.md §9)', () => {
   it('round-trips small and big states; every chunk fits a variable', () => {
     for (const json of ['{}', JSON.stringify({ blob: randomBytes(150_000).toString('base64') })]) {
       const enc = encodeState(json);

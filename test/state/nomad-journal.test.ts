@@ -17,7 +17,7 @@ import type { StateRecord } from '../../src/state/types.js';
 import { transpileTree } from './transpile.js';
 
 /*
- * Issue 14 goal 3 on the Nomad Variables backend: a save writes one small journal entry and the head
+ * O(1) saves on the Nomad Variables backend: a save writes one small journal entry and the head
  * (O(1) in the size of the state), a kill between saves loses nothing acknowledged, and the journal is
  * folded back into the chunks (head v1, no entries left) when a run closes.
  */

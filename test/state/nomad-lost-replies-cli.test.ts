@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST, openWorld, type Shape, type World } from '../reliability/world.js';
 
 /*
- * Regression (issue 16.3): on the Nomad Variables state backend, the head's CAS write, the lock
+ * Regression: on the Nomad Variables state backend, the head's CAS write, the lock
  * acquire and the lock release were never retried, so one lost reply failed the apply; and after a
  * lost reply to a head write that had landed, every later write of the run conflicted with its own
  * committed version ("changed by someone else"). Now each is retried after a read-back that

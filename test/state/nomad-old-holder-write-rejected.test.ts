@@ -6,7 +6,7 @@ import { startNomadSimulator } from '../../src/sandbox/nomad/index.js';
 import { createNomadVariablesBackend } from '../../src/state/nomad/index.js';
 
 /*
- * Regression (issue 16.2): a holder whose lease had ended without it knowing kept writing the state
+ * Regression: a holder whose lease had ended without it knowing kept writing the state
  * after another run took the lock; its CAS writes were refused only when the new holder happened to
  * have written first (luck of indexes: 7 writes by the old holder were seen landing). Now the new
  * holder fences the head when it takes the lock, so the old holder's very next write fails, as

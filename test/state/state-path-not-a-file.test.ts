@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, openWorkspace, runProcess, type CliResult, type Workspace } from '../e2e/harness.js';
 
 /*
- * Regressions (issue 16.9): a state path that is a FIFO hung plan and apply forever (apply holding the
+ * Regressions: a state path that is a FIFO hung plan and apply forever (apply holding the
  * lock); a device file was read until memory ran out; a failed state write (a full disk, here a file
  * size limit: EFBIG) left `.tmp` files behind and reported objects as "FAILED to create" although they
  * had been created.

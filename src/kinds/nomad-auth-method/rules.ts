@@ -5,11 +5,11 @@ import type { NomadAuthMethodSpec } from './spec.js';
 const MINUTE = 60e9;
 const DAY = 24 * 3600e9;
 
-/** Nomad's checks (reference nomad-api.md §3.2), done before anything is sent. */
+/** Nomad's checks (docs/reference/nomad-api.md §3.2), done before anything is sent. */
 export function checkAuthMethod(d: DocDiagnostics, spec: NomadAuthMethodSpec): void {
   const name = d.doc.name;
   if (name.includes('_')) {
-    // reference nomad-api.md "Spec versus real server": the spec allows `_`; no Nomad release does (since 1.5.0).
+    // docs/reference/nomad-api.md "Spec versus real server": the spec allows `_`; no Nomad release does (since 1.5.0).
     d.warning(
       'nomad.auth-method.name-underscore',
       '/name',
@@ -24,7 +24,7 @@ export function checkAuthMethod(d: DocDiagnostics, spec: NomadAuthMethodSpec): v
   } else if (ttl.ns <= 0) {
     d.error('nomad.auth-method.ttl', '/spec/maxTokenTtl', '`spec.maxTokenTtl` must be greater than zero', 'Nomad rejects a zero TTL; 1h is a common choice.');
   } else if (ttl.ns < MINUTE || ttl.ns > DAY) {
-    // Bounds are the agent settings acl.token_min/max_expiration_ttl (reference nomad-api.md §3.2 item 5, #18946).
+    // Bounds are the agent settings acl.token_min/max_expiration_ttl (docs/reference/nomad-api.md §3.2 item 5, #18946).
     d.warning(
       'nomad.auth-method.ttl-range',
       '/spec/maxTokenTtl',
@@ -50,7 +50,7 @@ export function checkAuthMethod(d: DocDiagnostics, spec: NomadAuthMethodSpec): v
     for (const f of missing) {
       d.error('nomad.auth-method.oidc-required', d.keyRange('/spec/config'), `an OIDC auth method needs \`spec.config.${f}\``, `Add ${f} to spec.config (your identity provider's settings give it).`);
     }
-    // Nomad requires no client secret (reference nomad-api.md "Spec versus real server"): a public client
+    // Nomad requires no client secret (docs/reference/nomad-api.md "Spec versus real server"): a public client
     // uses PKCE, and a `nomad` or `private_key` client assertion signs in without one. Otherwise the
     // provider will most likely want one, so the spec's rule stays, as a warning.
     const keyless = cfg.oidcEnablePkce === true || cfg.oidcClientAssertion?.keySource === 'nomad' || cfg.oidcClientAssertion?.keySource === 'private_key';
@@ -76,7 +76,7 @@ export function checkAuthMethod(d: DocDiagnostics, spec: NomadAuthMethodSpec): v
   if (ca) {
     const base = '/spec/config/oidcClientAssertion';
     const at = d.keyRange(base);
-    // No audience rule: Nomad fills an empty Audience with oidcDiscoveryUrl (reference nomad-api.md §3.3).
+    // No audience rule: Nomad fills an empty Audience with oidcDiscoveryUrl (docs/reference/nomad-api.md §3.3).
     if (ca.keySource === 'private_key') {
       const pk = ca.privateKey;
       if (!pk) {

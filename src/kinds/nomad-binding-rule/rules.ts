@@ -8,7 +8,7 @@ import { checkDescriptionBytes } from '../nomad-description.js';
 import { checkBindNameTemplate, type BindNameProblem } from './bind-name-template.js';
 import { isTemplatedBindName } from './bound-object.js';
 
-/** Nomad's binding-rule validation (reference nomad-api.md §10), plus a local parse of the selector. */
+/** Nomad's binding-rule validation (docs/reference/nomad-api.md §10), plus a local parse of the selector. */
 export function checkBindingRule(d: DocDiagnostics, spec: NomadBindingRuleSpec): void {
   checkDescriptionBytes(d, 'nomad.binding-rule.description-too-long', spec.description);
   const hasName = spec.bindName !== undefined && spec.bindName !== '';

@@ -68,7 +68,7 @@ export const TEMPLATED_BIND_NOTE: Note = { code: 'templated-bind-name' };
 
 /**
  * A role or policy binding rule whose bind name exists nowhere grants nothing at login (Nomad does not
- * check it on write: reference nomad-api.md §10, src/sandbox/nomad/SPEC.md), which is almost surely a typo: an
+ * check it on write: docs/reference/nomad-api.md §10, src/sandbox/nomad/SPEC.md), which is almost surely a typo: an
  * error at the bind name. Templated names are exempt (a note is shown instead).
  */
 export function checkBindTargets(rules: readonly DesiredObject<'NomadBindingRule'>[], roles: Known | undefined, policies: Known | undefined): Diagnostic[] {

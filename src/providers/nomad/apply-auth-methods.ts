@@ -18,8 +18,8 @@ export function applyAuthMethods(session: NomadSession, batch: ApplyBatch, ctx: 
 }
 
 /**
- * Moving the default: Nomad refuses a second default (400 `default method already exists`, reference
- * nomad-api.md §4), so writes that take the default away from a method go first, and writes that give
+ * Moving the default: Nomad refuses a second default (400 `default method already exists`, see
+ * docs/reference/nomad-api.md §4), so writes that take the default away from a method go first, and writes that give
  * it go last.
  */
 export function orderForDefault(changes: readonly PlannedChange[]): PlannedChange[] {

@@ -10,7 +10,7 @@ import { applyEach } from './apply-each.js';
 import type { NomadSession } from './session.js';
 import type { WireBindingRule, WireBindingRuleRequest } from './wire.js';
 
-/** Create attempts in all, each after a read by natural key found nothing (STYLE.md §5). */
+/** Create attempts in all, each after a read by natural key found nothing (docs/architecture.md "Rules the code keeps"). */
 const CREATE_ATTEMPTS = 3;
 
 export function applyBindingRules(session: NomadSession, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {

@@ -26,7 +26,7 @@ import {
 } from './wire.js';
 
 /**
- * Typed endpoints of the Nomad ACL API over the one HTTP layer (reference nomad-api.md §1.1, §10).
+ * Typed endpoints of the Nomad ACL API over the one HTTP layer (docs/reference/nomad-api.md §1.1, §10).
  * The token goes in `X-Nomad-Token` (§6: what the Go client sends). `region` is sent as `?region=`
  * when given; writes are forwarded to the authoritative region by Nomad whatever it says (§3.1).
  */
@@ -80,7 +80,7 @@ const isRoleGone = (res: HttpResponse): boolean => res.status === 404 || (res.st
 const CONFIRMED_GONE: HttpResponse = { status: 404, headers: {}, text: 'not found (confirmed by a read after the delete failed)' };
 
 /**
- * A delete of a missing object is a 500 (`ACL auth method not found`, reference nomad-api.md §8; `ACL
+ * A delete of a missing object is a 500 (`ACL auth method not found`, docs/reference/nomad-api.md §8; `ACL
  * binding rule not found`, §10), which an idempotent request would retry with backoff (six times,
  * seconds, each a retry warning) before the 500 is looked at. So a delete is sent as non-idempotent with
  * a read-back: after any 5xx or lost reply one GET decides. Gone → done at once; still there → the

@@ -4,7 +4,7 @@ import type { HttpResponse } from '../../http/types.js';
 
 /*
  * Nomad status + plain-text body → ConvergeError with a stable code. Every Nomad error body is
- * plain text, never JSON (reference nomad-api.md §6), so the text is passed through (trimmed and
+ * plain text, never JSON (docs/reference/nomad-api.md §6), so the text is passed through (trimmed and
  * shortened) as the server's own words. It is redacted before it is shortened or reflowed: a body
  * that echoes a secret, cut through the secret or with a multi-line key joined onto one line, would
  * no longer hold the secret in any form the output's redactor knows, and part of it would be printed.

@@ -13,7 +13,7 @@ import type { WireAuthMethod, WireBindingRule } from './wire.js';
 
 /*
  * `converge export` for Nomad: live ACL policies, roles, auth methods and binding rules as manifest documents.
- * Read-only: one list and one GET per object (reference nomad-api.md §2, §10), nothing else.
+ * Read-only: one list and one GET per object (docs/reference/nomad-api.md §2, §10), nothing else.
  * The live object goes through the same wire → manifest mapping the plan uses
  * (mapping.ts authMethodSpecFromWire / bindingRuleSpecFromWire), so a plan of the exported
  * documents compares equal field by field.
@@ -65,7 +65,7 @@ export async function exportNomad(client: NomadClient, kinds: ReadonlySet<Kind>)
 
 /**
  * One auth method as a manifest spec. Secrets are never exported: Nomad answers `redacted` for a
- * set client secret and PEM key since 1.9.7 (reference §5 Sanitize), and an older server would send
+ * set client secret and PEM key since 1.9.7 (docs/reference/nomad-api.md §5 Sanitize), and an older server would send
  * the value itself, so the field becomes `{ fromEnv }` whatever came back. Server defaults are left
  * out (TokenNameFormat's default, `Default: false`) and durations are shortened (`1h0m0s` → `1h`).
  */
@@ -133,7 +133,7 @@ function orderedConfig(config: NomadAuthMethodSpec['config']): NomadAuthMethodSp
 }
 
 /**
- * Binding rules have no name in Nomad, only a server-made UUID (reference §10); converge needs one.
+ * Binding rules have no name in Nomad, only a server-made UUID (docs/reference/nomad-api.md §10); converge needs one.
  * It is derived from what the rule does, `<authMethod>-<bindName>` (`-management` for that bind
  * type), made manifest-safe; repeats get `-2`, `-3`, … in a stable order (by the derived name, then
  * selector, description and ID), so exporting twice gives the same names.

@@ -21,7 +21,7 @@ export interface AuthMethodLoad {
 }
 
 /**
- * Auth methods: ONE list call (stubs carry Hash, reference nomad-api.md §2), then a full GET only for
+ * Auth methods: ONE list call (stubs carry Hash, docs/reference/nomad-api.md §2), then a full GET only for
  * desired or owned methods whose Hash moved since converge's last write. An unchanged fleet costs one
  * request, not N+1: a matching Hash means nothing user-set changed (§1.2 SetHash covers every
  * user-set field), so the fields converge last applied are the live fields.

@@ -20,7 +20,7 @@ export function adoptedNote(id: string): Note {
 }
 
 /**
- * Binding rules. Nomad knows a rule only by a server-made UUID (reference nomad-api.md §10); the
+ * Binding rules. Nomad knows a rule only by a server-made UUID (docs/reference/nomad-api.md §10); the
  * document name is converge's own key, mapped to the UUID through the state record. Without a record,
  * a live rule is adopted only when auth method, selector, bind type and bind name match exactly one
  * live rule nobody else claims, so converge never creates a second identical rule.

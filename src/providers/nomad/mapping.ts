@@ -25,7 +25,7 @@ import type {
  * `type`, `tokenLocality`, `maxTokenTtl`, `tokenNameFormat` and `default` are always present.
  */
 
-/** Server default when TokenNameFormat is unset (reference nomad-api.md §3.1 Canonicalize; terraform-provider-nomad#442). */
+/** Server default when TokenNameFormat is unset (docs/reference/nomad-api.md §3.1 Canonicalize; terraform-provider-nomad#442). */
 export const DEFAULT_TOKEN_NAME_FORMAT = '${auth_method_type}-${auth_method_name}';
 
 export const SECRET_PATHS = {
@@ -61,7 +61,7 @@ function sortedMap(m: Readonly<Record<string, string>> | null | undefined): Reco
 /**
  * KeyAlgorithm the server fills in when it is left empty: `HS256` for the `client_secret` key
  * source, `RS256` for `nomad` and `private_key` (Nomad 1.10 OIDCClientAssertion.Canonicalize,
- * code-derived; reference §1.2 shows `"KeyAlgorithm":"RS256"` in a read).
+ * code-derived; docs/reference/nomad-api.md §1.2 shows `"KeyAlgorithm":"RS256"` in a read).
  */
 export function defaultKeyAlgorithm(keySource: string): string {
   if (keySource === 'client_secret') return 'HS256';
@@ -302,7 +302,7 @@ export function authMethodRequest(name: string, spec: NomadAuthMethodSpec, secre
   };
   const ttl = canonicalDuration(spec.maxTokenTtl);
   if (ttl === '') {
-    // Never sent as "": the server answers 400 `time: invalid duration ""` (reference §1.3, Surprises 1),
+    // Never sent as "": the server answers 400 `time: invalid duration ""` (docs/reference/nomad-api.md §1.3, Surprises 1),
     // and a zero TTL fails its bounds check anyway (§3.2). Manifest validation stops this first.
     throw new ConvergeError('nomad.auth-method.ttl', `NomadAuthMethod/${name}: maxTokenTtl must be a duration greater than zero`, {
       source: 'user',
@@ -320,7 +320,7 @@ export function authMethodRequest(name: string, spec: NomadAuthMethodSpec, secre
   };
 }
 
-// ---- Binding rules (reference §10) ----
+// ---- Binding rules (docs/reference/nomad-api.md §10) ----
 
 /** Normalised fields of a binding rule. Empty description/selector/bindName are absent, like unset. */
 export function bindingRuleFields(spec: NomadBindingRuleSpec): Fields {

@@ -2,7 +2,7 @@ import { isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import type { NomadClient } from './client.js';
 
-/** A name no auth method has (names are `^[a-zA-Z0-9-]{1,128}$`, reference nomad-api.md §3.2): a read of it only tests the token. */
+/** A name no auth method has (names are `^[a-zA-Z0-9-]{1,128}$`, docs/reference/nomad-api.md §3.2): a read of it only tests the token. */
 export const PROBE_NAME = 'converge-preflight-probe';
 
 /**

@@ -87,8 +87,8 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
     },
 
     async load(input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
-      // The plan always reads the configured (authoritative) region: writes go there (reference
-      // nomad-api.md §3.1), so a replica's lag never shows as a change. A region asked for with
+      // The plan always reads the configured (authoritative) region: writes go there (see
+      // docs/reference/nomad-api.md §3.1), so a replica's lag never shows as a change. A region asked for with
       // `--region` is compared afterwards and its lag reported apart from drift (replica-lag.ts).
       const call: CallOptions = {};
       const lagRegion = input.readRegion !== undefined && input.readRegion !== opts.region ? input.readRegion : undefined;
@@ -116,7 +116,7 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
       let ruleStubs: WireBindingRuleStub[] | undefined;
       if (needRules) {
         // A method converge owns but no manifest names any more is deleted by this very plan: a rule
-        // still pointing at it would be orphaned by the server (reference nomad-api.md §8), so it does
+        // still pointing at it would be orphaned by the server (docs/reference/nomad-api.md §8), so it does
         // not count as known.
         const desiredMethods = new Set(methods.map((o) => o.name));
         const deleting = new Set(methodRecords.map((r) => r.name).filter((n) => !desiredMethods.has(n)));

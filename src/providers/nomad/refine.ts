@@ -5,7 +5,7 @@ import type { ObjectView } from '../provider.js';
 
 /**
  * Pure adjustments of the engine's generic change: updates Nomad refuses become a delete of the old rule
- * and a create of a new one (reference nomad-api.md §10):
+ * and a create of a new one (docs/reference/nomad-api.md §10):
  * - the auth method is immutable (400 `cannot update auth method for binding rule, create a new rule instead`);
  * - a role/policy rule cannot become `management`: the server merges the empty BindName that management
  *   needs with the stored name before Validate, then refuses with `bind name should be empty`.

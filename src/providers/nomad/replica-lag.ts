@@ -21,7 +21,7 @@ export interface LagInput {
 
 /**
  * Replication lag of a replica region, told apart from drift. The plan is always built from the
- * authoritative region (writes go there, reference nomad-api.md §3.1), so a replica that has not yet
+ * authoritative region (writes go there, docs/reference/nomad-api.md §3.1), so a replica that has not yet
  * copied a write never shows as a change. The replica is then compared the way Nomad's own replicator
  * does (§7: diff by name or ID and Hash, whole objects are copied so the Hash travels with them; indexes
  * are region-local and never compared). Differences are one warning, not drift: they clear by themselves

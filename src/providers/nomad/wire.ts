@@ -1,7 +1,7 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 
 /*
- * Nomad's JSON shapes for ACL auth methods and binding rules (reference nomad-api.md §1.2, §2, §10),
+ * Nomad's JSON shapes for ACL auth methods and binding rules (docs/reference/nomad-api.md §1.2, §2, §10),
  * and hand-written checks of every response at the boundary: a response that does not have the
  * shape below is a ConvergeError `nomad.bad-response` naming the field, never a crash deeper in.
  *
@@ -188,7 +188,7 @@ class Reader {
     if (v === undefined || v === null) return null;
     const m = this.object(v, `${path}${key}`);
     const out: Record<string, string> = {};
-    // ClaimMappings values are strings on the wire (spec §2: returned as strings).
+    // ClaimMappings values are strings on the wire (docs/reference/nomad-api.md "Spec versus real server": returned as strings).
     for (const [k, x] of Object.entries(m)) {
       if (typeof x !== 'string') throw badResponse(this.what, `${path}${key}.${k} is not a string`);
       out[k] = x;

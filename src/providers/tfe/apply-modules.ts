@@ -10,7 +10,7 @@ import { failed, outcome } from './outcome.js';
 import type { TfeSession } from './session.js';
 
 /*
- * NoCodeModule writes and deletes. One no-code module per registry module (reference tfc-api.md
+ * NoCodeModule writes and deletes. One no-code module per registry module (docs/reference/hcp-terraform-api.md
  * §1.5): load found the existing one through the registry module, so a create here means none
  * exists, and an adopted one is PATCHed, never created twice.
  */
@@ -58,7 +58,7 @@ async function writeModule(p: PlannedChange, session: TfeSession, ctx: ApplyCont
   if (!live) return outcome(p, 'failed', { code: 'internal-no-live' });
   let message: OutcomeDetail = { code: 'recorded' };
   if (body) {
-    // The whole desired set, no ids, registry module always included (reference §1.2).
+    // The whole desired set, no ids, registry module always included (docs/reference/hcp-terraform-api.md §1.2).
     await session.client.updateNoCodeModule(live.id, body, call);
     message = { code: 'done-id', id: live.id, paths: p.change.fields.map((f) => f.path) };
   }

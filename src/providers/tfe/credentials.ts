@@ -28,7 +28,7 @@ export function organizationConflict(env: NodeJS.ProcessEnv, organizationFromSet
 /**
  * go-tfe's order for the address (TFE_ADDRESS, else https://$TFE_HOSTNAME, else app.terraform.io) and
  * Terraform CLI's order for the token (TFE_TOKEN, then TF_TOKEN_<host>, then the CLI credentials file).
- * Reference tfc-api.md §10.
+ * docs/reference/hcp-terraform-api.md §10.
  */
 export function tfeFromEnv(env: NodeJS.ProcessEnv, organizationFromSettings?: string): TfeConnection {
   let address: string;
@@ -61,7 +61,7 @@ function tfeToken(env: NodeJS.ProcessEnv, host: string): { token: string; source
   if (env.TFE_TOKEN) return { token: env.TFE_TOKEN, source: 'TFE_TOKEN' };
   const fromHostEnv = tokenFromHostEnv(env, host);
   if (fromHostEnv) return fromHostEnv;
-  // Terraform merges `credentials` blocks of the CLI config with credentials.tfrc.json (reference §10).
+  // Terraform merges `credentials` blocks of the CLI config with credentials.tfrc.json (docs/reference/hcp-terraform-api.md §10).
   for (const file of credentialsFiles(env)) {
     const token = readCredentialsFile(file, host);
     if (token) return { token, source: file };
@@ -95,7 +95,7 @@ function tokenFromHostEnv(env: NodeJS.ProcessEnv, host: string): { token: string
  * Where Terraform CLI keeps credentials, in the order converge reads them: the CLI config file
  * (`TF_CLI_CONFIG_FILE`, else the legacy `TERRAFORM_CONFIG`, else `~/.terraformrc`), an HCL file
  * with `credentials "host" { token = "…" }` blocks (JSON syntax allowed), then
- * `~/.terraform.d/credentials.tfrc.json`, which `terraform login` writes (reference tfc-api.md §10).
+ * `~/.terraform.d/credentials.tfrc.json`, which `terraform login` writes (docs/reference/hcp-terraform-api.md §10).
  */
 export function credentialsFiles(env: NodeJS.ProcessEnv): string[] {
   const home = env.HOME || homedir();

@@ -6,7 +6,7 @@ import { parseErrors, type WireErrorObject } from './wire.js';
 
 /*
  * JSON:API error bodies → ConvergeError with a stable code, whose fault it is, and a hint.
- * Reference tfc-api.md §8: 401 only for a missing/bad token; a valid token without access gets
+ * docs/reference/hcp-terraform-api.md §8: 401 only for a missing/bad token; a valid token without access gets
  * the same 404 as a missing object; 409 on safe-delete of a workspace that manages resources;
  * 422 may carry `source.pointer`; 415 when Content-Type is missing on a write (a converge bug).
  */
@@ -24,7 +24,7 @@ export interface ErrorContext {
   pointers?: Record<string, string>;
   /**
    * The endpoint refuses organization tokens with the same 404 as a missing object (no-code
-   * enable, update, create-workspace: reference §8, spec §5): the 404 message says so too.
+   * enable, update, create-workspace: docs/reference/hcp-terraform-api.md §8): the 404 message says so too.
    */
   refusesOrganizationTokens?: boolean;
 }

@@ -35,7 +35,7 @@ export function tfeImportRecord(view: ObjectView & { live: LiveView }, all: Read
   return {
     ...base,
     applied: { ...live.fields, ...(desired?.fields.deletion !== undefined ? { deletion: desired.fields.deletion } : {}) },
-    // See docs/export-import.md "Secrets": the manifest's values are recorded, unverified (reference §6: never readable).
+    // See docs/export-import.md "Secrets": the manifest's values are recorded, unverified (docs/reference/hcp-terraform-api.md §6: never readable).
     secretDigests: { ...(desired?.secrets ?? {}) },
     extra: { workspaceId: live.id, moduleId, secretVersions: secretVersions(live, spec?.variables ?? []) },
   };
@@ -43,7 +43,7 @@ export function tfeImportRecord(view: ObjectView & { live: LiveView }, all: Read
 
 /**
  * `version-id` of each secret variable as it is now, so a later rewrite outside converge shows as
- * hidden drift (load.ts movedSecrets; reference §6: compare sensitive variables by version-id).
+ * hidden drift (load.ts movedSecrets; docs/reference/hcp-terraform-api.md §6: compare sensitive variables by version-id).
  */
 function secretVersions(live: LiveView, variables: readonly Parameters<typeof isSecretVariable>[0][]): Record<string, JsonValue> {
   const ids = new Set(variables.filter(isSecretVariable).map((v) => varId(varCategory(v), v.key)));

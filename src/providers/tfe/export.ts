@@ -15,10 +15,10 @@ import type { NamedWire, RegistryModuleWire, VarWire, WorkspaceWire } from './wi
  * `converge export` for HCP Terraform: the organization's no-code modules and the workspaces made
  * from them, with their variables. Read-only (GETs only):
  * - one paginated registry-modules list with include=no-code-modules, then one read per no-code
- *   module (there is no no-code module list, reference tfc-api.md §1.5);
+ *   module (there is no no-code module list, docs/reference/hcp-terraform-api.md §1.5);
  * - one paginated workspace list and one project list; one variable list per exported workspace.
  * A workspace is exported when its `source-module-id` (`private/<org>/<name>/<provider>/<version>`,
- * reference §2) names a registry module whose no-code module is exported; others are not converge's kind.
+ * docs/reference/hcp-terraform-api.md §2) names a registry module whose no-code module is exported; others are not converge's kind.
  */
 
 /** The same connection settings as the provider's. */
@@ -130,7 +130,7 @@ export function moduleNames(registry: readonly RegistryModuleWire[]): Map<string
 }
 
 /**
- * The module as live: `versionPin` as pinned (an empty pin means "latest", reference §1.1, and is
+ * The module as live: `versionPin` as pinned (an empty pin means "latest", docs/reference/hcp-terraform-api.md §1.1, and is
  * left out, which means the same in a manifest); `enabled` only when false (true is the default);
  * variable options sorted by name, `options` left out when empty (empty means free text, §1.3).
  */
@@ -147,8 +147,8 @@ export function moduleSpec(m: { path: string; read: NoCodeModuleRead }): NoCodeM
 }
 
 /**
- * A workspace as live, service defaults left out (spec §2: description "", execution mode remote,
- * auto-apply false). Sensitive variable values are never returned (reference §6), so each becomes
+ * A workspace as live, service defaults left out (docs/reference/hcp-terraform-api.md §2: description empty, execution mode remote,
+ * auto-apply false). Sensitive variable values are never returned (docs/reference/hcp-terraform-api.md §6), so each becomes
  * `{ fromEnv }`; plain values are exported as the text the service holds.
  */
 export function workspaceSpec(

@@ -63,14 +63,14 @@ function moduleIntent(view: ObjectView, change: Change): TfeModuleIntent | undef
   return { type: 'tfe.no-code-module.v1', body: { registryModuleId, versionPin, enabled: d.spec.enabled ?? true, variableOptions: moduleOptionsBody(d.spec) } };
 }
 
-/** The settings of PATCH /workspaces/:id (reference tfc-api.md §5) whose field the change lists. */
+/** The settings of PATCH /workspaces/:id (docs/reference/hcp-terraform-api.md §5) whose field the change lists. */
 function settingsOf(d: WorkspaceDesired, changed: (path: string) => boolean, projectId: string | undefined): TfeWorkspaceSettings | undefined {
   const spec = d.spec;
   const body: TfeWorkspaceSettings = {};
   if (changed('description')) body.description = spec.description ?? '';
   if (changed('executionMode') || changed('agentPoolId')) {
     body.executionMode = spec.executionMode ?? 'remote';
-    // agent-pool-id only with agent mode (reference §5: forbidden for remote).
+    // agent-pool-id only with agent mode (docs/reference/hcp-terraform-api.md §5: forbidden for remote).
     if (body.executionMode === 'agent') body.agentPoolId = spec.agentPoolId ?? null;
   }
   if (changed('autoApply')) body.autoApply = spec.autoApply ?? false;
@@ -84,7 +84,7 @@ function settingsOf(d: WorkspaceDesired, changed: (path: string) => boolean, pro
 /**
  * Variable requests: create what is missing, update what the change lists (a changed secret digest
  * means write the value again), delete what converge manages and the manifest dropped. Sensitive
- * true→false is delete + create: the service never lets a value be read back (reference §6).
+ * true→false is delete + create: the service never lets a value be read back (docs/reference/hcp-terraform-api.md §6).
  */
 function variableOps(view: ObjectView, d: WorkspaceDesired, touched: (path: string) => boolean): TfeVariableOp[] {
   const live = liveVarIds(view.live?.extra);

@@ -6,13 +6,13 @@ import { decodeJson, parseDocument, parseListDocument, WireError, type JsonApiRe
  * The one JSON:API transport of the HCP Terraform client: headers, any-2xx success, coded errors, pagination and
  * the raw GETs the read-backs use. The per-resource clients (*-client.ts) are built over it.
  * Paths are relative to `<address>/api/v2`. Every response is validated in wire.ts; every non-2xx becomes a coded
- * error in errors.ts. Reference tfc-api.md §8: `Content-Type: application/vnd.api+json` on every POST/PATCH/DELETE,
+ * error in errors.ts. docs/reference/hcp-terraform-api.md §8: `Content-Type: application/vnd.api+json` on every POST/PATCH/DELETE,
  * even body-less ones (else 415); statuses vary between siblings (200/201/202/204), so any 2xx is success
  * (reference "Surprises" 1).
  */
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
-/** Maximum page size (reference §8 Pagination). */
+/** Maximum page size (docs/reference/hcp-terraform-api.md §8 Pagination). */
 export const PAGE_SIZE = 100;
 
 /** What a call is about, for errors (and the manifest object, so a 422 finds its file:line). */
@@ -111,7 +111,7 @@ export class JsonApiTransport {
 
   /**
    * The pages of a list at page[size]=100, one at a time: a caller maps each page and lets it go, so a list of
-   * 10 000 workspaces never holds more than one page of wire objects (issue 14.4). Breaking out stops paging.
+   * 10 000 workspaces never holds more than one page of wire objects. Breaking out stops paging.
    */
   async *pages(path: string, query: ListQuery, ctx: CallContext): AsyncGenerator<ListPage> {
     let page: number | null = 1;
@@ -121,7 +121,7 @@ export class JsonApiTransport {
       // Page numbers count pages of the size the service used: a service that pages smaller than
       // asked is followed at its own size, so no item is skipped.
       if (doc.pageSize !== null && doc.pageSize > 0 && doc.pageSize < size) size = doc.pageSize;
-      // An out-of-range page answers 200 with empty data (reference §4): stop there too.
+      // An out-of-range page answers 200 with empty data (docs/reference/hcp-terraform-api.md §4): stop there too.
       const next: number | null = doc.data.length === 0 || doc.nextPage === null || doc.nextPage <= page ? null : doc.nextPage;
       yield { data: doc.data, included: doc.included, pageNumber: page, totalPages: doc.totalPages, hasNext: next !== null };
       page = next;

@@ -33,7 +33,7 @@ import type { NamedWire, RegistryModuleWire, RunWire, VarWire, WorkspaceWire } f
  * load(): desired objects normalised (mapping.ts) and live objects read with as few requests as
  * correctness allows (README "Reading"):
  * - modules: ONE paginated registry-modules list with include=no-code-modules, then one read of
- *   each no-code module that exists (reference tfc-api.md §1.5: there is no no-code module list);
+ *   each no-code module that exists (docs/reference/hcp-terraform-api.md §1.5: there is no no-code module list);
  * - projects / agent pools: one list each, only when a workspace needs them;
  * - workspaces: show-by-name when few, else the organization's workspace list (page[size]=100),
  *   stopping as soon as reading the rest by name would be cheaper; vars only for workspaces whose
@@ -115,7 +115,7 @@ async function loadModules(
     const r = recordByName.get(name);
     const path = d?.spec.registryModule ?? str(r?.applied.registryModule) ?? '';
     const rm = byPath.get(path);
-    // The registry module names its no-code module (0 or 1, reference §1.5). A recorded id is
+    // The registry module names its no-code module (0 or 1, docs/reference/hcp-terraform-api.md §1.5). A recorded id is
     // read only when the registry module itself is gone (then the no-code module likely is too).
     const id = rm ? (rm.noCodeModuleIds[0] ?? null) : (r?.id ?? null);
     const live = id === null ? null : await client.readNoCodeModule(id, { what: `no-code module ${id} (${path})`, ...(d ? { desired: d } : {}) });
@@ -231,7 +231,7 @@ async function readWorkspaces(session: TfeSession, names: readonly string[], cur
     await show(names);
     return found;
   }
-  // One list at page[size]=100 (reference §8) instead of one show per workspace; stop listing as
+  // One list at page[size]=100 (docs/reference/hcp-terraform-api.md §8) instead of one show per workspace; stop listing as
   // soon as the pages left outnumber the workspaces still missing, and show those by name.
   const wanted = new Set(names);
   let stoppedEarly = false;
@@ -267,11 +267,11 @@ async function loadWorkspaces(
   const desiredByName = byName(desired);
   const recordByName = byName(records);
 
-  // Projects: one list, when a manifest or a record names a project (reference §7).
+  // Projects: one list, when a manifest or a record names a project (docs/reference/hcp-terraform-api.md §7).
   const wantsProject = desired.some((d) => d.spec.project !== undefined) || records.some((r) => str(r.applied.project) !== undefined);
   const projects: NamedWire[] = wantsProject ? await client.listProjects() : [];
   const projectsById = new Map(projects.map((p) => [p.id, p]));
-  // filter[names] is case-insensitive (reference §7): so is this lookup.
+  // filter[names] is case-insensitive (docs/reference/hcp-terraform-api.md §7): so is this lookup.
   const projectByName = new Map(projects.map((p) => [p.name.toLowerCase(), p]));
 
   // Agent pools: one list, when a manifest names one; it must belong to the organization.
@@ -279,7 +279,7 @@ async function loadWorkspaces(
   const pools: NamedWire[] = wantsPools ? await client.listAgentPools() : [];
   const poolIds = new Set(pools.map((p) => p.id));
 
-  // The module a live workspace runs, by its registry path (source-module-id, reference §2).
+  // The module a live workspace runs, by its registry path (source-module-id, docs/reference/hcp-terraform-api.md §2).
   const moduleByPath = new Map<string, string>();
   for (const r of moduleRecords) if (str(r.applied.registryModule)) moduleByPath.set(r.applied.registryModule as string, r.name);
   for (const m of modules) moduleByPath.set(m.spec.registryModule, m.name);
@@ -316,7 +316,7 @@ async function loadWorkspaces(
   });
   inFlight.forEach((r, i) => inFlightStatus.set(r.name, statuses[i] ?? 'unknown'));
   // Workspaces to adopt (in the manifests and live, not in state): a first run still in flight is left from an
-  // apply killed after the create request, and adopting the workspace means following it (issue 16.5).
+  // apply killed after the create request, and adopting the workspace means following it.
   const adopting = names.filter((n) => desiredByName.has(n) && recordByName.get(n) === undefined && live.has(n));
   const pendingFirst = new Map<string, PendingRun>();
   // Most have every run ended (no request); the others read their newest run by id (upgrade-driver.ts pendingRun).
@@ -335,7 +335,7 @@ async function loadWorkspaces(
   currentRuns?.clear();
 
   // One workspace at a time: its variables are read, its view is built, and its wire objects are dropped
-  // (issue 14.4: the whole fleet's workspaces and variable lists are never held side by side with the views).
+  // (the whole fleet's workspaces and variable lists are never held side by side with the views).
   const built = await mapLimit(names, READ_CONCURRENCY, async (name) => {
     const ws = live.get(name);
     const vars =
@@ -354,7 +354,7 @@ async function loadWorkspaces(
     if (d) {
       const spec = d.spec;
       if (spec.project !== undefined) {
-        // By name, or by `prj-` id (reference §7).
+        // By name, or by `prj-` id (docs/reference/hcp-terraform-api.md §7).
         const p = projectByName.get(spec.project.toLowerCase()) ?? projectsById.get(spec.project);
         if (!p) {
           diagnostics.push(
@@ -498,7 +498,7 @@ function ownRunApplied(r: StateRecord, status: string | undefined, liveVersion: 
 
 /**
  * `source-name` and `source-url` are set only when a workspace is created: the update API has neither
- * and a PATCH drops them silently, keeping the old value (reference tfc-api.md §5). A manifest change to
+ * and a PATCH drops them silently, keeping the old value (docs/reference/hcp-terraform-api.md §5). A manifest change to
  * them is therefore no change converge can make: the live value stands in for the desired one (so no
  * update is planned and drift never reports it), and a warning at the manifest line says how to change it.
  */
@@ -526,7 +526,7 @@ function keepCreateOnly(d: WorkspaceDesired, desired: NonNullable<ObjectView['de
 
 /**
  * Secret variables whose `version-id` differs from the one recorded at the last apply: the value
- * was written by someone else (reference §6: compare sensitive variables by version-id, never by
+ * was written by someone else (docs/reference/hcp-terraform-api.md §6: compare sensitive variables by version-id, never by
  * value). Reported as hidden drift, never as a change.
  */
 function movedSecrets(record: StateRecord | undefined, vars: readonly VarWire[] | undefined): string[] {

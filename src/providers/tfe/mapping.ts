@@ -42,7 +42,7 @@ export function compareVersions(a: string, b: string): number {
 
 /**
  * The latest usable version: highest semver among `version-statuses` with status `ok`
- * (reference tfc-api.md §4: other statuses are still cloning/ingesting or failed). Pre-releases
+ * (docs/reference/hcp-terraform-api.md §4: other statuses are still cloning/ingesting or failed). Pre-releases
  * are skipped unless nothing else exists, as Terraform's own version constraints do.
  */
 export function latestVersion(versions: readonly { version: string; status: string }[]): string | null {
@@ -67,7 +67,7 @@ export interface SourceModule {
   path: string;
 }
 
-/** `source-module-id` = `private/<org>/<name>/<provider>/<version>` (reference §2); null when absent or odd. */
+/** `source-module-id` = `private/<org>/<name>/<provider>/<version>` (docs/reference/hcp-terraform-api.md §2); null when absent or odd. */
 export function parseSourceModuleId(id: string | null): SourceModule | null {
   if (id === null) return null;
   const parts = id.split('/');
@@ -80,11 +80,11 @@ export function parseSourceModuleId(id: string | null): SourceModule | null {
 
 /**
  * Variable options compared as a set keyed by `variable-name` (a map in the fields): the service
- * keeps one set per variable and an update replaces the set of the same name (reference §1.2,
+ * keeps one set per variable and an update replaces the set of the same name (docs/reference/hcp-terraform-api.md §1.2,
  * PV `..._update_variable_options`), so the order of the entries means nothing. The order of
  * `options` inside one entry is kept: it is the order the no-code UI offers the values in, and
- * the provider stores them as an ordered list (reference §9, TypeList). Empty or omitted options
- * both mean "free text" (reference §1.3, PR #2074), so both normalise to [].
+ * the provider stores them as an ordered list (docs/reference/hcp-terraform-api.md §9, TypeList). Empty or omitted options
+ * both mean "free text" (docs/reference/hcp-terraform-api.md §1.3, PR #2074), so both normalise to [].
  */
 export function variableOptionsMap(list: readonly (VariableOptionSpec | VariableOptionWire)[]): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
@@ -107,7 +107,7 @@ export function desiredModuleFields(spec: NoCodeModuleSpec, resolvedPin: string 
 }
 
 /**
- * Live NoCodeModule fields. An empty or null `version-pin` means "latest" (reference §1.1 GT-IT:
+ * Live NoCodeModule fields. An empty or null `version-pin` means "latest" (docs/reference/hcp-terraform-api.md §1.1 GT-IT:
  * it comes back empty when none was given), so it normalises to the latest version.
  */
 export function liveModuleFields(
@@ -142,7 +142,7 @@ export function varCategory(v: WorkspaceVariableSpec): string {
 
 /**
  * A variable whose value converge never compares or shows: `sensitive: true` (the service never
- * returns it, reference §6) or a secret reference (`fromEnv`/`fromFile`: the manifest says it is a
+ * returns it, docs/reference/hcp-terraform-api.md §6) or a secret reference (`fromEnv`/`fromFile`: the manifest says it is a
  * secret, so it must not reach plans even when the service would return it).
  */
 export function isSecretVariable(v: WorkspaceVariableSpec): boolean {
@@ -238,7 +238,7 @@ export interface DesiredWorkspaceContext {
 }
 
 /**
- * Desired NoCodeWorkspace fields. Absent settings are the service defaults (spec §2): description
+ * Desired NoCodeWorkspace fields. Absent settings are the service defaults (docs/reference/hcp-terraform-api.md §2): description
  * "", execution mode `remote`, no agent pool, auto-apply false, no source name/url. `project` is
  * compared only when the manifest names one: without it the service picks the organization's
  * default project at creation, and converge does not manage where the workspace lives.
@@ -281,7 +281,7 @@ export function liveWorkspaceFields(ws: WorkspaceWire, ctx: LiveWorkspaceContext
     module: ctx.module,
     moduleVersion: source?.version ?? null,
     ...(ctx.project !== undefined ? { project: ctx.project } : {}),
-    // description: null and "" are the same (spec §2 default "", service answers null).
+    // description: null and "" are the same (docs/reference/hcp-terraform-api.md §2: the default is empty, a read answers null).
     description: ws.description ?? '',
     executionMode: ws.executionMode ?? 'remote',
     agentPoolId: ws.agentPoolId,
@@ -293,7 +293,7 @@ export function liveWorkspaceFields(ws: WorkspaceWire, ctx: LiveWorkspaceContext
   };
 }
 
-/** Run URL for people: `<address>/app/<org>/workspaces/<ws>/runs/<run>` (never parsed from plan-url, reference §3). */
+/** Run URL for people: `<address>/app/<org>/workspaces/<ws>/runs/<run>` (never parsed from plan-url, docs/reference/hcp-terraform-api.md §3). */
 export function runUrl(address: string, organization: string, workspace: string, runId: string): string {
   return `${address.replace(/\/+$/, '')}/app/${encodeURIComponent(organization)}/workspaces/${encodeURIComponent(workspace)}/runs/${encodeURIComponent(runId)}`;
 }

@@ -25,9 +25,9 @@ function noCodeModuleDocument(body: NoCodeModuleBody): unknown {
       // (reference "Spec versus real service").
       attributes: { 'version-pin': body.versionPin, enabled: body.enabled },
       relationships: {
-        // go-tfe requires the registry module on update too (reference §1.2).
+        // go-tfe requires the registry module on update too (docs/reference/hcp-terraform-api.md §1.2).
         'registry-module': { data: { id: body.registryModuleId, type: 'registry-module' } },
-        // The whole set without ids: replace, never duplicate (reference §1.2, PV test).
+        // The whole set without ids: replace, never duplicate (docs/reference/hcp-terraform-api.md §1.2, PV test).
         'variable-options': {
           data: body.variableOptions.map((o) => ({
             type: 'variable-options',
@@ -52,10 +52,10 @@ function modulePath(id: string): string {
   return `/no-code-modules/${encodeURIComponent(id)}`;
 }
 
-/** The documented spelling of the include (reference §1.3). */
+/** The documented spelling of the include (docs/reference/hcp-terraform-api.md §1.3). */
 const WITH_OPTIONS = { include: 'variable_options' };
 
-/** No-code modules (reference §1): enable, read, update, delete. */
+/** No-code modules (docs/reference/hcp-terraform-api.md §1): enable, read, update, delete. */
 export class NoCodeModulesClient {
   constructor(
     private readonly api: JsonApiTransport,
@@ -68,7 +68,7 @@ export class NoCodeModulesClient {
         method: 'POST',
         path: `/organizations/${this.api.org}/no-code-modules`,
         body: noCodeModuleDocument(body),
-        // Not idempotent: after a lost reply, the registry module names the no-code module the attempt made (STYLE.md §5).
+        // Not idempotent: after a lost reply, the registry module names the no-code module the attempt made (docs/architecture.md "Rules the code keeps").
         readBack: () => this.readBackNoCodeModule(body.registryModuleId),
       },
       { ...ctx, refusesOrganizationTokens: true },

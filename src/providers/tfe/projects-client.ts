@@ -1,11 +1,11 @@
 import type { JsonApiTransport, ListQuery } from './jsonapi-transport.js';
 import { parseNamed, type NamedWire } from './wire.js';
 
-/** Projects and agent pools: the organization's lists a workspace's settings name (reference §7). */
+/** Projects and agent pools: the organization's lists a workspace's settings name (docs/reference/hcp-terraform-api.md §7). */
 export class ProjectsClient {
   constructor(private readonly api: JsonApiTransport) {}
 
-  /** Projects of the organization; `names` filters exactly (case-insensitive, reference §7). */
+  /** Projects of the organization; `names` filters exactly (case-insensitive, docs/reference/hcp-terraform-api.md §7). */
   async listProjects(names?: readonly string[]): Promise<NamedWire[]> {
     const query = names && names.length > 0 ? { 'filter[names]': names.join(',') } : {};
     return this.listNamed('projects', query);

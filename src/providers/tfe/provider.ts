@@ -34,7 +34,7 @@ export interface TfeProviderOptions {
   limits?: HttpLimits;
 }
 
-/** HCP Terraform rate limit: 30 requests per second per user (reference tfc-api.md §8). */
+/** HCP Terraform rate limit: 30 requests per second per user (docs/reference/hcp-terraform-api.md §8). */
 export const TFE_RATE_LIMIT_PER_SECOND = 30;
 
 /** The HTTP client (at the published rate limit) and typed client for one connection; `ownsHttp` says who closes it. */
@@ -99,7 +99,7 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
  * a synthetic service user whose `authenticated-resource` relationship points at the team
  * (`teams`) or the organization (`organizations`) (HCP Terraform Account API, "service user").
  * Organization tokens cannot enable/update no-code modules or create workspaces from them
- * (reference §8, NC; spec §5). When the account endpoint is not there (a 404 from a service or a
+ * (docs/reference/hcp-terraform-api.md §8). When the account endpoint is not there (a 404 from a service or a
  * simulator that does not offer it) or says nothing about the kind, converge cannot tell the kind
  * apart: it warns and goes on, and a 404 on those writes then names organization tokens as a
  * possible cause (errors.ts). Only a 401 (bad token) stops the apply.

@@ -3,7 +3,7 @@ import type { JsonValue } from '../../model/json.js';
 import type { NoCodeModuleWire, VariableOptionWire } from './wire.js';
 
 /*
- * What a read after a lost or failed write must see to count the write as done (STYLE.md §5: a
+ * What a read after a lost or failed write must see to count the write as done (docs/architecture.md "Rules the code keeps": a
  * non-idempotent write is sent again only after a read finds it was not done).
  */
 
@@ -16,7 +16,7 @@ export interface ModuleWrite {
 
 /**
  * The module holds what the PATCH sent: same pin, same `enabled`, and the same set of variable options (the
- * PATCH replaces the set, reference tfc-api.md §1.2; no options and an empty list both mean free text, §1.3).
+ * PATCH replaces the set, docs/reference/hcp-terraform-api.md §1.2; no options and an empty list both mean free text, §1.3).
  */
 export function moduleHolds(module: NoCodeModuleWire, options: readonly VariableOptionWire[], sent: ModuleWrite): boolean {
   if (module.versionPin !== sent.versionPin || (module.enabled ?? true) !== sent.enabled) return false;
@@ -27,8 +27,8 @@ export function moduleHolds(module: NoCodeModuleWire, options: readonly Variable
 }
 
 /**
- * Run statuses that show a confirmation took effect: `confirmed` and every apply phase after it (reference
- * tfc-api.md §3, RUN; go-tfe `RunStatus`: pre_apply_running, pre_apply_completed, queuing_apply, apply_queued,
+ * Run statuses that show a confirmation took effect: `confirmed` and every apply phase after it (see
+ * docs/reference/hcp-terraform-api.md §3, RUN; go-tfe `RunStatus`: pre_apply_running, pre_apply_completed, queuing_apply, apply_queued,
  * applying, applied, post_apply_running, post_apply_completed). A later plan phase (`cost_estimating`,
  * `policy_checking`, `post_plan_running`, …) or an end without applying does not: only the run's own status, or
  * its `confirmed-at` timestamp, says it was confirmed.

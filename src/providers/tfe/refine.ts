@@ -11,7 +11,7 @@ import type { DesiredObject } from '../../model/desired.js';
 
 /*
  * refine(): pure. Turns a workspace's generic change into what HCP Terraform needs:
- * - a module version change → action `upgrade` with `upgrade: {from, to}` (reference tfc-api.md
+ * - a module version change → action `upgrade` with `upgrade: {from, to}` (docs/reference/hcp-terraform-api.md
  *   §3: a workspace moves to new no-code settings only through an upgrade run; setting and
  *   variable changes stay in `fields` and are applied first);
  * - a module whose variable options change, or a workspace the service flags with
@@ -83,7 +83,7 @@ function resendMovedSecrets(view: ObjectView, change: Change): Change {
 function refineWorkspace(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext): Change[] {
   if (change.action === 'delete') {
     const deletion = deletionPolicyOf(view);
-    // A safe-delete of a workspace that still manages resources is refused (409, reference tfc-api.md §5):
+    // A safe-delete of a workspace that still manages resources is refused (409, docs/reference/hcp-terraform-api.md §5):
     // its resource count is read with it, so the plan says so instead of apply failing.
     const resources = view.live?.extra.resourceCount;
     const refused: Note[] = deletion === 'safe' && typeof resources === 'number' && resources > 0 ? [{ code: 'safe-delete-refused', resources }] : [];
@@ -100,7 +100,7 @@ function refineWorkspace(view: ObjectView, change: Change, all: ReadonlyMap<stri
   else if (live.extra.upgradeAvailable === true) reasons.push({ code: 'upgrade-available' });
 
   const inFlight = record?.inFlight;
-  // An adopted workspace whose first run is still in flight (load.ts, issue 16.5): apply follows that run.
+  // An adopted workspace whose first run is still in flight (load.ts): apply follows that run.
   const firstRun = record === undefined ? str(live.extra.pendingFirstRun) : null;
   const firstRunStatus = str(live.extra.pendingFirstRunStatus);
   if (reasons.length > 0) {

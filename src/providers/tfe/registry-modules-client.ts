@@ -1,7 +1,7 @@
 import type { JsonApiTransport } from './jsonapi-transport.js';
 import { parseRegistryModule, relOne, type RegistryModuleWire } from './wire.js';
 
-/** Private registry modules of the organization (reference §1.5). */
+/** Private registry modules of the organization (docs/reference/hcp-terraform-api.md §1.5). */
 export class RegistryModulesClient {
   constructor(private readonly api: JsonApiTransport) {}
 
@@ -9,7 +9,7 @@ export class RegistryModulesClient {
   async listRegistryModules(): Promise<RegistryModuleWire[]> {
     const what = `registry modules of ${this.api.organization}`;
     const { data, included } = await this.api.listAll(`/organizations/${this.api.org}/registry-modules`, { include: 'no-code-modules' }, { what });
-    // The relationship data names the no-code module (reference §1.5); should it be missing, the
+    // The relationship data names the no-code module (docs/reference/hcp-terraform-api.md §1.5); should it be missing, the
     // included no-code modules point back through their `registry-module` relationship.
     const back = new Map<string, string>();
     for (const r of included) {

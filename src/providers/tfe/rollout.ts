@@ -1,5 +1,5 @@
 /*
- * A rollout people can steer (issue 14.2): the canary first and alone, then waves of at most `concurrency` items
+ * A rollout people can steer: the canary first and alone, then waves of at most `concurrency` items
  * at once (--parallelism), and at most a group's `maxConcurrent` of one group (upgrade.maxConcurrent of the
  * no-code module). A group stops starting items after `maxFailures` of its items failed (upgrade.maxFailures,
  * default 1); a failed canary stops every group. Items not started are `skip`ped with the reason.

@@ -3,7 +3,7 @@ import { parseRun, parseWorkspace, type RunWire, type WorkspaceWire } from './wi
 
 /*
  * The one HCP Terraform read a run sweep makes: the organization's workspace list with each workspace's current
- * run included (`GET /organizations/:org/workspaces?include=current_run`, page[size]=100; reference tfc-api.md §5
+ * run included (`GET /organizations/:org/workspaces?include=current_run`, page[size]=100; docs/reference/hcp-terraform-api.md §5
  * and go-tfe `WorkspaceListOptions.Include`). One request answers for up to 100 runs. Each workspace also names
  * its `latest-run` (not includable: go-tfe's include options have no `latest_run`): a run newer than the current
  * one waits pending behind it, so a final current run alone does not say nothing is in flight.

@@ -4,7 +4,7 @@ import { workspacesWithCurrentRuns, type SweptWorkspace } from './run-sweep-api.
 import type { WorkspaceWire } from './wire.js';
 
 /*
- * Follows many runs with few requests (issue 14.1). Every follower asks the sweeper for its run's state; the
+ * Follows many runs with few requests. Every follower asks the sweeper for its run's state; the
  * sweeper answers all who asked since the last round with one sweep of the workspace list with current runs
  * (100 runs a request), and reads on its own only a run that is no longer its workspace's current run (a
  * newer run replaced it, or it waits behind one) or, when fewer runs wait than a sweep has pages, each run

@@ -21,7 +21,7 @@ function upgradePath(moduleId: string, workspaceId: string): string {
   return `/no-code-modules/${encodeURIComponent(moduleId)}/workspaces/${encodeURIComponent(workspaceId)}/upgrade`;
 }
 
-/** Runs (RUN) and the no-code workspace upgrade, whose id is a run id (reference §3). */
+/** Runs (RUN) and the no-code workspace upgrade, whose id is a run id (docs/reference/hcp-terraform-api.md §3). */
 export class RunsClient {
   constructor(private readonly api: JsonApiTransport) {}
 
@@ -58,7 +58,7 @@ export class RunsClient {
           },
         },
         // Not idempotent (each call queues a run): after a lost reply, a run newer than the newest one
-        // before the request is the one it queued (STYLE.md §5).
+        // before the request is the one it queued (docs/architecture.md "Rules the code keeps").
         readBack: () => this.readBackNewRun(workspaceId, before),
       },
       ctx,
@@ -73,7 +73,7 @@ export class RunsClient {
         method: 'POST',
         path: `${runPath(id)}/actions/apply`,
         body: { comment },
-        // Not idempotent: after a lost reply, only a run that shows the confirmation was confirmed (STYLE.md §5).
+        // Not idempotent: after a lost reply, only a run that shows the confirmation was confirmed (docs/architecture.md "Rules the code keeps").
         readBack: () => this.readBackConfirmed(id),
       },
       ctx,
@@ -84,13 +84,13 @@ export class RunsClient {
     await this.api.send({ method: 'POST', path: `${runPath(id)}/actions/discard`, body: { comment } }, ctx);
   }
 
-  // --- no-code workspace upgrade (reference §3) ------------------------------------------------
+  // --- no-code workspace upgrade (docs/reference/hcp-terraform-api.md §3) ------------------------------------------------
 
   /** `newestRun`: the workspace's newest run id when the caller already knows it (a run sweep saw it). */
   async initiateUpgrade(moduleId: string, workspaceId: string, message: string, ctx: CallContext, newestRun?: string | null): Promise<WorkspaceUpgradeWire> {
     const body = { data: { type: 'workspaces', attributes: { message } } };
     // Not idempotent (each call queues a run): after a lost reply, a run newer than the newest one
-    // before the request is the one it queued (STYLE.md §5).
+    // before the request is the one it queued (docs/architecture.md "Rules the code keeps").
     const before = newestRun !== undefined ? newestRun : await this.newestRunId(workspaceId);
     const res = await this.api.send(
       { method: 'POST', path: upgradePath(moduleId, workspaceId), body, readBack: () => this.readBackNewRun(workspaceId, before) },
@@ -115,7 +115,7 @@ export class RunsClient {
   /** Confirm: the documented body is `{ "Workspace update completed" }`, not JSON; any 2xx is success and the body is ignored. */
   async confirmUpgrade(moduleId: string, workspaceId: string, runId: string, message: string, ctx: CallContext): Promise<void> {
     const path = `${upgradePath(moduleId, workspaceId)}/${encodeURIComponent(runId)}`;
-    // Not idempotent: after a lost reply, only a run that shows the confirmation was confirmed (STYLE.md §5).
+    // Not idempotent: after a lost reply, only a run that shows the confirmation was confirmed (docs/architecture.md "Rules the code keeps").
     await this.api.send({ method: 'POST', path, body: { data: { attributes: { message } } }, readBack: () => this.readBackConfirmed(runId, path) }, ctx);
   }
 
@@ -149,8 +149,8 @@ export class RunsClient {
    * After a confirm (run apply or upgrade confirm) failed or lost its reply: the run's raw answer when it shows
    * the confirmation (an apply phase or `confirmed-at`, read-back.ts), else undefined and the confirm is sent
    * again (a run that cannot be confirmed then answers 409, which the caller reads as "not now"). A run that
-   * merely left the plan phase it was in (e.g. `planned` → `cost_estimating`) was NOT confirmed (issue 16.1).
-   * Read through the runs API, which has the timestamps (the upgrade id is a run id, reference §3); the upgrade
+   * merely left the plan phase it was in (e.g. `planned` → `cost_estimating`) was NOT confirmed.
+   * Read through the runs API, which has the timestamps (the upgrade id is a run id, docs/reference/hcp-terraform-api.md §3); the upgrade
    * status document (`fallback`) only when the runs API does not know the run.
    */
   private async readBackConfirmed(runId: string, fallback?: string): Promise<HttpResponse | undefined> {

@@ -38,7 +38,7 @@ const FAILED = new Set(['errored', 'canceled', 'force_canceled', 'discarded', 'p
 export const CONFIRMABLE = new Set(['planned', 'cost_estimated', 'policy_checked', 'post_plan_completed', 'tf_policy_checked']);
 /**
  * Needs a person, and will not move by itself: a soft-mandatory policy failed and waits for an override,
- * or a run task's result waits for a decision (reference tfc-api.md §3). Neither is final nor confirmable:
+ * or a run task's result waits for a decision (docs/reference/hcp-terraform-api.md §3). Neither is final nor confirmable:
  * converge stops following, says so, keeps the run recorded, and the next apply resumes it.
  */
 const NEEDS_DECISION: Readonly<Record<string, string>> = {
@@ -190,7 +190,7 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
   /**
    * A read or confirm that failed after the HTTP layer's own retries (a run of 5xx or resets): the run goes on
    * in HCP Terraform regardless, so a retryable failure is met by polling again until --run-timeout, never by
-   * failing the workspace (issue 15.8: seven failed attempts at one status read failed an upgrade).
+   * failing the workspace (seven failed attempts at one status read failed an upgrade).
    */
   const transient = (e: unknown, doing: 'reading' | 'confirming'): boolean => {
     if (!isConvergeError(e) || !e.retryable || activeMs() >= o.options.runTimeoutMs || o.signal?.aborted) return false;
@@ -254,7 +254,7 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
         }
         if (phase === 'confirmed' && o.confirm) {
           // A run that waits for its confirmation was not confirmed, whatever an earlier apply recorded (a
-          // lost confirm read back as done, issue 16.1): confirm it now rather than wait for --run-timeout.
+          // lost confirm read back as done): confirm it now rather than wait for --run-timeout.
           o.reporter.emit({
             code: 'tfe.run.unconfirmed',
             level: 'warn',

@@ -9,7 +9,7 @@ import { sweeperFor, type RunState } from './run-sweep.js';
 import { classifyRun, CONFIRMABLE, confirmUnlessConflict, decisionNeeded, followRun, type RunPhase } from './runs.js';
 
 /*
- * Drives one no-code workspace upgrade to completion (reference tfc-api.md §3): initiate → poll
+ * Drives one no-code workspace upgrade to completion (docs/reference/hcp-terraform-api.md §3): initiate → poll
  * the status until the plan is done → confirm → poll until applied. The upgrade id is a run id.
  * Every phase is recorded in state (ctx.setInFlight) before going on, so a killed apply resumes
  * polling the same run instead of initiating another.
@@ -39,7 +39,7 @@ export interface UpgradeTarget {
 export interface PendingRun {
   id: string;
   status: string;
-  /** The workspace's only run: the one its creation queued (reference tfc-api.md §2), never an upgrade. */
+  /** The workspace's only run: the one its creation queued (docs/reference/hcp-terraform-api.md §2), never an upgrade. */
   first: boolean;
   /**
    * It waits for a person in HCP Terraform (policy_override, …_awaiting_decision): it will not move by itself,
@@ -93,7 +93,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     }
     // A killed apply can initiate the upgrade and die before recording it. A second initiation would
     // queue behind that run (runs queue per workspace, RUN) and wait forever while it waits for a
-    // confirmation nobody sends: follow the run in flight instead (issue 7 crash-safety suite).
+    // confirmation nobody sends: follow the run in flight instead (found by the crash-safety suite).
     runId = adopted;
     phase = 'initiated';
     startedAt = new Date().toISOString();
@@ -109,11 +109,11 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     let id = started.runId;
     if (id === null && started.status !== null && started.message === null) {
       // A plan started (it has a state) but the answer carries no id (go-tfe's WorkspaceUpgrade
-      // has none, reference §3): the upgrade run is the workspace's newest run.
+      // has none, docs/reference/hcp-terraform-api.md §3): the upgrade run is the workspace's newest run.
       id = await newestRun(client, t.workspaceId, t.workspace);
     }
     if (id === null) {
-      // Nothing pending: the service answers with only a message (reference §3, go-tfe WorkspaceUpgrade.Message).
+      // Nothing pending: the service answers with only a message (docs/reference/hcp-terraform-api.md §3, go-tfe WorkspaceUpgrade.Message).
       return { status: 'succeeded', ended: { run: 'none', serviceMessage: started.message }, runId: null, url: null, adopted: false };
     }
     runId = id;
@@ -130,7 +130,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
       if (!isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
     }
     // The status document carries only the state. When it looks ready to confirm, ask the runs
-    // API (the upgrade id is a run id, reference §3) whether it really is: a read instead of a
+    // API (the upgrade id is a run id, docs/reference/hcp-terraform-api.md §3) whether it really is: a read instead of a
     // confirm the service would refuse with 409 (`planned` is confirmable only without cost
     // estimation or policy checks, RUN).
     if (status !== null && !CONFIRMABLE.has(status)) return { status, confirmable: null };
@@ -206,7 +206,7 @@ export async function pendingRun(client: TfeClient, workspaceId: string, workspa
 
 /**
  * How long after its workspace the run a creation queued is created, at most: the create request queues it
- * (reference tfc-api.md §2), so a run created later than this came from another request and is not the first.
+ * (docs/reference/hcp-terraform-api.md §2), so a run created later than this came from another request and is not the first.
  */
 export const FIRST_RUN_WINDOW_MS = 5 * 60_000;
 
@@ -242,7 +242,7 @@ export interface PendingCheck {
  * none) and whose latest run is that same run has nothing in flight, without a request of its own. Anything
  * else is asked alone (pendingRun: the workspace with its current run, and the latest run by id): a run in flight
  * (is it the workspace's first?), and a newer run than the current one, which waits `pending` behind it and
- * becomes current only when it starts (RUN; issue 14 sweep gap: the sweep took "current run ended" for "nothing
+ * becomes current only when it starts (RUN; the sweep gap: the sweep took "current run ended" for "nothing
  * pending" and stacked an upgrade on such a run).
  */
 export function sweptPendingRun(client: TfeClient, workspaceId: string, workspace: string, intervalMs: number): Promise<PendingCheck> {
@@ -271,7 +271,7 @@ function isFinal(status: string): boolean {
 
 /**
  * A run in flight that may be the upgrade a killed apply initiated. The workspace's first run never is
- * (issue 16.5: following it as the upgrade reported "upgraded" while the workspace stayed where it was); the
+ * (following it as the upgrade reported "upgraded" while the workspace stayed where it was); the
  * caller follows that one as the first run before upgrading. Whether another run was the upgrade is known
  * only once it applied: the caller checks the version the workspace then runs.
  */

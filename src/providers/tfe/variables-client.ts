@@ -2,7 +2,7 @@ import type { JsonValue } from '../../model/json.js';
 import type { CallContext, JsonApiTransport } from './jsonapi-transport.js';
 import { parseListDocument, parseVar, type VarWire } from './wire.js';
 
-/** A workspace variable as sent: omitted attributes keep their value on update (reference §6). */
+/** A workspace variable as sent: omitted attributes keep their value on update (docs/reference/hcp-terraform-api.md §6). */
 export interface VarBody {
   key: string;
   value?: string;
@@ -27,7 +27,7 @@ function varsPath(workspaceId: string, varId?: string): string {
   return `/workspaces/${encodeURIComponent(workspaceId)}/vars${varId === undefined ? '' : `/${encodeURIComponent(varId)}`}`;
 }
 
-/** Workspace variables (reference §6). */
+/** Workspace variables (docs/reference/hcp-terraform-api.md §6). */
 export class VariablesClient {
   constructor(private readonly api: JsonApiTransport) {}
 
@@ -37,12 +37,12 @@ export class VariablesClient {
     return doc.data.map((r) => parseVar(r, ctx.what));
   }
 
-  /** 201 (reference §6); the answer is not used: any 2xx is success. */
+  /** 201 (docs/reference/hcp-terraform-api.md §6); the answer is not used: any 2xx is success. */
   async createVar(workspaceId: string, v: VarBody, ctx: CallContext): Promise<void> {
     await this.api.send({ method: 'POST', path: varsPath(workspaceId), body: { data: { type: 'vars', attributes: varAttributes(v) } } }, ctx);
   }
 
-  /** PATCH needs `data.id` in the body (reference §6); the answer is not used. */
+  /** PATCH needs `data.id` in the body (docs/reference/hcp-terraform-api.md §6); the answer is not used. */
   async updateVar(workspaceId: string, varId: string, v: VarBody, ctx: CallContext): Promise<void> {
     await this.api.send({ method: 'PATCH', path: varsPath(workspaceId, varId), body: { data: { id: varId, type: 'vars', attributes: varAttributes(v) } } }, ctx);
   }

@@ -6,7 +6,7 @@ import type { JsonValue } from '../../model/json.js';
  * `data` object (or document) and returns a small typed record with only what converge uses; any
  * shape surprise is a `tfe.response.invalid` error (source remote) naming the endpoint, never a
  * silent `undefined` further down. Type strings are not checked: the service is inconsistent
- * about them (reference tfc-api.md "Surprises" 3).
+ * about them (docs/reference/hcp-terraform-api.md "Surprises" 3).
  */
 
 type Obj = Record<string, unknown>;
@@ -105,7 +105,7 @@ export function parseDocument(body: unknown, what: string): JsonApiDocument {
 
 /**
  * A list page. The next page comes from `meta.pagination.next-page`, else from `links.next`
- * (reference tfc-api.md §8 Pagination: both are documented; some lists carry their own meta).
+ * (docs/reference/hcp-terraform-api.md §8 Pagination: both are documented; some lists carry their own meta).
  */
 export function parseListDocument(body: unknown, what: string): JsonApiListDocument {
   const doc = obj(body, what, 'document');
@@ -124,7 +124,7 @@ export function parseListDocument(body: unknown, what: string): JsonApiListDocum
   const cp = num(pagination['current-page']);
   if (np !== undefined) nextPage = np;
   else {
-    // Either may be missing (some lists carry their own meta, reference §8): links.next, else
+    // Either may be missing (some lists carry their own meta, docs/reference/hcp-terraform-api.md §8): links.next, else
     // current-page < total-pages.
     const next = optObj(doc.links).next;
     if (typeof next === 'string' && next !== '') {
@@ -166,7 +166,7 @@ export interface RegistryModuleWire {
   namespace: string;
   provider: string;
   registryName: string;
-  /** `version-statuses` (reference tfc-api.md §4): only `ok` versions are usable. */
+  /** `version-statuses` (docs/reference/hcp-terraform-api.md §4): only `ok` versions are usable. */
   versions: { version: string; status: string }[];
   /** Ids of `relationships.no-code-modules.data` (filled with `include=no-code-modules`). */
   noCodeModuleIds: string[];
@@ -180,7 +180,7 @@ export function parseRegistryModule(r: JsonApiResource, what: string): RegistryM
   if (Array.isArray(statuses)) {
     for (const s of statuses) {
       // An entry without a status is taken as usable: the status only ever marks versions still
-      // ingesting or failed (reference §4).
+      // ingesting or failed (docs/reference/hcp-terraform-api.md §4).
       if (isObj(s) && typeof s.version === 'string') versions.push({ version: s.version, status: typeof s.status === 'string' ? s.status : 'ok' });
     }
   }
@@ -198,7 +198,7 @@ export function parseRegistryModule(r: JsonApiResource, what: string): RegistryM
 export interface NoCodeModuleWire {
   id: string;
   enabled: boolean | null;
-  /** May come back empty or null when none was given (reference tfc-api.md §1.1, GT-IT). */
+  /** May come back empty or null when none was given (docs/reference/hcp-terraform-api.md §1.1, GT-IT). */
   versionPin: string | null;
   registryModuleId: string | null;
   variableOptionIds: string[];
@@ -242,11 +242,11 @@ export interface WorkspaceWire {
   autoApply: boolean | null;
   sourceName: string | null;
   sourceUrl: string | null;
-  /** `private/<org>/<name>/<provider>/<version>`; present only on no-code workspaces (reference §2, OAS). */
+  /** `private/<org>/<name>/<provider>/<version>`; present only on no-code workspaces (docs/reference/hcp-terraform-api.md §2, OAS). */
   sourceModuleId: string | null;
   noCodeUpgradeAvailable: boolean | null;
   projectId: string | null;
-  /** Read as a relationship, written as attribute `agent-pool-id` (reference §5). */
+  /** Read as a relationship, written as attribute `agent-pool-id` (docs/reference/hcp-terraform-api.md §5). */
   agentPoolId: string | null;
   currentRunId: string | null;
   /**
@@ -257,7 +257,7 @@ export interface WorkspaceWire {
   latestRunId?: string | null | undefined;
   noCodeModuleVersionId: string | null;
   locked: boolean | null;
-  /** When the workspace was created: its first run is queued with it (reference §2). */
+  /** When the workspace was created: its first run is queued with it (docs/reference/hcp-terraform-api.md §2). */
   createdAt?: string | null;
   updatedAt: string | null;
   /** Flat tag names (`tag-names`, go-tfe `Workspace.TagNames`); converge's owner tag is one (owner-tag.ts). */
@@ -300,7 +300,7 @@ export function parseWorkspace(r: JsonApiResource, what: string): WorkspaceWire 
 export interface VarWire {
   id: string;
   key: string;
-  /** Null (or empty) for sensitive variables: written once, never returned (reference §6). */
+  /** Null (or empty) for sensitive variables: written once, never returned (docs/reference/hcp-terraform-api.md §6). */
   value: string | null;
   category: string;
   hcl: boolean;
@@ -356,7 +356,7 @@ export function parseRun(r: JsonApiResource, what: string): RunWire {
 }
 
 /**
- * `workspace-upgrade` (reference §3): `id` is a run id; `status` a run state. When no upgrade is
+ * `workspace-upgrade` (docs/reference/hcp-terraform-api.md §3): `id` is a run id; `status` a run state. When no upgrade is
  * pending the service answers with only `attributes.message` (go-tfe `WorkspaceUpgrade.Message`).
  */
 export interface WorkspaceUpgradeWire {
@@ -392,7 +392,7 @@ export function parseAccount(r: JsonApiResource): AccountWire {
   };
 }
 
-/** JSON:API error objects; `status` is a string except in the documented 429 body (reference §8). */
+/** JSON:API error objects; `status` is a string except in the documented 429 body (docs/reference/hcp-terraform-api.md §8). */
 export interface WireErrorObject {
   status: string | null;
   title: string | null;

@@ -31,7 +31,7 @@ export async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDe
   try {
     ws = await client.createNoCodeWorkspace(moduleId, body, { what: `workspace ${d.name}`, desired: d });
   } catch (e) {
-    // A create is not retried blindly (STYLE.md §5): after a failure that may have reached the
+    // A create is not retried blindly (docs/architecture.md "Rules the code keeps"): after a failure that may have reached the
     // server, look the workspace up by its natural key; found means it was created.
     const maybeCreated = !isConvergeError(e) || e.retryable;
     const found = maybeCreated ? await client.showWorkspace(d.name).catch(() => null) : null;

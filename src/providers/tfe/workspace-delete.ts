@@ -15,7 +15,7 @@ import { followPlainRun, runOutcome, resumeRun } from './workspace-follow-run.js
 /**
  * Right after a run applies, HCP Terraform processes the new state and safe-delete answers the temporary
  * 409 `Latest workspace state is being processed to discover resources, please try again later`
- * (reference tfc-api.md §5, go-tfe ErrWorkspaceStillProcessing). Only that 409 is waited out, with a
+ * (docs/reference/hcp-terraform-api.md §5, go-tfe ErrWorkspaceStillProcessing). Only that 409 is waited out, with a
  * bounded backoff; the other 409s (resources left, locked) are final.
  */
 export const STILL_PROCESSING = /state is being processed/i;
@@ -48,7 +48,7 @@ export async function safeDelete(env: Env, p: PlannedChange, id: string): Promis
     return outcome(p, 'succeeded', existed ? { code: 'safe-deleted', id } : { code: 'already-gone', id, notFound: true });
   } catch (e) {
     if (isConvergeError(e) && e.code === 'tfe.conflict') {
-      // 409: still managing resources, state being processed, or locked (reference §5, GT errors.go).
+      // 409: still managing resources, state being processed, or locked (docs/reference/hcp-terraform-api.md §5, GT errors.go).
       const error = new ConvergeError('tfe.workspace.safe-delete-refused', `HCP Terraform refused to safe-delete workspace ${p.change.name}: ${e.message.replace(/^.*\(409\): ?/, '')}`, {
         source: 'remote',
         status: 409,

@@ -70,7 +70,7 @@ export async function followPlainRun(env: Env, p: PlannedChange, t: RunTarget): 
 const FIRST_RUN_APPEARS_MS = 30_000;
 
 /**
- * The first run a workspace creation queued: the create answer's `current-run`, else its `latest-run` (reference §2:
+ * The first run a workspace creation queued: the create answer's `current-run`, else its `latest-run` (docs/reference/hcp-terraform-api.md §2:
  * the answer may show `current-run: null` while the run is queued), else the workspace read again until it names
  * one. Never the runs list (rationed at 30 a minute, docs/reference/hcp-terraform-runs.md): the reads go through the
  * run sweeper, so many creations followed at once share one sweep of the workspace list.
@@ -143,7 +143,7 @@ export async function resumeRun(env: Env, p: PlannedChange, run: InFlightRun, au
 
 /**
  * A workspace's first run still in flight that state does not know (the apply that created the workspace was
- * killed before it recorded the run, and the workspace was adopted, issue 16.5): recorded as the provision run,
+ * killed before it recorded the run, and the workspace was adopted): recorded as the provision run,
  * so it is followed and confirmed per `upgrade.confirm` like the first run of a workspace converge creates.
  */
 export async function adoptFirstRun(env: Env, p: PlannedChange, pending: PendingRun): Promise<InFlightRun> {

@@ -28,7 +28,7 @@ export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired
     parseSourceModuleId((seen ?? (await env.session.client.readWorkspace(workspaceId, { what: `workspace ${d.name}` }))).sourceModuleId)?.version ?? to;
   let version = r.status === 'succeeded' ? await readVersion(r.workspace) : to;
   if (r.status === 'succeeded' && r.adopted && to !== null && version !== to) {
-    // The run found in flight was not the upgrade (it left the workspace at another version, issue 16.5):
+    // The run found in flight was not the upgrade (it left the workspace at another version):
     // it no longer blocks the workspace, so the upgrade starts now.
     env.ctx.reporter.emit({
       code: 'tfe.run.not-the-upgrade',

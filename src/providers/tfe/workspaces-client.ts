@@ -5,13 +5,13 @@ import { varAttributes, type VarBody } from './variables-client.js';
 import { parseRun, parseWorkspace, type JsonApiResource, type RunWire, type WorkspaceWire } from './wire.js';
 
 /**
- * `POST /no-code-modules/:id/workspaces` (reference §2): the create the plan decided (plan/intent.ts),
+ * `POST /no-code-modules/:id/workspaces` (docs/reference/hcp-terraform-api.md §2): the create the plan decided (plan/intent.ts),
  * with every variable's value in place of the intent's references. Derived, not declared again: a field
  * added to the create intent is a field of this body.
  */
 export type WorkspaceCreateBody = Omit<TfeWorkspaceCreate, 'module' | 'moduleId' | 'variables'> & { vars: VarBody[] };
 
-/** Attributes of `PATCH /workspaces/:id`; omitted ones keep their value (reference §5). The plan's settings are sent as they are. */
+/** Attributes of `PATCH /workspaces/:id`; omitted ones keep their value (docs/reference/hcp-terraform-api.md §5). The plan's settings are sent as they are. */
 export type WorkspaceUpdateBody = TfeWorkspaceSettings;
 
 function workspacePath(id: string): string {
@@ -23,7 +23,7 @@ function keepRuns(included: readonly JsonApiResource[], into: Map<string, RunWir
   for (const r of included) if (r.type === 'runs' || r.type === 'run') into.set(r.id, parseRun(r, what));
 }
 
-/** Workspaces (reference §2, §5): show, list, create from a no-code module, update, delete. */
+/** Workspaces (docs/reference/hcp-terraform-api.md §2, §5): show, list, create from a no-code module, update, delete. */
 export class WorkspacesClient {
   constructor(private readonly api: JsonApiTransport) {}
 
@@ -32,7 +32,7 @@ export class WorkspacesClient {
   }
 
   /**
-   * Show by exact name (the list's `search[name]` is fuzzy, reference §5); 404 → null. `withCurrentRun`: with
+   * Show by exact name (the list's `search[name]` is fuzzy, docs/reference/hcp-terraform-api.md §5); 404 → null. `withCurrentRun`: with
    * `include=current_run` (WS, go-tfe `WSCurrentRun`), the current run in `currentRuns`.
    */
   async showWorkspace(name: string, ctx?: CallContext, currentRuns?: Map<string, RunWire>): Promise<WorkspaceWire | null> {
@@ -79,18 +79,18 @@ export class WorkspacesClient {
     return all;
   }
 
-  /** `POST /no-code-modules/:id/workspaces` (200, reference §2). Vars are sent in manifest order. */
+  /** `POST /no-code-modules/:id/workspaces` (200, docs/reference/hcp-terraform-api.md §2). Vars are sent in manifest order. */
   async createNoCodeWorkspace(moduleId: string, body: WorkspaceCreateBody, ctx: CallContext): Promise<WorkspaceWire> {
     const attributes: Record<string, JsonValue> = {
       name: body.name,
       description: body.description,
       'execution-mode': body.executionMode,
       // NC documents `auto_apply` for this endpoint; go-tfe and every response use `auto-apply`
-      // (reference §2). Both are sent so either reading takes it.
+      // (docs/reference/hcp-terraform-api.md §2). Both are sent so either reading takes it.
       'auto-apply': body.autoApply,
       auto_apply: body.autoApply,
     };
-    // `agent-pool-id` only with agent mode: forbidden for remote (reference §5, spec §2).
+    // `agent-pool-id` only with agent mode: forbidden for remote (docs/reference/hcp-terraform-api.md §2, §5).
     if (body.agentPoolId !== null) attributes['agent-pool-id'] = body.agentPoolId;
     if (body.sourceName !== null) attributes['source-name'] = body.sourceName;
     if (body.sourceUrl !== null) attributes['source-url'] = body.sourceUrl;
@@ -103,7 +103,7 @@ export class WorkspacesClient {
         method: 'POST',
         path: `/no-code-modules/${encodeURIComponent(moduleId)}/workspaces`,
         body: { data: { type: 'workspaces', attributes, relationships } },
-        // Not idempotent: after a lost reply, a workspace of that name is the one the attempt made (STYLE.md §5).
+        // Not idempotent: after a lost reply, a workspace of that name is the one the attempt made (docs/architecture.md "Rules the code keeps").
         readBack: () => this.api.readBackGet(this.byNamePath(body.name)),
       },
       { ...ctx, refusesOrganizationTokens: true },

@@ -39,7 +39,7 @@ export interface ObjectRead<T extends { ModifyIndex: number }> {
 
 /**
  * One object, as a blocking query of the region asked for: its ModifyIndex when found; when missing,
- * the raw table index, which may be 0 (reference nomad-api.md §7), on a 404.
+ * the raw table index, which may be 0 (docs/reference/nomad-api.md §7), on a 404.
  */
 export async function readAclObject<T extends { ModifyIndex: number }>(ctx: RequestContext, read: ObjectRead<T>): Promise<Reply> {
   const opts = parseQueryOptions(ctx.query);

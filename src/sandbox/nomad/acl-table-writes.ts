@@ -6,7 +6,7 @@ import type { RegionState, Table } from './region-state.js';
 
 /*
  * The last step every replicated ACL table shares: the write lands in the authoritative region (ACL
- * writes are forwarded there, reference nomad-api.md §3.1), takes the next raft index, touches the
+ * writes are forwarded there, docs/reference/nomad-api.md §3.1), takes the next raft index, touches the
  * table index (waking blocking queries) and queues replication.
  */
 

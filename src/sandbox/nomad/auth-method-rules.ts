@@ -13,7 +13,7 @@ export const DEFAULT_TOKEN_NAME_FORMAT = '${auth_method_type}-${auth_method_name
 const VALID_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
 
 /**
- * S `Merge` (reference §3.1): blank Type, TokenLocality, TokenNameFormat and MaxTokenTTL take the stored value;
+ * S `Merge` (docs/reference/nomad-api.md §3.1): blank Type, TokenLocality, TokenNameFormat and MaxTokenTTL take the stored value;
  * Config is one pointer (a non-null one replaces the stored config whole); Default is never merged.
  */
 export function merge(input: AuthMethodInput, existing: AuthMethod | undefined): AuthMethodInput {
@@ -28,7 +28,7 @@ export function merge(input: AuthMethodInput, existing: AuthMethod | undefined):
   };
 }
 
-/** Canonicalize: the TokenNameFormat default, and the client assertion's server-side fields (reference §1.2, §3.1). */
+/** Canonicalize: the TokenNameFormat default, and the client assertion's server-side fields (docs/reference/nomad-api.md §1.2, §3.1). */
 export function canonicalize(input: AuthMethodInput): AuthMethodInput {
   const c = input.Config;
   let config = c;
@@ -36,7 +36,7 @@ export function canonicalize(input: AuthMethodInput): AuthMethodInput {
     const a = c.OIDCClientAssertion;
     // KeyAlgorithm default as in Nomad's OIDCClientAssertion.Canonicalize (code-derived, 1.10).
     const alg = a.KeyAlgorithm || (a.KeySource === 'client_secret' ? 'HS256' : a.KeySource === 'nomad' || a.KeySource === 'private_key' ? 'RS256' : '');
-    // An empty Audience inherits the discovery URL (ACLAuthMethodConfig.Canonicalize, reference §3.3).
+    // An empty Audience inherits the discovery URL (ACLAuthMethodConfig.Canonicalize, docs/reference/nomad-api.md §3.3).
     const audience = a.Audience && a.Audience.length > 0 ? a.Audience : [c.OIDCDiscoveryURL];
     // KeyIDHeader: `kid` for a KeyID, `x5t#S256` for a certificate (OIDCClientAssertionKey.Canonicalize, §3.3).
     const k = a.PrivateKey;
@@ -65,7 +65,7 @@ function assertionError(a: ClientAssertion): string | undefined {
   }
 }
 
-/** ACLAuthMethodConfig.Validate: one error is flattened, several are a nested multierror (reference §3.2). */
+/** ACLAuthMethodConfig.Validate: one error is flattened, several are a nested multierror (docs/reference/nomad-api.md §3.2). */
 function configError(type: string, c: AuthMethodConfig | null): string | undefined {
   if (!c) return 'missing auth method Config';
   const errs: string[] = [];

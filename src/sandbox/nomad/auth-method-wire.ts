@@ -23,7 +23,7 @@ function goV(v: JVal): string {
   return String(v);
 }
 
-/** Leeways: `""` is 0, a number is ns, a string is a Go duration, anything else is a 400 (reference §1.3). */
+/** Leeways: `""` is 0, a number is ns, a string is a Go duration, anything else is a 400 (docs/reference/nomad-api.md §1.3). */
 function leeway(f: GoFields, o: JObject, name: string): number {
   const v = o.get(name);
   if (v === undefined || v === null) return 0;
@@ -62,7 +62,7 @@ function decodeAssertion(f: GoFields, o: JObject): ClientAssertion {
     PrivateKey: key ? decodeKey(f, key) : null,
     ExtraHeaders: f.stringMap(o, 'ExtraHeaders', `${p}ExtraHeaders`),
     KeyAlgorithm: f.string(o, 'KeyAlgorithm', `${p}KeyAlgorithm`),
-    ClientSecret: '', // server-only; Canonicalize copies OIDCClientSecret into it (reference §1.2)
+    ClientSecret: '', // server-only; Canonicalize copies OIDCClientSecret into it (docs/reference/nomad-api.md §1.2)
   };
 }
 
@@ -104,7 +104,7 @@ function decodeConfig(f: GoFields, o: JObject): AuthMethodConfig {
 
 /**
  * MaxTokenTTL: a string goes through time.ParseDuration, so `""` is `time: invalid duration ""`; a number is ns;
- * null or any other type is silently ignored (reference §1.3).
+ * null or any other type is silently ignored (docs/reference/nomad-api.md §1.3).
  */
 function maxTokenTtl(f: GoFields, o: JObject): number {
   const v = o.get('MaxTokenTTL');
@@ -168,7 +168,7 @@ function assertionJson(a: ClientAssertion): JsonOut {
 }
 
 /**
- * The config as Sanitize() + MarshalJSON write it (reference §1.2, §5): leeways first, then struct order;
+ * The config as Sanitize() + MarshalJSON write it (docs/reference/nomad-api.md §1.2, §5): leeways first, then struct order;
  * OIDCClientSecret (when set), the assertion's ClientSecret and PrivateKey.PemKey read `redacted`.
  */
 function configJson(c: AuthMethodConfig): JsonOut {
@@ -197,7 +197,7 @@ function configJson(c: AuthMethodConfig): JsonOut {
   };
 }
 
-/** GET / create / update body, sanitized, in the real field order (MaxTokenTTL first, reference §1.2). */
+/** GET / create / update body, sanitized, in the real field order (MaxTokenTTL first, docs/reference/nomad-api.md §1.2). */
 export function authMethodJson(m: AuthMethod): JsonOut {
   return {
     MaxTokenTTL: durationField(m.MaxTokenTTL),
@@ -215,7 +215,7 @@ export function authMethodJson(m: AuthMethod): JsonOut {
   };
 }
 
-/** List stub (reference §2). */
+/** List stub (docs/reference/nomad-api.md §2). */
 export function authMethodStubJson(m: AuthMethod): JsonOut {
   return { Name: m.Name, Type: m.Type, Default: m.Default, Hash: m.Hash, CreateIndex: m.CreateIndex, ModifyIndex: m.ModifyIndex };
 }

@@ -11,20 +11,20 @@ import { nowNs } from './times.js';
 import type { AuthMethod } from './types.js';
 
 /*
- * ACL auth methods (reference nomad-api.md §1–§8). HTTP-layer checks (method, path name, body decoding, query
+ * ACL auth methods (docs/reference/nomad-api.md §1–§8). HTTP-layer checks (method, path name, body decoding, query
  * parsing) come first, then what the RPC does: ACLs enabled?, token, then the model.
  */
 
 const TABLE = 'acl_auth_methods';
 
-/** `GET /v1/acl/auth-methods`: stubs, no ACL check at all (reference §2). */
+/** `GET /v1/acl/auth-methods`: stubs, no ACL check at all (docs/reference/nomad-api.md §2). */
 export async function listAuthMethods(ctx: RequestContext): Promise<Reply> {
   if (ctx.method !== 'GET') throw invalidMethod();
   const opts = parseQueryOptions(ctx.query);
   requireAclEnabled(ctx);
   const region = ctx.cluster.region(ctx.query.get('region'));
   const r = await blockingQuery(region, opts, ctx.signal, ctx.settings.random, () => ({
-    // The list index is the table index, never below 1 (reference §2).
+    // The list index is the table index, never below 1 (docs/reference/nomad-api.md §2).
     index: Math.max(1, region.tableIndex(TABLE)),
     value: [...region.authMethods.values()].sort((a, b) => (a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0)).map(authMethodStubJson),
   }));
@@ -53,13 +53,13 @@ const read = (ctx: RequestContext, name: string): Promise<Reply> =>
     htmlEscape: true,
   });
 
-/** The upsert of reference §3.1: merge, canonicalize, validate, default check, hash, apply. */
+/** The upsert of docs/reference/nomad-api.md §3.1: merge, canonicalize, validate, default check, hash, apply. */
 function upsert(ctx: RequestContext, pathName: string | undefined): Reply {
   const input = decodeAuthMethod(decodeBody(ctx.body));
   if (pathName !== undefined && pathName !== input.Name) throw badRequest('ACL auth-method name does not match request path');
   requireAclEnabled(ctx);
   requireManagement(ctx);
-  // Writes always go to the authoritative region, whatever ?region says (the RPC overwrites it, reference §3.1).
+  // Writes always go to the authoritative region, whatever ?region says (the RPC overwrites it, docs/reference/nomad-api.md §3.1).
   const region = ctx.cluster.authoritative;
   const existing = region.authMethods.get(input.Name);
   const m = canonicalize(merge(input, existing));
@@ -73,7 +73,7 @@ function upsert(ctx: RequestContext, pathName: string | undefined): Reply {
   const hash = hashAuthMethod(m, ctx.settings.mapOrder);
   const index = region.nextIndex();
   if (existing && existing.Hash === hash) {
-    // No-op: nothing written; the old object (old ModifyIndex/ModifyTime) with the new raft index (reference §3.1).
+    // No-op: nothing written; the old object (old ModifyIndex/ModifyTime) with the new raft index (docs/reference/nomad-api.md §3.1).
     return { status: 200, headers: writeHeaders(index), json: authMethodJson(existing), htmlEscape: true };
   }
   const now = nowNs();
@@ -92,7 +92,7 @@ function upsert(ctx: RequestContext, pathName: string | undefined): Reply {
 /**
  * The race the RPC check cannot see: a concurrent upsert made another method the default after this one
  * passed the check, so the state store refuses it with its uncoded error, which the HTTP layer turns
- * into a 500 (nomad/state/state_store_acl_sso.go, reference §4). Armed once by `raceDefaultWith`.
+ * into a 500 (nomad/state/state_store_acl_sso.go, docs/reference/nomad-api.md §4). Armed once by `raceDefaultWith`.
  */
 function loseDefaultRace(ctx: RequestContext, name: string): void {
   const winner = ctx.settings.defaultRace;
@@ -108,5 +108,5 @@ function loseDefaultRace(ctx: RequestContext, name: string): void {
   throw new HttpError(500, `default ACL auth method already exists: ${other.Name}`);
 }
 
-/** Delete: 200 with no body; a missing method is the FSM's unhyphenated 500 (reference §8). Rules stay orphaned. */
+/** Delete: 200 with no body; a missing method is the FSM's unhyphenated 500 (docs/reference/nomad-api.md §8). Rules stay orphaned. */
 const remove = (ctx: RequestContext, name: string): Reply => deleteAclObject(ctx, TABLE, (r) => r.authMethods, name, 'ACL auth method not found');

@@ -10,7 +10,7 @@ export type Identity = 'management' | 'client' | 'anonymous' | 'invalid';
 
 /**
  * X-Nomad-Token wins; otherwise `Authorization: Bearer <secret>` with the scheme in any case and only the first
- * word after it used (reference nomad-api.md §6).
+ * word after it used (docs/reference/nomad-api.md §6).
  */
 export function tokenOf(ctx: RequestContext): string {
   const x = ctx.headers['x-nomad-token'];
@@ -35,12 +35,12 @@ export function identify(ctx: RequestContext): Identity {
   return 'invalid';
 }
 
-/** ACL endpoints: 400 when ACLs are off, checked before anything else in the RPC (reference §6). */
+/** ACL endpoints: 400 when ACLs are off, checked before anything else in the RPC (docs/reference/nomad-api.md §6). */
 export function requireAclEnabled(ctx: RequestContext): void {
   if (!ctx.settings.aclEnabled) throw aclDisabled();
 }
 
-/** Auth-method and binding-rule RPCs turn every authentication failure into Permission denied (reference §6). */
+/** Auth-method and binding-rule RPCs turn every authentication failure into Permission denied (docs/reference/nomad-api.md §6). */
 export function requireManagement(ctx: RequestContext): void {
   if (identify(ctx) !== 'management') throw permissionDenied();
 }

@@ -13,7 +13,7 @@ import { nowNs, rfc3339Nano } from './times.js';
 import type { BindingRule } from './types.js';
 
 /*
- * ACL binding rules (reference nomad-api.md §10). Bind names are not checked against roles or policies:
+ * ACL binding rules (docs/reference/nomad-api.md §10). Bind names are not checked against roles or policies:
  * the sandbox has none (see SPEC.md).
  */
 
@@ -95,7 +95,7 @@ function validateRule(r: RuleInput): string[] {
 
 const hashRule = (r: RuleInput): string => hashParts([r.ID, r.Description, r.AuthMethod, r.Selector, r.BindType, r.BindName]);
 
-/** `GET /v1/acl/binding-rules`: unlike the auth-method list, management only (reference §10). */
+/** `GET /v1/acl/binding-rules`: unlike the auth-method list, management only (docs/reference/nomad-api.md §10). */
 export async function listBindingRules(ctx: RequestContext): Promise<Reply> {
   if (ctx.method !== 'GET') throw invalidMethod();
   const opts = parseQueryOptions(ctx.query);
@@ -142,7 +142,7 @@ function upsert(ctx: RequestContext, pathId: string): Reply {
   if (input.ID !== '') {
     existing = region.bindingRules.get(input.ID);
     if (!existing) throw badRequest(`cannot find binding rule ${input.ID}`);
-    // Only these three are merged; an omitted Description or Selector is cleared (reference §10).
+    // Only these three are merged; an omitted Description or Selector is cleared (docs/reference/nomad-api.md §10).
     input = {
       ...input,
       BindName: input.BindName || existing.BindName,
@@ -175,5 +175,5 @@ function upsert(ctx: RequestContext, pathId: string): Reply {
   return { status: 200, headers: writeHeaders(index), json: ruleJson(stored) };
 }
 
-/** A missing rule is the state store's plain error, hence 500 (reference §10). */
+/** A missing rule is the state store's plain error, hence 500 (docs/reference/nomad-api.md §10). */
 const remove = (ctx: RequestContext, id: string): Reply => deleteAclObject(ctx, TABLE, (r) => r.bindingRules, id, 'ACL binding rule not found');

@@ -9,16 +9,16 @@ export interface ModelSettings {
   managementToken: string;
   clientToken: string;
   aclEnabled: boolean;
-  /** acl.token_min_expiration_ttl / token_max_expiration_ttl, ns (reference nomad-api.md §3.2). */
+  /** acl.token_min_expiration_ttl / token_max_expiration_ttl, ns (docs/reference/nomad-api.md §3.2). */
   minTokenTtl: number;
   maxTokenTtl: number;
   /** Jitter source for blocking queries (seeded, so runs replay). */
   random: () => number;
-  /** Order in which the auth-method Hash walks maps: sorted, or Go-like random (reference §12). */
+  /** Order in which the auth-method Hash walks maps: sorted, or Go-like random (docs/reference/nomad-api.md §12). */
   mapOrder: MapOrder;
   /**
    * One-shot race (set through the handle's `raceDefaultWith`): another writer makes this method the
-   * default between the next default upsert's RPC check and its state-store write (reference §4).
+   * default between the next default upsert's RPC check and its state-store write (docs/reference/nomad-api.md §4).
    */
   defaultRace?: string;
 }

@@ -1,5 +1,5 @@
 /**
- * Go `time.Duration` text, both ways (reference nomad-api.md §1.3), ported from Go's own time package
+ * Go `time.Duration` text, both ways (docs/reference/nomad-api.md §1.3), ported from Go's own time package
  * (ParseDuration and Duration.String in time/format.go and time/time.go), not from converge's client
  * parser, so the two can catch each other's mistakes. Values are nanoseconds held in a JS number:
  * exact up to ~104 days, far beyond the 24h ceiling of anything Nomad stores here.
@@ -158,5 +158,5 @@ export function formatGoDuration(ns: number): string {
   return sign + out;
 }
 
-/** How Nomad's custom MarshalJSON writes a duration: Go text, but zero is `""` (reference §1.3). */
+/** How Nomad's custom MarshalJSON writes a duration: Go text, but zero is `""` (docs/reference/nomad-api.md §1.3). */
 export const durationField = (ns: number): string => (ns === 0 ? '' : formatGoDuration(ns));

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Nomad's Hash is BLAKE2b-256 over the user-set fields, written as padded standard base64 (reference
- * nomad-api.md §1.2). node:crypto only offers BLAKE2b-512, so the sandbox takes its first 32 bytes: the
+ * Nomad's Hash is BLAKE2b-256 over the user-set fields, written as padded standard base64 (see
+ * docs/reference/nomad-api.md §1.2). node:crypto only offers BLAKE2b-512, so the sandbox takes its first 32 bytes: the
  * same length and encoding, but not the same bytes as a real server. Clients must treat Hash as opaque
- * (the real one is not even stable: it walks Go maps in random order, reference §12).
+ * (the real one is not even stable: it walks Go maps in random order, docs/reference/nomad-api.md §12).
  */
 export function hashParts(parts: readonly string[]): string {
   const h = createHash('blake2b512');
@@ -20,7 +20,7 @@ export const sortedOrder: MapOrder = (keys) => [...keys].sort();
 
 /**
  * Go's map order, for `randomMapOrder`: a seeded shuffle, so the same content can hash differently from
- * one write to the next, as on a real server (reference §12). Clients must cope with that.
+ * one write to the next, as on a real server (docs/reference/nomad-api.md §12). Clients must cope with that.
  */
 export function shuffledOrder(random: () => number): MapOrder {
   return (keys) => {

@@ -18,7 +18,7 @@ export interface NomadSimOptions extends SimulatorOptions {
   replicaRegions?: string[];
   /** Default `global`; requests without `?region=` are answered by it. */
   authoritativeRegion?: string;
-  /** Hash maps in a seeded random order like Go (reference §12): equal content may get a new Hash on each write. Default false. */
+  /** Hash maps in a seeded random order like Go (docs/reference/nomad-api.md §12): equal content may get a new Hash on each write. Default false. */
   randomMapOrder?: boolean;
   /** Replica regions see ACL writes only after this delay. Default 0. */
   replicationLagMs?: number;
@@ -36,7 +36,7 @@ export interface NomadSimHandle extends SimulatorHandle {
   /** Authoritative region first. */
   regions: string[];
   setReplicationLag(ms: number): void;
-  /** The next default upsert of another method loses a race to `name` (500, reference §4). */
+  /** The next default upsert of another method loses a race to `name` (500, docs/reference/nomad-api.md §4). */
   raceDefaultWith(name: string): void;
   /** While on, every Variables `?lock-renew` answers 500 before reaching the model. */
   failLockRenewals(on: boolean): void;

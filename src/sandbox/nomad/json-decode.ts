@@ -1,7 +1,7 @@
 import { badRequest } from './errors.js';
 
 /**
- * Request bodies, read the way Nomad's `decodeBody` reads them (reference nomad-api.md §1.3): Go's
+ * Request bodies, read the way Nomad's `decodeBody` reads them (docs/reference/nomad-api.md §1.3): Go's
  * encoding/json Decoder takes the first JSON value and ignores what follows, an empty body is
  * `Request body is empty`, syntax errors carry Go's scanner texts, keys match struct fields
  * case-insensitively (the last matching key wins), unknown keys are ignored, and a type mismatch

@@ -2,7 +2,7 @@
  * JSON writer shaped like Nomad's: keys in insertion order (the real field order), Unix-ns times as exact
  * integers (bigint), `?pretty` indented by 4 spaces with a trailing newline (go-codec JsonHandlePretty).
  * `htmlEscape` reproduces encoding/json's `\u003c` `\u003e` `\u0026`, which the auth-method bodies get because
- * they pass through a custom MarshalJSON (reference nomad-api.md §1.2); go-codec bodies keep those as is.
+ * they pass through a custom MarshalJSON (docs/reference/nomad-api.md §1.2); go-codec bodies keep those as is.
  */
 export type JsonOut = null | boolean | number | bigint | string | JsonOut[] | { [key: string]: JsonOut };
 

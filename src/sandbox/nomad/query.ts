@@ -2,7 +2,7 @@ import { parseGoDuration } from './durations.js';
 import { HttpError, badRequest } from './errors.js';
 import type { RegionState } from './region-state.js';
 
-/** Query options of a read (reference nomad-api.md §7), parsed in Nomad's order: wait, index, stale. */
+/** Query options of a read (docs/reference/nomad-api.md §7), parsed in Nomad's order: wait, index, stale. */
 export interface QueryOptions {
   minIndex: number;
   /** Blocking time in ms, already defaulted and capped. */
@@ -48,12 +48,12 @@ export function parseQueryOptions(q: URLSearchParams): QueryOptions {
     if (parsed === undefined) throw badRequest('Expect `true` or `false` for `stale` query string parameter');
     stale = parsed;
   }
-  // A zero or negative wait means the default; anything longer is capped (reference §7).
+  // A zero or negative wait means the default; anything longer is capped (docs/reference/nomad-api.md §7).
   if (waitMs <= 0 || waitMs > MAX_WAIT_MS) waitMs = MAX_WAIT_MS;
   return { minIndex, waitMs, stale };
 }
 
-/** `?pretty` (present, or a Go true value) indents the body (reference §6). */
+/** `?pretty` (present, or a Go true value) indents the body (docs/reference/nomad-api.md §6). */
 export function wantsPretty(q: URLSearchParams): boolean {
   if (!q.has('pretty')) return false;
   const v = q.get('pretty') ?? '';
@@ -89,10 +89,10 @@ export async function blockingQuery<T>(
   return result;
 }
 
-/** Meta headers every read carries (reference §7); the sandbox's servers are always their region's leader. */
+/** Meta headers every read carries (docs/reference/nomad-api.md §7); the sandbox's servers are always their region's leader. */
 export function readHeaders(index: number, extra: Record<string, string> = {}): Record<string, string> {
   return { 'X-Nomad-Index': String(index), 'X-Nomad-KnownLeader': 'true', 'X-Nomad-LastContact': '0', ...extra };
 }
 
-/** Writes carry only X-Nomad-Index (reference §3.1). */
+/** Writes carry only X-Nomad-Index (docs/reference/nomad-api.md §3.1). */
 export const writeHeaders = (index: number): Record<string, string> => ({ 'X-Nomad-Index': String(index) });

@@ -4,7 +4,7 @@ import type { AclPolicy, AclRole, AuthMethod, BindingRule, Variable } from './ty
 export type Table = 'acl_auth_methods' | 'acl_binding_rules' | 'acl_policy' | 'acl_roles' | 'variables';
 
 /**
- * One region's state store: its own raft index, its own table indexes (reference nomad-api.md §7:
+ * One region's state store: its own raft index, its own table indexes (docs/reference/nomad-api.md §7:
  * indexes are region-local), and a way for blocking queries to wait for the next change.
  */
 export class RegionState {
@@ -29,7 +29,7 @@ export class RegionState {
     this.raftIndex = startIndex;
   }
 
-  /** Every raft apply takes the next index, even one that changes nothing (reference §3.1 no-op update). */
+  /** Every raft apply takes the next index, even one that changes nothing (docs/reference/nomad-api.md §3.1 no-op update). */
   nextIndex(): number {
     this.raftIndex += 1;
     return this.raftIndex;

@@ -12,15 +12,15 @@ interface Snapshot {
 
 /*
  * Start indexes per region: arbitrary, but different, so a test can see that a replicated copy carries
- * region-local CreateIndex/ModifyIndex (reference nomad-api.md §7) rather than the authoritative ones.
+ * region-local CreateIndex/ModifyIndex (docs/reference/nomad-api.md §7) rather than the authoritative ones.
  */
 const AUTHORITATIVE_START_INDEX = 1000;
 const REPLICA_START_INDEX = 200;
 
 /**
- * The federation: one authoritative region that takes every ACL write (reference §3.1) and replica regions
+ * The federation: one authoritative region that takes every ACL write (docs/reference/nomad-api.md §3.1) and replica regions
  * that copy its auth methods, binding rules, ACL policies and ACL roles after `lagMs` (nomad/leader.go
- * replicateACLPolicies, replicateACLRoles). Like Nomad's replicator (reference §7) a replica
+ * replicateACLPolicies, replicateACLRoles). Like Nomad's replicator (docs/reference/nomad-api.md §7) a replica
  * diffs by name/ID and Hash and applies deletes, then upserts, through its own raft, so copies get local indexes.
  * Variables are not replicated: each region keeps its own (Nomad Variables are region-scoped).
  */

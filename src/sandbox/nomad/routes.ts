@@ -9,7 +9,7 @@ import { listVariables, variableByPath } from './variables.js';
 
 /**
  * Nomad's mux (HT registerHandlers): exact paths and `/prefix/` paths whose rest is the name, ID or variable
- * path (which may contain `/`, reference nomad-api.md §1.1). Anything else is Go's 404.
+ * path (which may contain `/`, docs/reference/nomad-api.md §1.1). Anything else is Go's 404.
  */
 const exact: Record<string, (ctx: RequestContext) => Promise<Reply> | Reply> = {
   '/v1/acl/auth-methods': listAuthMethods,
@@ -26,7 +26,7 @@ const exact: Record<string, (ctx: RequestContext) => Promise<Reply> | Reply> = {
 
 /**
  * `GET /v1/acl/token/self`: the caller's own token. A secret Nomad does not know resolves to "ACL token
- * not found", which the HTTP layer answers as 403 (reference nomad-api.md §6; HT ACLTokenSelf, nomad/acl_endpoint.go
+ * not found", which the HTTP layer answers as 403 (docs/reference/nomad-api.md §6; HT ACLTokenSelf, nomad/acl_endpoint.go
  * ResolveToken); no token is the anonymous token, a client token. Only the fields converge reads.
  */
 function tokenSelf(ctx: RequestContext): Reply {

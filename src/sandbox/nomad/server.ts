@@ -24,7 +24,7 @@ const TEXT = 'text/plain; charset=utf-8';
 const SLOW_CHUNK_BYTES = 1024;
 
 /*
- * Texts of injected faults. Nomad answers errors in plain text (reference nomad-api.md §6), so do these;
+ * Texts of injected faults. Nomad answers errors in plain text (docs/reference/nomad-api.md §6), so do these;
  * `No cluster leader` is a real Nomad 500 (nomad/structs/errors.go), the others are the sandbox's own words.
  */
 const FAULT_TEXT: Record<429 | 500 | 503, string> = {
@@ -132,7 +132,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, url: URL, metho
     return await route(ctx);
   } catch (e) {
     if (e instanceof HttpError) return { status: e.status, headers: e.headers, text: e.text };
-    // Uncoded errors become a 500 with the raw text, as Nomad's HTTP layer does (reference §6).
+    // Uncoded errors become a 500 with the raw text, as Nomad's HTTP layer does (docs/reference/nomad-api.md §6).
     return { status: 500, text: (e as Error).message };
   }
 }

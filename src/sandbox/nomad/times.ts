@@ -2,7 +2,7 @@ import { hrtime } from 'node:process';
 
 /*
  * Wall-clock time in nanoseconds. ACL objects show it as RFC 3339 with nanoseconds in UTC; Variables as a
- * Unix-ns integer (reference nomad-api.md §1.2, §9). Date.now() has millisecond precision, so the
+ * Unix-ns integer (docs/reference/nomad-api.md §1.2, §9). Date.now() has millisecond precision, so the
  * sub-millisecond digits come from the monotonic clock; the value never repeats or goes backwards.
  */
 const baseWall = BigInt(Date.now()) * 1_000_000n;

@@ -1,5 +1,5 @@
 /*
- * The simulator's own records, field names as on the wire (written from reference nomad-api.md, never
+ * The simulator's own records, field names as on the wire (written from docs/reference/nomad-api.md, never
  * shared with converge's client). Records are replaced, never mutated, so a replication snapshot can hold them.
  */
 
@@ -12,7 +12,7 @@ export interface ClientAssertionKey {
   KeyID: string;
 }
 
-/** OIDCClientAssertion (1.10.0, reference §1.2). ClientSecret is server-only, copied from OIDCClientSecret. */
+/** OIDCClientAssertion (1.10.0, docs/reference/nomad-api.md §1.2). ClientSecret is server-only, copied from OIDCClientSecret. */
 export interface ClientAssertion {
   KeySource: string;
   Audience: string[] | null;
@@ -82,7 +82,7 @@ export interface VariableLock {
   /** Nanoseconds. */
   TTL: number;
   LockDelay: number;
-  /** Wall-clock ms when the TTL runs out unless renewed; the lock clears LockDelay later (reference §9). */
+  /** Wall-clock ms when the TTL runs out unless renewed; the lock clears LockDelay later (docs/reference/nomad-api.md §9). */
   ttlEndsAt: number;
 }
 

@@ -10,7 +10,7 @@ import { validateVariableWrite, variableJson, zeroVariable } from './variable-wi
 import { TABLE, conflict, queryNamespace, requireVariables, store, varKey } from './variable-store.js';
 
 /*
- * Variable locks, 1.7.0+ (reference nomad-api.md §9 "Locks"): a lease with a TTL that the holder renews; when
+ * Variable locks, 1.7.0+ (docs/reference/nomad-api.md §9 "Locks"): a lease with a TTL that the holder renews; when
  * the TTL runs out the lock stays for LockDelay, then clears (a raft write: ModifyIndex moves).
  */
 
@@ -22,7 +22,7 @@ const MAX_TTL_NS = 24 * 3600 * SECOND;
 /*
  * Nomad's expiry timer runs for 2 x TTL after acquire and after each renew, a grace period: the promise
  * is only that a lock does not expire before its TTL (nomad/locks.go CreateVariableLockTTLTimer,
- * RenewTTLTimer; reference §9).
+ * RenewTTLTimer; docs/reference/nomad-api.md §9).
  */
 export const ttlTimerMs = (ttlNs: number): number => (2 * ttlNs) / 1e6;
 
@@ -44,7 +44,7 @@ function scheduleSweep(region: RegionState, v: Variable): void {
   region.later(lockClearsAt(v) - Date.now() + 1, () => sweepLocks(region));
 }
 
-/** acquire: creates the variable if needed and replaces its Items, even with none (code-derived, reference §9). */
+/** acquire: creates the variable if needed and replaces its Items, even with none (code-derived, docs/reference/nomad-api.md §9). */
 export function acquireLock(ctx: RequestContext, path: string, input: VariableInput): Reply {
   const ttl = input.Lock?.TTL || DEFAULT_LOCK_NS;
   const delay = input.Lock?.LockDelay || DEFAULT_LOCK_NS;
@@ -65,7 +65,7 @@ export function acquireLock(ctx: RequestContext, path: string, input: VariableIn
   return { status: 200, headers: writeHeaders(index), json: variableJson(stored, { items: true, lock: true }, items) };
 }
 
-/** renew: namespace only from ?namespace; 200 with metadata and no X-Nomad-Index (reference §9). */
+/** renew: namespace only from ?namespace; 200 with metadata and no X-Nomad-Index (docs/reference/nomad-api.md §9). */
 export function renewLock(ctx: RequestContext, path: string, input: VariableInput): Reply {
   const lockId = input.Lock?.ID ?? '';
   if (lockId === '') throw badRequest('missing lock information');
@@ -84,7 +84,7 @@ export function renewLock(ctx: RequestContext, path: string, input: VariableInpu
   return { status: 200, json: variableJson(renewed, { items: false, lock: true }) };
 }
 
-/** release: no Items allowed; wrong ID is a zero-valued 409; missing variable or lock a plain 500 (reference §9). */
+/** release: no Items allowed; wrong ID is a zero-valued 409; missing variable or lock a plain 500 (docs/reference/nomad-api.md §9). */
 export function releaseLock(ctx: RequestContext, path: string, input: VariableInput): Reply {
   if (input.Items && Object.keys(input.Items).length > 0) throw badRequest("lock release operation doesn't take variable items");
   const lockId = input.Lock?.ID ?? '';

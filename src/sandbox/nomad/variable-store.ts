@@ -7,7 +7,7 @@ import { nowNs } from './times.js';
 import type { Variable } from './types.js';
 import { variableJson } from './variable-wire.js';
 
-/* Helpers shared by the Variables handlers and the lock operations (reference nomad-api.md §9). */
+/* Helpers shared by the Variables handlers and the lock operations (docs/reference/nomad-api.md §9). */
 
 export const TABLE = 'variables';
 export const varKey = (namespace: string, path: string): string => `${namespace}\u0000${path}`;
@@ -21,7 +21,7 @@ export function requireVariables(ctx: RequestContext): Identity {
   return id;
 }
 
-/** A conflict answer: 409, the body is the given variable, X-Nomad-Index its ModifyIndex (reference §9). */
+/** A conflict answer: 409, the body is the given variable, X-Nomad-Index its ModifyIndex (docs/reference/nomad-api.md §9). */
 export function conflict(v: Variable): Reply {
   // Callers that reach here may read every path (both sandbox tokens), so Items are shown.
   return { status: 409, headers: writeHeaders(v.ModifyIndex), json: variableJson(v, { items: true, lock: true }) };

@@ -4,14 +4,14 @@ import { GoFields, type JObject, type JVal } from './json-decode.js';
 import type { JsonOut } from './json-encode.js';
 import type { Variable } from './types.js';
 
-/** A PUT body (reference nomad-api.md §9). Times and indexes in a body are ignored. */
+/** A PUT body (docs/reference/nomad-api.md §9). Times and indexes in a body are ignored. */
 export interface VariableInput {
   Namespace: string;
   Items: Record<string, string> | null;
   Lock: { ID: string; TTL: number; LockDelay: number } | null;
 }
 
-/** Lock durations: a Go duration string, ns as a number, `""` = 0 (reference §9). */
+/** Lock durations: a Go duration string, ns as a number, `""` = 0 (docs/reference/nomad-api.md §9). */
 function lockDuration(f: GoFields, o: JObject, name: string): number {
   const v = o.get(name);
   if (v === undefined || v === null || v === '') return 0;
@@ -41,7 +41,7 @@ export function decodeVariable(body: JVal): VariableInput {
   return input;
 }
 
-/** `^[a-zA-Z0-9-_~/]{1,128}$`, so no `.`; `nomad/` is reserved but for jobs, job templates and sentinel (reference §9). */
+/** `^[a-zA-Z0-9-_~/]{1,128}$`, so no `.`; `nomad/` is reserved but for jobs, job templates and sentinel (docs/reference/nomad-api.md §9). */
 const VALID_PATH = /^[a-zA-Z0-9\-_~/]{1,128}$/;
 
 export function pathError(path: string): string | undefined {
@@ -62,7 +62,7 @@ export function pathError(path: string): string | undefined {
 
 export const MAX_VARIABLE_BYTES = 65536;
 
-/** Keys plus values, in bytes, at most 64 KiB (reference §9). */
+/** Keys plus values, in bytes, at most 64 KiB (docs/reference/nomad-api.md §9). */
 export function itemsSize(items: Record<string, string>): number {
   let n = 0;
   for (const [k, v] of Object.entries(items)) n += Buffer.byteLength(k) + Buffer.byteLength(v);
@@ -84,7 +84,7 @@ export interface ShowOptions {
 
 /**
  * `{"Namespace","Path","Lock"?,"CreateIndex","CreateTime","ModifyIndex","ModifyTime","Items"?}` with Unix-ns
- * times (reference §9). Lock and Items are omitempty; Lock only for callers allowed to see it.
+ * times (docs/reference/nomad-api.md §9). Lock and Items are omitempty; Lock only for callers allowed to see it.
  */
 export function variableJson(v: Variable, show: ShowOptions, items: Record<string, string> = v.Items): JsonOut {
   const out: Record<string, JsonOut> = { Namespace: v.Namespace, Path: v.Path };

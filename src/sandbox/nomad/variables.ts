@@ -9,7 +9,7 @@ import { DEFAULT_LOCK_NS, acquireLock, releaseLock, renewLock, sweepLocks } from
 import { decodeVariable, validateVariableWrite, variableJson, zeroVariable } from './variable-wire.js';
 
 /*
- * Nomad Variables (reference nomad-api.md §9). Variables are region-scoped: `?region=` picks the region's own
+ * Nomad Variables (docs/reference/nomad-api.md §9). Variables are region-scoped: `?region=` picks the region's own
  * store, nothing is replicated. Namespaces are free-form labels here (no namespace objects exist).
  */
 
@@ -18,7 +18,7 @@ const LOCK_FLAGS = ['lock-acquire', 'lock-renew', 'lock-release'] as const;
 
 
 
-/** `GET /v1/vars`: metadata only, prefix, namespace (`*` = all), pagination (reference §9). */
+/** `GET /v1/vars`: metadata only, prefix, namespace (`*` = all), pagination (docs/reference/nomad-api.md §9). */
 export async function listVariables(ctx: RequestContext): Promise<Reply> {
   if (ctx.method !== 'GET') throw invalidMethod();
   const opts = parseQueryOptions(ctx.query);
@@ -55,7 +55,7 @@ export async function listVariables(ctx: RequestContext): Promise<Reply> {
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** `/v1/var/:path`. A wrong method here is 400, not 405 (reference §9). */
+/** `/v1/var/:path`. A wrong method here is 400, not 405 (docs/reference/nomad-api.md §9). */
 export async function variableByPath(ctx: RequestContext, path: string): Promise<Reply> {
   if (path === '') throw badRequest('missing variable path');
   switch (ctx.method) {
@@ -82,7 +82,7 @@ async function read(ctx: RequestContext, path: string): Promise<Reply> {
     return { index: v ? v.ModifyIndex : Math.max(1, region.tableIndex(TABLE)), value: v };
   });
   if (!r.value) throw new HttpError(404, 'variable not found', readHeaders(r.index));
-  // Lock appears only for management tokens (reference §9).
+  // Lock appears only for management tokens (docs/reference/nomad-api.md §9).
   return { status: 200, headers: readHeaders(r.index), json: variableJson(r.value, { items: true, lock: id === 'management' }) };
 }
 
@@ -113,7 +113,7 @@ async function write(ctx: RequestContext, path: string): Promise<Reply> {
   if (Object.keys(items).length === 0) throw badRequest('variable missing required Items object');
   const cas = parseCas(ctx);
   const region = ctx.cluster.region(ctx.query.get('region'));
-  // A body Namespace wins over ?namespace (RPC Apply; the docs say the opposite, reference §9).
+  // A body Namespace wins over ?namespace (RPC Apply; the docs say the opposite, docs/reference/nomad-api.md §9).
   const ns = input.Namespace || queryNamespace(ctx);
   const id = requireVariables(ctx);
   validateVariableWrite(ns, path, items);
@@ -126,12 +126,12 @@ async function write(ctx: RequestContext, path: string): Promise<Reply> {
     if (cas !== 0 && !existing) return conflict(zeroVariable(ns, path));
     if (existing && existing.ModifyIndex !== cas) return conflict(existing);
   }
-  // A locked variable takes writes only from the holder, who names the lock in the body (reference §9).
+  // A locked variable takes writes only from the holder, who names the lock in the body (docs/reference/nomad-api.md §9).
   const holder = !!existing?.Lock && input.Lock?.ID === existing.Lock.ID;
   if (existing?.Lock && !holder) return conflict(zeroVariable(ns, path));
   // The holder's plain write goes through VariableLock.Canonicalize: the stored lock keeps its ID and
   // timer but its TTL and LockDelay become the 15s defaults, so later renewals use 2 x 15s
-  // (nomad/structs/variables.go; reference §9).
+  // (nomad/structs/variables.go; docs/reference/nomad-api.md §9).
   const lock = existing?.Lock ? { ...existing.Lock, TTL: DEFAULT_LOCK_NS, LockDelay: DEFAULT_LOCK_NS } : null;
   const stored = store(region, index, ns, path, items, lock, existing);
   return {
@@ -142,7 +142,7 @@ async function write(ctx: RequestContext, path: string): Promise<Reply> {
 }
 
 
-/** DELETE: 204 with no body; CAS as in the state store; a locked variable always 409 (reference §9). */
+/** DELETE: 204 with no body; CAS as in the state store; a locked variable always 409 (docs/reference/nomad-api.md §9). */
 function remove(ctx: RequestContext, path: string): Reply {
   const cas = parseCas(ctx);
   const region = ctx.cluster.region(ctx.query.get('region'));

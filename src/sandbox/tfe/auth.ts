@@ -2,8 +2,8 @@ import { unauthorized } from './errors.js';
 import type { Store, TokenKind } from './model.js';
 
 /**
- * `Authorization: Bearer <token>` (reference tfc-api.md §8). 401 only for a missing or unknown token; a known
- * token without access gets 404 elsewhere. Three kinds: user, team and organization tokens (reference §8, TOK).
+ * `Authorization: Bearer <token>` (docs/reference/hcp-terraform-api.md §8). 401 only for a missing or unknown token; a known
+ * token without access gets 404 elsewhere. Three kinds: user, team and organization tokens (docs/reference/hcp-terraform-api.md §8, TOK).
  */
 export function authenticate(store: Store, token: string | undefined): TokenKind {
   if (token === undefined || token === '') throw unauthorized();

@@ -2,7 +2,7 @@ import { badRequest, invalid } from './errors.js';
 
 /**
  * Reading JSON:API request bodies. Every wrong shape becomes a 422 `invalid attribute` whose `source.pointer`
- * names the offending member (reference tfc-api.md §8; spec §7 "Malformed request body"). A body that is not
+ * names the offending member (docs/reference/hcp-terraform-api.md §8; §8 error shape). A body that is not
  * JSON at all is a 400 (the sandbox's choice: the reference quotes no text for it).
  */
 export function parseJsonBody(raw: Buffer): unknown {

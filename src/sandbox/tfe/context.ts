@@ -37,7 +37,7 @@ export interface Route {
   handler: Handler;
   /**
    * Organization tokens get the 404 of an unauthorized caller here: no-code enable, update and workspace create
-   * (spec §5, reference §1.1, §2), and everything that starts or applies a run (reference §8: org tokens cannot
+   * (docs/reference/hcp-terraform-api.md §8, §1.1, §2), and everything that starts or applies a run (docs/reference/hcp-terraform-api.md §8: org tokens cannot
    * start runs).
    */
   noOrgToken?: boolean;

@@ -12,7 +12,7 @@ export const DEFAULT_TFE_SEED: TfeSeed = {
     team: 'sandbox-tfe-team-token',
     organization: 'sandbox-tfe-org-token',
   },
-  // The first project is the organization's default project (used when a workspace names none, reference §2).
+  // The first project is the organization's default project (used when a workspace names none, docs/reference/hcp-terraform-api.md §2).
   projects: [
     { name: 'Default Project', description: null },
     { name: 'Platform', description: 'Shared platform infrastructure' },

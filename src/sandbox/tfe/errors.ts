@@ -1,5 +1,5 @@
 /**
- * JSON:API error documents as HCP Terraform writes them (reference tfc-api.md §8): `{"errors":[{status,title,detail?,source?}]}`,
+ * JSON:API error documents as HCP Terraform writes them (docs/reference/hcp-terraform-api.md §8): `{"errors":[{status,title,detail?,source?}]}`,
  * `status` a string, titles lowercase phrases. The one exception, the documented 429 body with a numeric status,
  * lives in rate-limit.ts.
  */
@@ -21,24 +21,24 @@ export class ApiError extends Error {
   }
 }
 
-/** 404 for missing resources and for callers not allowed to see them alike (reference §8, spec §5). */
+/** 404 for missing resources and for callers not allowed to see them alike (docs/reference/hcp-terraform-api.md §8). */
 export const notFound = (): ApiError => new ApiError(404, [{ status: '404', title: 'not found' }]);
 
-/** 401 only for a missing or unknown token (reference §8; title from terraform's login-tfe-server stub). */
+/** 401 only for a missing or unknown token (docs/reference/hcp-terraform-api.md §8; title from terraform's login-tfe-server stub). */
 export const unauthorized = (): ApiError => new ApiError(401, [{ status: '401', title: 'unauthorized' }]);
 
-/** 422 for a field: title `invalid attribute` and a pointer into the request (reference §8, the quoted real 422). */
+/** 422 for a field: title `invalid attribute` and a pointer into the request (docs/reference/hcp-terraform-api.md §8, the quoted real 422). */
 export const invalid = (pointer: string, detail: string): ApiError =>
   new ApiError(422, [{ status: '422', title: 'invalid attribute', detail, source: { pointer } }]);
 
-/** 422 without a pointer: model-level validation (reference §1.1 quotes this title for the version-pin failure). */
+/** 422 without a pointer: model-level validation (docs/reference/hcp-terraform-api.md §1.1 quotes this title for the version-pin failure). */
 export const unprocessable = (detail: string): ApiError => new ApiError(422, [{ status: '422', title: 'unprocessable entity', detail }]);
 
 export const badRequest = (detail: string, title = 'bad request'): ApiError => new ApiError(400, [{ status: '400', title, detail }]);
 
 export const conflict = (detail: string): ApiError => new ApiError(409, [{ status: '409', title: 'conflict', detail }]);
 
-/** 415 when a mutating request lacks `Content-Type: application/vnd.api+json` (reference §8, go-tfe d107af1c). */
+/** 415 when a mutating request lacks `Content-Type: application/vnd.api+json` (docs/reference/hcp-terraform-api.md §8, go-tfe d107af1c). */
 export const unsupportedMediaType = (): ApiError =>
   new ApiError(415, [
     {

@@ -4,7 +4,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 
 /**
  * IDs shaped like the real ones: a prefix and 16 base62 characters (`ws-`, `run-`, `prj-`, `apool-`, `mod-`,
- * `nocode-`, `ncvaropt-`, … reference tfc-api.md §1, §4, §5, §7). Drawn from their own seeded generator, so the
+ * `nocode-`, `ncvaropt-`, … docs/reference/hcp-terraform-api.md §1, §4, §5, §7). Drawn from their own seeded generator, so the
  * same sequence of calls gives the same IDs on every start (tests and bug reports can name them) and never
  * shifts the fault dice.
  */

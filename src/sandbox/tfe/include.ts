@@ -1,8 +1,8 @@
 import { badRequest } from './errors.js';
 
 /**
- * `include=` is a comma list (reference tfc-api.md §8); a value the endpoint does not know is a 400
- * (spec §7 "Invalid include parameter"; the title and detail words are the sandbox's own).
+ * `include=` is a comma list (docs/reference/hcp-terraform-api.md §8); a value the endpoint does not know is a 400
+ * (§1.3: 400 for an unknown include; the title and detail words are the sandbox's own).
  */
 export function parseInclude(url: URL, allowed: readonly string[]): Set<string> {
   const raw = url.searchParams.get('include');

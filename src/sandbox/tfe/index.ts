@@ -33,7 +33,7 @@ export interface TfeSimOptions extends SimulatorOptions {
   seed?: TfeSeed;
   /** A JSON file with the TfeSeed shape; wins over `seed`. */
   seedFile?: string;
-  /** Default 20 like the real API (reference §8); capped at 100 like it. */
+  /** Default 20 like the real API (docs/reference/hcp-terraform-api.md §8); capped at 100 like it. */
   defaultPageSize?: number;
   /** Time between run state transitions; default 50 ms. */
   stepDelayMs?: number;
@@ -46,12 +46,12 @@ export interface TfeSimOptions extends SimulatorOptions {
   runListRation?: { perMinute: number } | false;
   /**
    * Also send `X-RateLimit-Remaining`. Off by default: the real service documents only
-   * `X-RateLimit-Limit` (and `X-RateLimit-Reset` on a 429), so a client must pace without it (reference §8).
+   * `X-RateLimit-Limit` (and `X-RateLimit-Reset` on a 429), so a client must pace without it (docs/reference/hcp-terraform-api.md §8).
    */
   sendRateLimitRemaining?: boolean;
   /**
    * After a run applies, how long the new state is processed; safe-delete answers the temporary 409
-   * `Latest workspace state is being processed…` meanwhile (reference §5). Default 1 s.
+   * `Latest workspace state is being processed…` meanwhile (docs/reference/hcp-terraform-api.md §5). Default 1 s.
    */
   stateProcessingMs?: number;
 }

@@ -2,7 +2,7 @@ import type { Ctx, Reply } from './context.js';
 import { notFound } from './errors.js';
 import { paginate } from './pagination.js';
 
-/** A paginated list document: `data`, full-URL `links`, `meta.pagination` (reference tfc-api.md §8). */
+/** A paginated list document: `data`, full-URL `links`, `meta.pagination` (docs/reference/hcp-terraform-api.md §8). */
 export function listReply<T>(ctx: Ctx, all: T[], render: (item: T) => unknown, included?: (page: T[]) => unknown[]): Reply {
   const page = paginate(all, ctx.url, ctx.settings.defaultPageSize);
   const json: Record<string, unknown> = { data: page.items.map(render), links: page.links, meta: page.meta };
@@ -10,7 +10,7 @@ export function listReply<T>(ctx: Ctx, all: T[], render: (item: T) => unknown, i
   return { status: 200, json };
 }
 
-/** The simulator holds one organization; any other name is a 404, like one the token cannot see (reference §8). */
+/** The simulator holds one organization; any other name is a 404, like one the token cannot see (docs/reference/hcp-terraform-api.md §8). */
 export function requireOrg(ctx: Ctx, org: string | undefined): void {
   if (org !== ctx.store.organization) throw notFound();
 }

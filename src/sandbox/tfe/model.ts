@@ -21,7 +21,7 @@ export interface AgentPool {
 export interface ModuleVersion {
   id: string;
   version: string;
-  /** `pending` until ingested (one step after publishing), then `ok` (reference §4 version-statuses). */
+  /** `pending` until ingested (one step after publishing), then `ok` (docs/reference/hcp-terraform-api.md §4 version-statuses). */
   status: 'pending' | 'ok';
   createdAt: string;
   updatedAt: string;
@@ -71,7 +71,7 @@ export interface WorkspaceVar {
 export interface NoCodeLink {
   moduleId: string;
   registryModuleId: string;
-  /** The module version the workspace runs: set at create, then by each applied run (reference §2 source-module-id). */
+  /** The module version the workspace runs: set at create, then by each applied run (docs/reference/hcp-terraform-api.md §2 source-module-id). */
   version: string;
 }
 
@@ -89,15 +89,15 @@ export interface Workspace {
   createdAt: string;
   updatedAt: string;
   settingOverwrites: { executionMode: boolean; agentPool: boolean };
-  /** `source`: `tfe-module` for no-code workspaces, `tfe-api` otherwise (reference §2). */
+  /** `source`: `tfe-module` for no-code workspaces, `tfe-api` otherwise (docs/reference/hcp-terraform-api.md §2). */
   source: 'tfe-module' | 'tfe-api';
   noCode: NoCodeLink | null;
   vars: WorkspaceVar[];
-  /** Resources in state; safe-delete answers 409 while > 0 (reference §5). */
+  /** Resources in state; safe-delete answers 409 while > 0 (docs/reference/hcp-terraform-api.md §5). */
   managedResources: number;
   /**
    * Epoch ms until which the state of the last applied run is still being processed; safe-delete answers
-   * the temporary 409 `Latest workspace state is being processed…` until then (reference §5).
+   * the temporary 409 `Latest workspace state is being processed…` until then (docs/reference/hcp-terraform-api.md §5).
    */
   stateProcessedAt?: number;
   currentRunId: string | null;
@@ -108,7 +108,7 @@ export interface Workspace {
 
 /**
  * `awaiting-decision`: after the plan, a post-plan run task's result needs a person's decision
- * (`post_plan_awaiting_decision`, reference tfc-api.md §3) until `decideRun` settles it.
+ * (`post_plan_awaiting_decision`, docs/reference/hcp-terraform-api.md §3) until `decideRun` settles it.
  */
 export type RunOutcome =
   | 'errored'
@@ -190,7 +190,7 @@ export class Store {
   readonly noCodeModules = new Map<string, NoCodeModule>();
   readonly workspaces = new Map<string, Workspace>();
   readonly runs = new Map<string, Run>();
-  /** One id per (no-code module, version): relationship `no-code-module-version` (reference §2). */
+  /** One id per (no-code module, version): relationship `no-code-module-version` (docs/reference/hcp-terraform-api.md §2). */
   private readonly noCodeVersionIds = new Map<string, string>();
   /** Outcomes queued by the control API for the next run of a workspace, by workspace name. */
   readonly nextOutcomes = new Map<string, RunOutcome>();
@@ -260,14 +260,14 @@ export class Store {
     return id;
   }
 
-  /** `private/<org>/<name>/<provider>/<version>` (reference §2). */
+  /** `private/<org>/<name>/<provider>/<version>` (docs/reference/hcp-terraform-api.md §2). */
   sourceModuleId(ws: Workspace): string | null {
     if (!ws.noCode) return null;
     const m = this.modules.get(ws.noCode.registryModuleId);
     return m ? `private/${m.namespace}/${m.name}/${m.provider}/${ws.noCode.version}` : null;
   }
 
-  /** True when the no-code module's pin differs from the version the workspace runs (reference §3, go-tfe#933). */
+  /** True when the no-code module's pin differs from the version the workspace runs (docs/reference/hcp-terraform-api.md §3, go-tfe#933). */
   upgradeAvailable(ws: Workspace): boolean {
     if (!ws.noCode) return false;
     const ncm = this.noCodeModules.get(ws.noCode.moduleId);

@@ -7,9 +7,9 @@ import { latestOkVersion, type NoCodeModule, type RegistryModule, type VariableO
 import { moduleVariableResources } from './registry-wire.js';
 import { noCodeModuleResource, variableOptionResource } from './no-code-wire.js';
 
-/** No-code modules: enable, update, read, delete, module variables (reference tfc-api.md §1, spec §2, §4). */
+/** No-code modules: enable, update, read, delete, module variables (docs/reference/hcp-terraform-api.md §1). */
 
-/** Exact 422 text for a pin that is not an ingested version (reference §1.1, GT-IT, provider #1359). */
+/** Exact 422 text for a pin that is not an ingested version (docs/reference/hcp-terraform-api.md §1.1, GT-IT, provider #1359). */
 export const BAD_PIN_DETAIL =
   'Validation failed: Provided version pin is not equal to latest or provided string does not represent an existing version of the module.';
 
@@ -24,7 +24,7 @@ export function findNoCode(ctx: Ctx, id: string | undefined): NoCodeModule {
 
 function registryModule(ctx: Ctx, id: string): RegistryModule {
   const m = ctx.store.modules.get(id);
-  // An unknown registry module is "not found" (spec §7: 404 for not found).
+  // An unknown registry module is "not found" (docs/reference/hcp-terraform-api.md §8: 404 for not found).
   if (!m) throw notFound();
   return m;
 }
@@ -33,7 +33,7 @@ function checkPin(m: RegistryModule, pin: string): void {
   if (!m.versions.some((v) => v.version === pin && v.status === 'ok')) throw unprocessable(BAD_PIN_DETAIL);
 }
 
-/** `variable-options.data[]`: name and type required, options optional (free text when empty, reference §1.3). */
+/** `variable-options.data[]`: name and type required, options optional (free text when empty, docs/reference/hcp-terraform-api.md §1.3). */
 function readOptions(data: Fields, existing: VariableOption[], ctx: Ctx): VariableOption[] | undefined {
   const rel = data.object('relationships')?.object('variable-options');
   if (!rel) return undefined;
@@ -47,7 +47,7 @@ function readOptions(data: Fields, existing: VariableOption[], ctx: Ctx): Variab
     const variableType = attrs.requiredString('variable-type');
     const options = attrs.array('options') ?? [];
     const givenId = item.string('id');
-    // Replace semantics (reference §1.2): a given id replaces that set; without an id, the set of the same
+    // Replace semantics (docs/reference/hcp-terraform-api.md §1.2): a given id replaces that set; without an id, the set of the same
     // variable name is replaced (the provider sends the full list without ids and expects no duplicates).
     const previous = existing.find((o) => (givenId ? o.id === givenId : o.variableName === variableName));
     const entry = { id: previous?.id ?? ctx.store.ids.next('ncvaropt'), variableName, variableType, options };
@@ -76,11 +76,11 @@ function enable(ctx: Ctx, p: Record<string, string>) {
   const enabled = attrs?.bool('enabled');
   const pin = attrs?.string('version-pin', { nullable: true });
   const options = readOptions(data, [], ctx) ?? [];
-  // At most one no-code module per registry module (reference §1.5: undocumented; a simulator should reject it).
+  // At most one no-code module per registry module (docs/reference/hcp-terraform-api.md §1.5: undocumented; a simulator should reject it).
   if (ctx.store.noCodeOf(m.id)) {
     throw invalid('/data/relationships/registry-module', 'Registry module already has a no-code module; update it instead');
   }
-  // Pin default: the latest version (spec §2, §9).
+  // Pin default: the latest version (§1.1).
   const versionPin = pin ? pin : (latestOkVersion(m) ?? '');
   if (versionPin === '') throw unprocessable(BAD_PIN_DETAIL);
   checkPin(m, versionPin);
@@ -96,7 +96,7 @@ function enable(ctx: Ctx, p: Record<string, string>) {
     updatedAt: now,
   };
   ctx.store.noCodeModules.set(n.id, n);
-  // 200, not 201 (reference §1.1, "Surprises" 1).
+  // 200, not 201 (docs/reference/hcp-terraform-api.md §1.1, "Surprises" 1).
   return readReply(ctx, n, false);
 }
 
@@ -113,7 +113,7 @@ function update(ctx: Ctx, p: Record<string, string>) {
   const enabled = attrs?.bool('enabled');
   const pin = attrs?.string('version-pin', { nullable: true });
   const options = readOptions(data, n.options, ctx);
-  // Omitted properties keep their value (spec §4 rule 1).
+  // Omitted properties keep their value (§1.2).
   const versionPin = pin ? pin : n.versionPin;
   checkPin(m, versionPin);
   n.registryModuleId = m.id;
@@ -132,13 +132,13 @@ export const noCodeModuleRoutes: Route[] = [
     pattern: '/no-code-modules/:id',
     handler: (ctx, p) => {
       const n = findNoCode(ctx, p.id);
-      // Both spellings work: the docs' `variable_options` and go-tfe's `variable-options` (reference §1.3).
+      // Both spellings work: the docs' `variable_options` and go-tfe's `variable-options` (docs/reference/hcp-terraform-api.md §1.3).
       const include = parseInclude(ctx.url, ['variable_options', 'variable-options']);
       return readReply(ctx, n, include.size > 0);
     },
   },
   {
-    // Not in the docs but real (reference §1.4); 204 inferred.
+    // Not in the docs but real (docs/reference/hcp-terraform-api.md §1.4); 204 inferred.
     method: 'DELETE',
     pattern: '/no-code-modules/:id',
     handler: (ctx, p) => {
@@ -148,7 +148,7 @@ export const noCodeModuleRoutes: Route[] = [
     },
   },
   {
-    // Undocumented, BETA: a non-paginated list of the version's inputs (reference §1.3).
+    // Undocumented, BETA: a non-paginated list of the version's inputs (docs/reference/hcp-terraform-api.md §1.3).
     method: 'GET',
     pattern: '/no-code-modules/:id/versions/:version/module-variables',
     handler: (ctx, p) => {

@@ -1,13 +1,13 @@
 import type { NoCodeModule, Store, VariableOption } from './model.js';
 import { orgRef } from './org-wire.js';
 
-/** No-code module documents, shaped as the NC response sample (reference tfc-api.md §1.1, §1.3). */
+/** No-code module documents, shaped as the NC response sample (docs/reference/hcp-terraform-api.md §1.1, §1.3). */
 
 export function noCodeModuleResource(store: Store, n: NoCodeModule): unknown {
   return {
     id: n.id,
     type: 'no-code-modules',
-    // Only two attributes (reference §1.1).
+    // Only two attributes (docs/reference/hcp-terraform-api.md §1.1).
     attributes: { enabled: n.enabled, 'version-pin': n.versionPin },
     relationships: {
       organization: orgRef(store),
@@ -21,7 +21,7 @@ export function noCodeModuleResource(store: Store, n: NoCodeModule): unknown {
   };
 }
 
-/** An included option; its back-reference type is `no-code-allowed-modules` (reference §1.3). */
+/** An included option; its back-reference type is `no-code-allowed-modules` (docs/reference/hcp-terraform-api.md §1.3). */
 export function variableOptionResource(n: NoCodeModule, o: VariableOption): unknown {
   return {
     id: o.id,

@@ -1,6 +1,6 @@
 import type { AgentPool, Project, Store, Workspace } from './model.js';
 
-/** Organization, project and agent pool documents (reference tfc-api.md §7; organization id = its name, §1.1). */
+/** Organization, project and agent pool documents (docs/reference/hcp-terraform-api.md §7; organization id = its name, §1.1). */
 
 export const orgRef = (store: Store) => ({
   data: { id: store.organization, type: 'organizations' },

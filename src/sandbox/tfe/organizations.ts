@@ -4,7 +4,7 @@ import { parseInclude } from './include.js';
 import { fuzzy, listReply, requireOrg } from './list.js';
 import { agentPoolResource, organizationResource, projectResource } from './org-wire.js';
 
-/** Organization, account, projects and agent pools (reference tfc-api.md §7, §8). */
+/** Organization, account, projects and agent pools (docs/reference/hcp-terraform-api.md §7, §8). */
 
 function accountDetails(ctx: Ctx) {
   const store = ctx.store;
@@ -57,7 +57,7 @@ export const organizationRoutes: Route[] = [
       const q = ctx.url.searchParams;
       const names = q.get('filter[names]');
       let list = [...ctx.store.projects.values()];
-      // filter[names]: exact, case-insensitive, comma list; q is ignored when filter[names] is present (PRJ, reference §7).
+      // filter[names]: exact, case-insensitive, comma list; q is ignored when filter[names] is present (PRJ, docs/reference/hcp-terraform-api.md §7).
       if (names !== null) {
         const wanted = new Set(names.split(',').map((n) => n.trim().toLowerCase()));
         list = list.filter((pr) => wanted.has(pr.name.toLowerCase()));

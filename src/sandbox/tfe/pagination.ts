@@ -1,12 +1,12 @@
 /**
- * Page-based pagination as HCP Terraform answers it (reference tfc-api.md §8, §4): `page[number]` (default 1),
+ * Page-based pagination as HCP Terraform answers it (docs/reference/hcp-terraform-api.md §8, §4): `page[number]` (default 1),
  * `page[size]` (default 20 as the real service, or the simulator's `defaultPageSize`; at most 100, larger values
  * are clamped to 100), `links`
  * with full URLs whose brackets are percent-encoded, and `meta.pagination`. A page past the end answers 200
- * with empty `data` and echoes `current-page` (reference §4, go-tfe registry module integration test).
+ * with empty `data` and echoes `current-page` (docs/reference/hcp-terraform-api.md §4, go-tfe registry module integration test).
  */
 export const MAX_PAGE_SIZE = 100;
-/** The real default page size (reference §8: `page[size]` default 20). */
+/** The real default page size (docs/reference/hcp-terraform-api.md §8: `page[size]` default 20). */
 export const DEFAULT_PAGE_SIZE = 20;
 
 export interface PageMeta {

@@ -1,5 +1,5 @@
 /**
- * 30 requests per second, as HCP Terraform limits (reference tfc-api.md §8: per user; unauthenticated per IP).
+ * 30 requests per second, as HCP Terraform limits (docs/reference/hcp-terraform-api.md §8: per user; unauthenticated per IP).
  * The sandbox counts per token (each seeded token stands for one user) with a one-second sliding window.
  */
 export const RATE_LIMIT_PER_SECOND = 30;
@@ -12,7 +12,7 @@ export const RATE_LIMIT_PER_SECOND = 30;
  */
 export const RUN_LIST_PER_MINUTE = 30;
 
-/** The documented 429 body; the one error whose `status` is a number (reference §8, IDX). */
+/** The documented 429 body; the one error whose `status` is a number (docs/reference/hcp-terraform-api.md §8, IDX). */
 export const RATE_LIMIT_BODY = {
   errors: [{ detail: "You have exceeded the API's rate limit.", status: 429, title: 'Too many requests' }],
 };

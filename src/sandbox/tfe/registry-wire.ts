@@ -1,7 +1,7 @@
 import type { ModuleVersion, NoCodeModule, RegistryModule, Store } from './model.js';
 import { orgRef } from './org-wire.js';
 
-/** Private registry module documents (reference tfc-api.md §4 sample, plus `no-code` and `no-code-modules`). */
+/** Private registry module documents (docs/reference/hcp-terraform-api.md §4 sample, plus `no-code` and `no-code-modules`). */
 
 export const modulePath = (m: RegistryModule): string =>
   `/api/v2/organizations/${m.namespace}/registry-modules/private/${m.namespace}/${m.name}/${m.provider}`;
@@ -13,7 +13,7 @@ export function registryModuleResource(store: Store, m: RegistryModule, withNoCo
     'tag-bindings': { links: { related: `/api/v2/registry-modules/${m.id}/tag-bindings` } },
   };
   // `relationships.no-code-modules.data` is filled when asked with include=no-code-modules: 0 or 1 entry
-  // (reference §1.5; the provider assumes at most one).
+  // (docs/reference/hcp-terraform-api.md §1.5; the provider assumes at most one).
   if (withNoCode) relationships['no-code-modules'] = { data: ncm ? [{ id: ncm.id, type: 'no-code-modules' }] : [] };
   return {
     id: m.id,
@@ -49,7 +49,7 @@ export function moduleVersionResource(m: RegistryModule, v: ModuleVersion): unkn
   };
 }
 
-/** `registry-module-variables` of a version (reference §1.3: name,type,description,required,sensitive,options,has-global). */
+/** `registry-module-variables` of a version (docs/reference/hcp-terraform-api.md §1.3: name,type,description,required,sensitive,options,has-global). */
 export function moduleVariableResources(store: Store, ncm: NoCodeModule, v: ModuleVersion): unknown[] {
   return v.inputs.map((input, i) => {
     const option = ncm.options.find((o) => o.variableName === input.name);

@@ -6,7 +6,7 @@ import type { RegistryModule } from './model.js';
 import { noCodeModuleResource } from './no-code-wire.js';
 import { moduleVersionResource, registryModuleResource } from './registry-wire.js';
 
-/** Private registry modules (reference tfc-api.md §4, §1.5). */
+/** Private registry modules (docs/reference/hcp-terraform-api.md §4, §1.5). */
 
 const INCLUDES = ['no-code-modules'] as const;
 
@@ -20,7 +20,7 @@ function included(ctx: Ctx, modules: RegistryModule[], include: Set<string>): un
 
 function privateModule(ctx: Ctx, p: Record<string, string>): RegistryModule {
   requireOrg(ctx, p.org);
-  // Only the private registry is modeled; the public registry path answers 404 (reference §4 names 403 for
+  // Only the private registry is modeled; the public registry path answers 404 (docs/reference/hcp-terraform-api.md §4 names 403 for
   // disabled public curation; the sandbox has no public modules at all).
   if (p.registry !== 'private') throw notFound();
   const m = ctx.store.moduleByName(p.namespace ?? '', p.name ?? '', p.provider ?? '');
@@ -72,7 +72,7 @@ export const registryRoutes: Route[] = [
     },
   },
   {
-    // 404 until the version is ingested (reference §4; the provider polls this before pinning).
+    // 404 until the version is ingested (docs/reference/hcp-terraform-api.md §4; the provider polls this before pinning).
     method: 'GET',
     pattern: '/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/version',
     handler: (ctx, p) => {

@@ -2,7 +2,7 @@ import { conflict } from './errors.js';
 import { FINAL_RUN_STATES, HELD_RUN_STATES, type Run, type RunKind, type Store, type Workspace } from './model.js';
 
 /**
- * Runs advance through the real run states (reference tfc-api.md §3, RUN) on timers, one step every
+ * Runs advance through the real run states (docs/reference/hcp-terraform-api.md §3, RUN) on timers, one step every
  * `stepDelayMs`:
  *   pending → plan_queued → planning → planned → cost_estimating → cost_estimated
  *     → (auto-apply) apply_queued → applying → applied
@@ -231,10 +231,10 @@ export class RunEngine {
     }
   }
 
-  /** What an applied run changes: the module version, and the resources in state (reference §3, §5). */
+  /** What an applied run changes: the module version, and the resources in state (docs/reference/hcp-terraform-api.md §3, §5). */
   private applyEffects(ws: Workspace, run: Run): void {
     ws.updatedAt = new Date().toISOString();
-    // The new state is processed to discover resources for a while after the apply (reference §5).
+    // The new state is processed to discover resources for a while after the apply (docs/reference/hcp-terraform-api.md §5).
     ws.stateProcessedAt = Date.now() + this.stateProcessingMs;
     if (run.isDestroy) {
       ws.managedResources = 0;

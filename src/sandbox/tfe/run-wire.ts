@@ -1,7 +1,7 @@
 import type { Ctx } from './context.js';
 import type { Run } from './model.js';
 
-/** The runs document (RUN; reference tfc-api.md §3, §5). */
+/** The runs document (RUN; docs/reference/hcp-terraform-api.md §3, §5). */
 export function runResource(ctx: Ctx, run: Run): unknown {
   const e = ctx.engine;
   return {
@@ -39,7 +39,7 @@ export function runResource(ctx: Ctx, run: Run): unknown {
   };
 }
 
-/** The UI address of a run, given as an upgrade's `plan-url` (reference §3; clients must not parse it). */
+/** The UI address of a run, given as an upgrade's `plan-url` (docs/reference/hcp-terraform-api.md §3; clients must not parse it). */
 export function planUrl(ctx: Ctx, run: Run): string {
   const ws = ctx.store.workspaces.get(run.workspaceId);
   return `${ctx.url.origin}/app/${ctx.store.organization}/workspaces/${encodeURIComponent(ws?.name ?? run.workspaceId)}/runs/${run.id}`;

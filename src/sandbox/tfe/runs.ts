@@ -7,7 +7,7 @@ import { runResource } from './run-wire.js';
 import { findWorkspace } from './workspace-lookup.js';
 
 /**
- * Runs: read, list per workspace and per organization, create, apply, discard, cancel (RUN; reference tfc-api.md
+ * Runs: read, list per workspace and per organization, create, apply, discard, cancel (RUN; docs/reference/hcp-terraform-api.md
  * §3, §5). Both lists are rationed at 30 a minute per token (rate-limit.ts, server.ts).
  */
 
@@ -56,7 +56,7 @@ export const runRoutes: Route[] = [
       return listReply(ctx, runs, (r) => runResource(ctx, r));
     },
   },
-  // Organization tokens cannot start runs (reference §8, TOK); the sandbox also keeps them from applying one.
+  // Organization tokens cannot start runs (docs/reference/hcp-terraform-api.md §8, TOK); the sandbox also keeps them from applying one.
   { method: 'POST', pattern: '/runs', handler: createRun, noOrgToken: true },
   {
     method: 'POST',

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 
-/** One input variable of a module version (what `module-variables` lists, reference tfc-api.md §1.3). */
+/** One input variable of a module version (what `module-variables` lists, docs/reference/hcp-terraform-api.md §1.3). */
 export interface TfeSeedInput {
   name: string;
   type: string;

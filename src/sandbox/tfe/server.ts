@@ -35,10 +35,10 @@ const API_PREFIX = '/api/v2';
 /** Slow bodies go out in pieces of this size, `slowBodyMs` apart. */
 const SLOW_CHUNK_BYTES = 512;
 
-/** Headers go-tfe reads from the ping (reference tfc-api.md §8). */
+/** Headers go-tfe reads from the ping (docs/reference/hcp-terraform-api.md §8). */
 const SERVICE_HEADERS = { 'TFP-API-Version': '2.6', 'TFP-AppName': 'HCP Terraform', 'X-TFE-Version': 'sandbox' };
 
-/** Service discovery: the provider needs `tfe.v2.2` (reference §8, PV client.go). */
+/** Service discovery: the provider needs `tfe.v2.2` (docs/reference/hcp-terraform-api.md §8, PV client.go). */
 const WELL_KNOWN = {
   'modules.v1': '/api/registry/v1/modules/',
   'motd.v1': '/api/terraform/motd',
@@ -143,9 +143,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
 }
 
 /**
- * 30 requests per second per token, unauthenticated callers per address (reference §8). Every answer carries
+ * 30 requests per second per token, unauthenticated callers per address (docs/reference/hcp-terraform-api.md §8). Every answer carries
  * `X-RateLimit-Limit`. `X-RateLimit-Remaining` is neither documented nor read by go-tfe, so it is sent only
- * when a test asks for it (`sendRateLimitRemaining`): converge must pace without it (reference §8).
+ * when a test asks for it (`sendRateLimitRemaining`): converge must pace without it (docs/reference/hcp-terraform-api.md §8).
  */
 function rateLimit(req: IncomingMessage, deps: ServerDeps, headers: Record<string, string>): Reply | undefined {
   if (!deps.limiter) return undefined;
@@ -155,7 +155,7 @@ function rateLimit(req: IncomingMessage, deps: ServerDeps, headers: Record<strin
   return { status: 429, json: RATE_LIMIT_BODY, headers: { 'X-RateLimit-Reset': d.resetSeconds.toFixed(3) } };
 }
 
-/** Who a limit counts: each seeded token (one user each), else the caller's address (reference §8). */
+/** Who a limit counts: each seeded token (one user each), else the caller's address (docs/reference/hcp-terraform-api.md §8). */
 function limitKey(req: IncomingMessage, deps: ServerDeps): string {
   const token = bearer(req);
   return token !== undefined && Object.values(deps.store.tokens).includes(token) ? `token:${token}` : `ip:${req.socket.remoteAddress ?? '?'}`;
@@ -190,16 +190,16 @@ function answer(req: IncomingMessage, url: URL, method: string, body: Buffer, de
     }
     if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) throw notFound();
     const path = url.pathname.slice(API_PREFIX.length) || '/';
-    // go-tfe's first call; answered without a token (reference §8).
+    // go-tfe's first call; answered without a token (docs/reference/hcp-terraform-api.md §8).
     if (path === '/ping' && method === 'GET') return { status: 204 };
     const token = authenticate(deps.store, bearer(req));
-    // Mutating requests without the JSON:API content type, even body-less ones, get 415 (reference §8).
+    // Mutating requests without the JSON:API content type, even body-less ones, get 415 (docs/reference/hcp-terraform-api.md §8).
     if ((method === 'POST' || method === 'PATCH' || method === 'DELETE') && !(req.headers['content-type'] ?? '').includes(JSON_API)) {
       throw unsupportedMediaType();
     }
     const match = deps.router.match(method, path);
     if (match === undefined || match === 'method') throw notFound();
-    // Organization tokens get the 404 of an unauthorized caller (spec §5).
+    // Organization tokens get the 404 of an unauthorized caller (docs/reference/hcp-terraform-api.md §8).
     if (match.route.noOrgToken && token === 'organization') throw notFound();
     const ctx: Ctx = { method, url, body: parseJsonBody(body), token, store: deps.store, engine: deps.engine, settings: deps.settings };
     return match.route.handler(ctx, match.params);

@@ -9,11 +9,11 @@ import { readVarsRelationship, upsertVars } from './vars.js';
 import { findWorkspace } from './workspace-lookup.js';
 
 /**
- * No-code workspace upgrade: initiate, status, confirm (reference tfc-api.md §3, spec §1, §4).
+ * No-code workspace upgrade: initiate, status, confirm (docs/reference/hcp-terraform-api.md §3).
  * The upgrade id is the id of the run it starts, so `/runs/:id` sees the same run.
  */
 
-/** The documented confirm body, which is not JSON (reference §3); sent as is. */
+/** The documented confirm body, which is not JSON (docs/reference/hcp-terraform-api.md §3); sent as is. */
 export const CONFIRM_BODY = '{ "Workspace update completed" }';
 
 export const NO_UPGRADE_MESSAGE = 'No upgrade available';
@@ -27,7 +27,7 @@ function target(ctx: Ctx, p: Record<string, string>): Workspace {
 
 function upgradeRun(ctx: Ctx, ws: Workspace, runId: string | undefined): Run {
   const run = ctx.store.runs.get(runId ?? '');
-  // 404 for an unknown upgrade (spec §7), and for a run that is not an upgrade of this workspace.
+  // 404 for an unknown upgrade (docs/reference/hcp-terraform-api.md §8), and for a run that is not an upgrade of this workspace.
   if (!run || run.workspaceId !== ws.id || run.kind !== 'upgrade') throw notFound();
   return run;
 }
@@ -50,12 +50,12 @@ function initiate(ctx: Ctx, p: Record<string, string>): Reply {
   if (data.value.type !== undefined) requireType(data, NO_CODE_WORKSPACE_TYPES);
   const vars = readVarsRelationship(data);
   const message = data.object('attributes')?.string('message', { nullable: true }) ?? 'Upgrade triggered via no-code provisioning';
-  // Nothing to do: the call still succeeds, with only a message (reference §3, go-tfe WorkspaceUpgrade.Message).
+  // Nothing to do: the call still succeeds, with only a message (docs/reference/hcp-terraform-api.md §3, go-tfe WorkspaceUpgrade.Message).
   if (ws.noCode?.version === ncm.versionPin && (vars === undefined || vars.length === 0)) {
     return ok({ data: { type: 'workspace-upgrade', attributes: { message: NO_UPGRADE_MESSAGE } } });
   }
   if (vars) upsertVars(ctx, ws, vars);
-  // An upgrade plans and then waits for the confirm step whatever the workspace's auto-apply (spec §1: three steps).
+  // An upgrade plans and then waits for the confirm step whatever the workspace's auto-apply (§3: three steps).
   const run = ctx.engine.create(ws, { kind: 'upgrade', isDestroy: false, message, autoApply: false });
   // Status code undocumented (go-tfe accepts any 2xx); 200 like the other no-code calls.
   return ok(upgradeDocument(ctx, run));

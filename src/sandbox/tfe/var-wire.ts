@@ -1,6 +1,6 @@
 import type { Workspace, WorkspaceVar } from './model.js';
 
-/** Workspace variables (reference tfc-api.md §6): the link to the workspace is `configurable`; sensitive values read as null. */
+/** Workspace variables (docs/reference/hcp-terraform-api.md §6): the link to the workspace is `configurable`; sensitive values read as null. */
 export function varResource(ws: Workspace, v: WorkspaceVar): unknown {
   return {
     id: v.id,

@@ -5,7 +5,7 @@ import type { VarCategory, Workspace, WorkspaceVar } from './model.js';
 import { varResource } from './var-wire.js';
 import { findWorkspace } from './workspace-lookup.js';
 
-/** Workspace variables (reference tfc-api.md §6) and the vars sent with no-code create and upgrade (reference §2, §3). */
+/** Workspace variables (docs/reference/hcp-terraform-api.md §6) and the vars sent with no-code create and upgrade (docs/reference/hcp-terraform-api.md §2, §3). */
 
 export interface VarInput {
   key?: string;
@@ -45,7 +45,7 @@ export function readVarAttributes(attrs: Fields, full: boolean): VarInput {
   };
 }
 
-/** `relationships.vars.data[]` of a no-code create or upgrade: each `{type:'vars', attributes:{…}}` (reference §2). */
+/** `relationships.vars.data[]` of a no-code create or upgrade: each `{type:'vars', attributes:{…}}` (docs/reference/hcp-terraform-api.md §2). */
 export function readVarsRelationship(data: Fields): VarInput[] | undefined {
   const items = data.object('relationships')?.object('vars')?.objects('data');
   if (!items) return undefined;
@@ -72,7 +72,7 @@ export function newVar(ctx: Ctx, input: VarInput): WorkspaceVar {
   };
 }
 
-/** Keys are unique per category in a workspace (reference §8: `Key has already been taken`). */
+/** Keys are unique per category in a workspace (docs/reference/hcp-terraform-api.md §8: `Key has already been taken`). */
 export function checkNewVars(existing: WorkspaceVar[], inputs: VarInput[]): void {
   const seen = new Set(existing.map((v) => `${v.category}\u0000${v.key}`));
   for (const input of inputs) {
@@ -154,7 +154,7 @@ export const varRoutes: Route[] = [
       if (data.value.type !== undefined) requireType(data, ['vars']);
       const input = readVarAttributes(data.object('attributes') ?? new Fields({}, '/data/attributes'), false);
       // Turning sensitivity off is refused: the value was "written once and not visible thereafter" (VARS); the
-      // provider replaces the variable instead (reference §6, PV resource_tfe_variable.go).
+      // provider replaces the variable instead (docs/reference/hcp-terraform-api.md §6, PV resource_tfe_variable.go).
       if (v.sensitive && input.sensitive === false) throw invalid(`${input.pointer}/sensitive`, 'Sensitive variables cannot be made non-sensitive');
       const others = ws.vars.filter((x) => x.id !== v.id);
       checkNewVars(others, [{ ...input, key: input.key ?? v.key, category: input.category ?? v.category }]);

@@ -3,7 +3,7 @@ import type { Ctx } from './context.js';
 import { invalid } from './errors.js';
 import type { Workspace } from './model.js';
 
-/** Reading and checking workspace attributes on create and update (reference tfc-api.md §2, §5; spec §2). */
+/** Reading and checking workspace attributes on create and update (docs/reference/hcp-terraform-api.md §2, §5). */
 
 export interface WorkspaceInput {
   name?: string;
@@ -35,7 +35,7 @@ export function readWorkspaceInput(data: Fields, modes: readonly string[]): Work
     }
     const pool = attrs.string('agent-pool-id', { nullable: true });
     if (pool !== undefined) out.agentPoolId = pool;
-    // The docs spell it `auto_apply`, go-tfe `auto-apply` (reference §2): accept both.
+    // The docs spell it `auto_apply`, go-tfe `auto-apply` (docs/reference/hcp-terraform-api.md §2): accept both.
     const autoApply = attrs.bool('auto-apply') ?? attrs.bool('auto_apply');
     if (autoApply !== undefined) out.autoApply = autoApply;
     const sourceName = attrs.string('source-name', { nullable: true });
@@ -53,7 +53,7 @@ export function readWorkspaceInput(data: Fields, modes: readonly string[]): Work
   return out;
 }
 
-/** Letters, digits, `-`, `_`; unique in the organization (spec §2; reference §8 quotes the 422). */
+/** Letters, digits, `-`, `_`; unique in the organization (docs/reference/hcp-terraform-api.md §2; §8 quotes the 422). */
 export function checkName(ctx: Ctx, name: string | undefined, selfId?: string): string {
   const pointer = '/data/attributes/name';
   if (name === undefined || name === '') throw invalid(pointer, "Name can't be blank");
@@ -72,7 +72,7 @@ export function checkProject(ctx: Ctx, id: string | undefined): string {
 
 /**
  * `agent-pool-id` is required with execution mode `agent`, must name a pool of the organization, and must not
- * be given for other modes (spec §2, reference §5). Returns the resulting mode and pool.
+ * be given for other modes (docs/reference/hcp-terraform-api.md §2, §5). Returns the resulting mode and pool.
  */
 export function resolveExecution(
   ctx: Ctx,

@@ -2,7 +2,7 @@ import type { Store, Workspace } from './model.js';
 import { orgRef } from './org-wire.js';
 import type { RunEngine } from './run-engine.js';
 
-/** The workspaces document (reference tfc-api.md §2 NC sample, §5). */
+/** The workspaces document (docs/reference/hcp-terraform-api.md §2 NC sample, §5). */
 
 export const workspacePath = (store: Store, ws: Workspace): string => `/api/v2/organizations/${store.organization}/workspaces/${encodeURIComponent(ws.name)}`;
 
@@ -43,7 +43,7 @@ export function workspaceResource(store: Store, engine: RunEngine, ws: Workspace
     actions: { 'is-destroyable': true },
     permissions: { 'can-update': true, 'can-destroy': true, 'can-queue-run': true, 'can-read-variable': true, 'can-update-variable': true, 'can-force-delete': true },
   };
-  // Present only on no-code workspaces (reference §2: OAS omits them otherwise).
+  // Present only on no-code workspaces (docs/reference/hcp-terraform-api.md §2: OAS omits them otherwise).
   if (ws.noCode) {
     attributes['source-module-id'] = store.sourceModuleId(ws);
     attributes['no-code-upgrade-available'] = store.upgradeAvailable(ws);
@@ -51,7 +51,7 @@ export function workspaceResource(store: Store, engine: RunEngine, ws: Workspace
   const relationships: Record<string, unknown> = {
     organization: orgRef(store),
     project: { data: { id: ws.projectId, type: 'projects' } },
-    // Written as attribute agent-pool-id, read as this relationship (reference §5).
+    // Written as attribute agent-pool-id, read as this relationship (docs/reference/hcp-terraform-api.md §5).
     'agent-pool': { data: ws.agentPoolId ? { id: ws.agentPoolId, type: 'agent-pools' } : null },
     'current-run': {
       data: ws.currentRunId ? { id: ws.currentRunId, type: 'runs' } : null,

@@ -10,7 +10,7 @@ import { findWorkspace, findWorkspaceByName } from './workspace-lookup.js';
 import { checkName, checkProject, readWorkspaceInput, resolveExecution, type WorkspaceInput } from './workspace-input.js';
 import { workspaceResource } from './workspace-wire.js';
 
-/** Workspaces: create, show by name and id, list, update, force delete, safe delete (reference tfc-api.md §5). */
+/** Workspaces: create, show by name and id, list, update, force delete, safe delete (docs/reference/hcp-terraform-api.md §5). */
 
 /** Includes the sandbox fills; other real include names are accepted and add nothing (WS lists many more). */
 const INCLUDES = ['current_run', 'project', 'organization', 'agent_pool', 'current_configuration_version', 'current_state_version', 'outputs', 'readme', 'locked_by'];
@@ -61,7 +61,7 @@ function update(ctx: Ctx, ws: Workspace): Reply {
   const data = dataOf(ctx.body);
   requireType(data, ['workspaces']);
   const input = readWorkspaceInput(data, ['remote', 'local', 'agent']);
-  // Omitted fields keep their value; a new name changes the URL (reference §5).
+  // Omitted fields keep their value; a new name changes the URL (docs/reference/hcp-terraform-api.md §5).
   const name = input.name !== undefined ? checkName(ctx, input.name, ws.id) : ws.name;
   const exec = resolveExecution(ctx, input, ws);
   const projectId = input.projectId !== undefined ? checkProject(ctx, input.projectId) : ws.projectId;
@@ -73,7 +73,7 @@ function update(ctx: Ctx, ws: Workspace): Reply {
   if (input.description !== undefined) ws.description = input.description;
   if (input.autoApply !== undefined) ws.autoApply = input.autoApply;
   // source-name / source-url are create-only: the update API has neither, so a PATCH carrying them is
-  // accepted and they are silently dropped (reference tfc-api.md §5; go-tfe WorkspaceUpdateOptions).
+  // accepted and they are silently dropped (docs/reference/hcp-terraform-api.md §5; go-tfe WorkspaceUpdateOptions).
   if (input.terraformVersion !== undefined) ws.terraformVersion = input.terraformVersion;
   ws.updatedAt = new Date().toISOString();
   return workspaceReply(ctx, ws);
@@ -85,7 +85,7 @@ function forceDelete(ctx: Ctx, ws: Workspace): Reply {
   return noContent();
 }
 
-/** 409 with go-tfe's texts while resources remain, a run holds the workspace, or the last state is still being processed (reference §5, GT errors.go). */
+/** 409 with go-tfe's texts while resources remain, a run holds the workspace, or the last state is still being processed (docs/reference/hcp-terraform-api.md §5, GT errors.go). */
 function safeDelete(ctx: Ctx, ws: Workspace): Reply {
   const detail =
     ws.managedResources > 0

@@ -3,7 +3,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { ConvergeError } from '../../diagnostics/errors.js';
 
 /*
- * One Nomad variable holds at most 64 KiB of keys plus values (reference nomad-api.md §9), so the
+ * One Nomad variable holds at most 64 KiB of keys plus values (docs/reference/nomad-api.md §9), so the
  * state is gzip-compressed, base64-encoded (Items are strings) and split across chunk variables.
  */
 

@@ -3,7 +3,7 @@ import { ENCODING } from './chunking.js';
 
 /*
  * The head variable `<path>`: the only thing a reader trusts (README "Commit protocol"). Items are
- * string→string (reference nomad-api.md §9).
+ * string→string (docs/reference/nomad-api.md §9).
  *   v1  a snapshot alone: what every converge reads. A fold always writes v1, so a state closed by a
  *       finished run stays readable by a converge from before the journal.
  *   v2  a snapshot plus a journal of changes after it (journal.ts). A converge from before the journal

@@ -20,7 +20,7 @@ export const JOURNAL_ENTRY_FORMAT = 'converge-journal-v1';
 
 /**
  * An entry's text larger than this goes into a whole-state write instead: a variable holds at most 64 KiB
- * of keys plus values (reference nomad-api.md §9), and the entry's other items and keys need room.
+ * of keys plus values (docs/reference/nomad-api.md §9), and the entry's other items and keys need room.
  */
 export const MAX_ENTRY_BYTES = 60_000;
 

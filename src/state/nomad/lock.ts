@@ -9,7 +9,7 @@ import type { VariablesClient, WireVariable } from './variables-client.js';
 
 /*
  * State lock on a SEPARATE variable (`<path>-lock`): lock-acquire replaces the variable's Items with
- * the request's (reference nomad-api.md §9, state `VarLockAcquire` → `varSetTxn`), so locking the
+ * the request's (docs/reference/nomad-api.md §9, state `VarLockAcquire` → `varSetTxn`), so locking the
  * data variable would wipe the state. The lease is renewed every TTL/3 while held, and counts as lost
  * once no renewal succeeded for a TTL (startHeldLock). If converge dies, Nomad's timer runs out 2 x TTL
  * after the last renewal, the lock stays for LockDelay, then clears and the next run gets it.
@@ -119,7 +119,7 @@ export async function acquireNomadLock(opts: NomadLockOptions, operation: string
  * cannot see `Lock` (only management tokens can, §9). Never in the lock variable itself: a plain PUT
  * carrying the matching Lock.ID is allowed there, but it rewrites the stored lock to the 15s TTL and
  * delay defaults, so every later renewal would reset Nomad's timer to 2 x 15s instead of 2 x the TTL
- * asked for (reference nomad-api.md §9; nomad/structs/variables.go `VariableLock.Canonicalize`).
+ * asked for (docs/reference/nomad-api.md §9; nomad/structs/variables.go `VariableLock.Canonicalize`).
  * Best effort: without the record, a dead holder's lock still clears after its lease and delay.
  */
 async function recordNomadLockId(opts: NomadLockOptions, info: LockInfo, nomadLockId: string): Promise<void> {
@@ -374,7 +374,7 @@ const DEFAULT_LOCK_DELAY = '15s';
 
 /**
  * How long a dead holder's lock really lasts: Nomad's timer runs 2 x TTL after the last renewal (a grace
- * period, nomad/locks.go), then the lock waits out LockDelay (reference nomad-api.md §9). Promising only
+ * period, nomad/locks.go), then the lock waits out LockDelay (docs/reference/nomad-api.md §9). Promising only
  * the TTL sent people to `state unlock` for a lock that was about to clear.
  */
 export function lockRecoveryMs(ttl: string, lockDelay = DEFAULT_LOCK_DELAY): number {

@@ -2,7 +2,7 @@ import { ConvergeError } from '../../diagnostics/errors.js';
 
 /*
  * Variable paths must match `^[a-zA-Z0-9-_~/]{1,128}$` (no `.`), and `nomad/` is reserved
- * (reference nomad-api.md §9). We check the configured path up front so a typo fails before any
+ * (docs/reference/nomad-api.md §9). We check the configured path up front so a typo fails before any
  * request, with a message that says what is wrong, instead of a 400 halfway through a write.
  */
 

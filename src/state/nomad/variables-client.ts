@@ -3,7 +3,7 @@ import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js'
 import { Redactor } from '../../secrets/redactor.js';
 
 /*
- * The few Nomad Variables endpoints the state backend needs (reference nomad-api.md §9).
+ * The few Nomad Variables endpoints the state backend needs (docs/reference/nomad-api.md §9).
  * Wire shapes are validated here, at the boundary; callers see plain results, never raw HTTP.
  */
 
@@ -276,7 +276,7 @@ function parseVariable(res: HttpResponse, path: string): WireVariable {
   };
 }
 
-/** Status → coded error; `res.text` arrives redacted. Nomad errors are text/plain (reference nomad-api.md "Surprises" 7). */
+/** Status → coded error; `res.text` arrives redacted. Nomad errors are text/plain (docs/reference/nomad-api.md "Surprises" 7). */
 function statusError(method: string, path: string, res: HttpResponse, op?: string): ConvergeError {
   const what = `${method} /v1/var/${path}${op ? `?${op}` : ''}`;
   const text = res.text.trim().slice(0, 300);

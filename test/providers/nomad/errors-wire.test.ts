@@ -10,7 +10,7 @@ import { bindingRuleFields } from '../../../src/providers/nomad/mapping.js';
 const res = (status: number, text: string) => ({ status, headers: {}, text });
 const ctx = { method: 'POST', path: '/v1/acl/auth-method/okta', subject: 'NomadAuthMethod/okta', range: RANGE };
 
-describe('nomadError (reference §6)', () => {
+describe('nomadError (docs/reference/nomad-api.md §6)', () => {
   it('403 → nomad.permission-denied naming NOMAD_TOKEN and a management token', () => {
     const e = nomadError(res(403, 'Permission denied'), ctx);
     expect(e.code).toBe('nomad.permission-denied');

@@ -14,7 +14,7 @@ import {
 import { parseAuthMethod, parseBindingRule, type WireAuthMethod } from '../../../src/providers/nomad/wire.js';
 import type { NomadAuthMethodSpec } from '../../../src/kinds/nomad-auth-method/spec.js';
 
-/** A read as the real server writes it (reference nomad-api.md §1.2), secrets redacted. */
+/** A read as the real server writes it (docs/reference/nomad-api.md §1.2), secrets redacted. */
 function wire(over: Partial<WireAuthMethod> = {}, config: Record<string, unknown> = {}): WireAuthMethod {
   return parseAuthMethod(
     {
@@ -78,7 +78,7 @@ const spec = (over: Partial<NomadAuthMethodSpec> = {}, config: NomadAuthMethodSp
 
 const same = (s: NomadAuthMethodSpec, w: WireAuthMethod) => diffFields(liveAuthMethodFields(w), authMethodFields(s));
 
-describe('canonicalDuration (reference §1.3)', () => {
+describe('canonicalDuration (docs/reference/nomad-api.md §1.3)', () => {
   it('1h = 60m = 3600s = 1h0m0s', () => {
     for (const d of ['1h', '60m', '3600s', '1h0m0s', '0.5h30m']) expect(canonicalDuration(d)).toBe('1h0m0s');
   });

@@ -219,7 +219,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
     const desired = [asAny(jwt('gh')), asAny(rule('eng', { authMethod: 'gh', selector: '"eng" in list.groups', bindName: 'dev-${value.team}' }))];
     const { planned, views } = await rig.plan(desired);
     for (const p of planned) expect(p.change, p.change.name).toMatchObject({ action: 'no-op', adopt: true, fields: [] });
-    // Issue 8: the rule's adoption is said in the plan even though nothing is sent.
+    // The rule's adoption is said in the plan even though nothing is sent.
     expect(planned.find((p) => p.change.name === 'eng')?.change.notes).toContainEqual(adoptedNote(id));
 
     rig.sim.log.clear();
@@ -238,7 +238,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
       ['no-op', false, []],
       ['no-op', false, [TEMPLATED_BIND_NOTE]],
     ]);
-    // Owned and unchanged: the list calls only (each Hash matches the record's, reference §1.2).
+    // Owned and unchanged: the list calls only (each Hash matches the record's, docs/reference/nomad-api.md §1.2).
     expect(rig.sim.log.entries().map((e) => `${e.method} ${e.path}`)).toEqual(['GET /v1/acl/auth-methods', 'GET /v1/acl/binding-rules']);
   });
 
@@ -343,7 +343,7 @@ describe('Nomad provider against the simulator: tokens and faults', () => {
   });
 });
 
-describe('Nomad provider against a server whose Hash is order-dependent (reference §12)', () => {
+describe('Nomad provider against a server whose Hash is order-dependent (docs/reference/nomad-api.md §12)', () => {
   it('plan → apply → plan is a no-op, and a rewrite with the same content is at most possible hidden drift', async () => {
     const r = await openRig({ simOptions: { randomMapOrder: true } });
     try {
@@ -372,7 +372,7 @@ describe('Nomad provider against a server whose Hash is order-dependent (referen
   });
 });
 
-describe('Nomad provider: reading a replica region (reference §3.1, §7)', () => {
+describe('Nomad provider: reading a replica region (docs/reference/nomad-api.md §3.1, §7)', () => {
   it('builds views from the authoritative region and reports a lagging replica as one warning, rules included', async () => {
     const r = await openRig({ simOptions: { replicationLagMs: 60_000 } });
     try {

@@ -124,7 +124,7 @@ describe('runs', () => {
     expect(classifyRun('applied')).toBe('applied');
     expect(classifyRun('planned_and_finished')).toBe('no-changes');
     for (const s of ['errored', 'canceled', 'force_canceled', 'discarded', 'policy_soft_failed']) expect(classifyRun(s)).toBe('failed');
-    // A person must act in HCP Terraform; the run is neither final nor confirmable (reference §3).
+    // A person must act in HCP Terraform; the run is neither final nor confirmable (docs/reference/hcp-terraform-api.md §3).
     for (const s of ['policy_override', 'tf_policy_override', 'post_plan_awaiting_decision', 'pre_plan_awaiting_decision']) expect(classifyRun(s)).toBe('needs-decision');
     for (const s of ['planned', 'cost_estimated', 'policy_checked']) expect(classifyRun(s)).toBe('confirmable');
     // The runs API's own flag wins over the state name.

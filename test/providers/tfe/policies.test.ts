@@ -4,7 +4,7 @@ import type { AnyDesired } from '../../../src/model/desired.js';
 import { TfeWorld, doc, lambdaModule } from './harness.js';
 
 /*
- * Issue 5 items not in the main story: project by prj- id, agent pool of the organization,
+ * HCP Terraform cases not in the main story: project by prj- id, agent pool of the organization,
  * variable category/hcl changes, a first run that waits for a person, the orphan deletion
  * policy, and progress events with elapsed time. Against the TFE simulator over loopback.
  */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /*
  * A second, deliberately different HCP Terraform stand-in for the client tests: a loopback HTTP
- * server that answers the way the reference (tfc-api.md) says the real service MAY answer, in
+ * server that answers the way the reference (docs/reference/hcp-terraform-api.md) says the real service MAY answer, in
  * the variants our own sandbox does not use. converge is checked against an independent
  * simulator; this server keeps the client honest about every variant the reference allows:
  * - no `/account/details` (404 with `{"errors":["not found"]}` string errors);
@@ -97,7 +97,7 @@ export async function startVariantServer(): Promise<VariantServer> {
       'setting-overwrites': { 'execution-mode': false, 'agent-pool': false },
     },
     relationships: {
-      // The create answer still shows no run (reference §2); reads show none either here.
+      // The create answer still shows no run (docs/reference/hcp-terraform-api.md §2); reads show none either here.
       'current-run': { data: null },
       'agent-pool': { data: null },
       project: { data: { id: w.projectId, type: 'projects' } },
@@ -145,7 +145,7 @@ export async function startVariantServer(): Promise<VariantServer> {
     if (method === 'GET' && path === `/organizations/${ORG}/registry-modules`) {
       if (!rateLimitedOnce) {
         rateLimitedOnce = true;
-        // The documented 429 body (numeric status) and only X-RateLimit-Reset, no Retry-After (reference §8).
+        // The documented 429 body (numeric status) and only X-RateLimit-Reset, no Retry-After (docs/reference/hcp-terraform-api.md §8).
         return send(res, 429, { errors: [{ detail: "You have exceeded the API's rate limit.", status: 429, title: 'Too many requests' }] }, { 'X-RateLimit-Reset': '0.05' });
       }
       const included = noCode ? [noCodeDoc()] : [];
@@ -180,7 +180,7 @@ export async function startVariantServer(): Promise<VariantServer> {
       const opts = ((d.relationships as Obj)['variable-options'] as { data: { attributes: Obj }[] }).data;
       noCode = {
         id: 'nocode-V00000000000001',
-        // version-pin may come back empty/null when not given (reference §1.1).
+        // version-pin may come back empty/null when not given (docs/reference/hcp-terraform-api.md §1.1).
         pin: typeof a['version-pin'] === 'string' && a['version-pin'] !== '' ? a['version-pin'] : null,
         enabled: a.enabled !== false,
         options: opts.map((o) => ({ id: nextId('ncvaropt'), name: String(o.attributes['variable-name']), type: String(o.attributes['variable-type']), options: (o.attributes.options as unknown[]) ?? [] })),
@@ -256,7 +256,7 @@ export async function startVariantServer(): Promise<VariantServer> {
             type: 'vars',
             attributes: {
               key: v.key,
-              // Sensitive values come back empty (go-tfe test, reference §6).
+              // Sensitive values come back empty (go-tfe test, docs/reference/hcp-terraform-api.md §6).
               value: v.sensitive ? '' : v.value,
               category: v.category,
               hcl: v.hcl,
@@ -289,7 +289,7 @@ export async function startVariantServer(): Promise<VariantServer> {
         if (noCode.pin === null || noCode.pin === w.version) return send(res, 200, { data: { type: 'workspace-upgrade', attributes: { message: 'No upgrade available' } } });
         const r: Run = { id: nextId('run'), workspaceId: w.id, status: 'pending', upgradeTo: noCode.pin, confirmed: false };
         runs.set(r.id, r);
-        // No id: the run is only in plan-url, as go-tfe sees it (reference §3).
+        // No id: the run is only in plan-url, as go-tfe sees it (docs/reference/hcp-terraform-api.md §3).
         return send(res, 200, upgradeDoc(r));
       }
       const r = runs.get(seg[5] ?? '');
@@ -301,7 +301,7 @@ export async function startVariantServer(): Promise<VariantServer> {
       if (method === 'POST') {
         if (r.status !== 'post_plan_completed') return send(res, 409, { errors: [{ status: '409', title: 'conflict' }] });
         r.confirmed = true;
-        // The documented confirm body is not JSON (reference §3).
+        // The documented confirm body is not JSON (docs/reference/hcp-terraform-api.md §3).
         return send(res, 200, '{ "Workspace update completed" }');
       }
     }

@@ -11,7 +11,7 @@ afterAll(async () => {
 
 const path = (n: string) => `/v1/acl/auth-method/${n}`;
 
-describe('auth method shape (reference §1.2, §1.3)', () => {
+describe('auth method shape (docs/reference/nomad-api.md §1.2, §1.3)', () => {
   it('answers a create with the real field order, durations as Go text, Hash, RFC 3339 ns times and indexes', async () => {
     const r = await sim.m.post('/v1/acl/auth-method', oidc('shape', {}, { ClaimMappings: { z: 'zz', a: 'aa' }, ExpirationLeeway: 90e9 }));
     expect(r.status).toBe(200);
@@ -34,7 +34,7 @@ describe('auth method shape (reference §1.2, §1.3)', () => {
     expect(m.ModifyTime).toBe(m.CreateTime);
     expect(m.CreateIndex).toBe(m.ModifyIndex);
     expect(r.headers.get('x-nomad-index')).toBe(String(m.ModifyIndex));
-    // writes carry only X-Nomad-Index (reference §3.1)
+    // writes carry only X-Nomad-Index (docs/reference/nomad-api.md §3.1)
     expect(r.headers.get('x-nomad-knownleader')).toBeNull();
     expect(r.headers.get('x-nomad-lastcontact')).toBeNull();
   });
@@ -95,7 +95,7 @@ describe('auth method shape (reference §1.2, §1.3)', () => {
   });
 });
 
-describe('routes and methods (reference §1.1)', () => {
+describe('routes and methods (docs/reference/nomad-api.md §1.1)', () => {
   it('gives 405 Invalid method to other methods', async () => {
     for (const [method, p] of [['GET', '/v1/acl/auth-method'], ['DELETE', '/v1/acl/auth-method'], ['POST', '/v1/acl/auth-methods'], ['PATCH', path('x')]] as const) {
       const r = await sim.m.req(method, p);
@@ -115,7 +115,7 @@ describe('routes and methods (reference §1.1)', () => {
   });
 });
 
-describe('upsert, merge and no-op (reference §3.1, §4)', () => {
+describe('upsert, merge and no-op (docs/reference/nomad-api.md §3.1, §4)', () => {
   it('creates on an existing name by updating it (no 409), and updates a missing name by creating it', async () => {
     const a = await sim.m.post('/v1/acl/auth-method', oidc('ups'));
     const b = await sim.m.post('/v1/acl/auth-method', oidc('ups', { TokenLocality: 'local' }));
@@ -193,7 +193,7 @@ describe('upsert, merge and no-op (reference §3.1, §4)', () => {
   });
 });
 
-describe('validation (reference §3.2)', () => {
+describe('validation (docs/reference/nomad-api.md §3.2)', () => {
   it('reports every failure in order as a go-multierror', async () => {
     const r = await sim.m.post('/v1/acl/auth-method', { Name: 'bad name', Type: 'oidc', TokenLocality: 'Global', MaxTokenTTL: '25h' });
     expect(r.status).toBe(400);
@@ -240,7 +240,7 @@ describe('validation (reference §3.2)', () => {
   it('checks the client assertion config', async () => {
     const a = await sim.m.post('/v1/acl/auth-method', oidc('ca1', {}, { OIDCClientAssertion: { KeySource: 'x', Audience: ['a'] } }));
     expect(a.text).toBe('auth method 0 invalid: 1 error occurred:\n\t* invalid config: invalid client assertion config: invalid KeySource "x"\n\n');
-    // An empty Audience is filled with the discovery URL before Validate, and KeyIDHeader from the key (reference §3.3).
+    // An empty Audience is filled with the discovery URL before Validate, and KeyIDHeader from the key (docs/reference/nomad-api.md §3.3).
     const b = await sim.m.post('/v1/acl/auth-method', oidc('ca2', {}, { OIDCClientAssertion: { KeySource: 'nomad' } }));
     expect(b.status).toBe(200);
     const bc = b.json<AuthMethodJson>().Config as { OIDCDiscoveryURL: string; OIDCClientAssertion: { Audience: string[] } };
@@ -258,7 +258,7 @@ describe('validation (reference §3.2)', () => {
   });
 });
 
-describe('secrets (reference §5)', () => {
+describe('secrets (docs/reference/nomad-api.md §5)', () => {
   it('redacts the client secret and assertion key material on GET and write replies', async () => {
     const body = oidc('sec', {}, { OIDCClientAssertion: { KeySource: 'private_key', Audience: ['a'], PrivateKey: { PemKey: 'PRIVATE', PemCertFile: '/c.pem' } } });
     const w = await sim.m.post('/v1/acl/auth-method', body);
@@ -288,7 +288,7 @@ describe('secrets (reference §5)', () => {
   });
 });
 
-describe('read, list, delete and errors (reference §2, §6, §7, §8)', () => {
+describe('read, list, delete and errors (docs/reference/nomad-api.md §2, §6, §7, §8)', () => {
   it('lists stubs without any token, [] when empty, and an index of at least 1', async () => {
     const fresh = await startSim();
     try {
@@ -346,7 +346,7 @@ describe('read, list, delete and errors (reference §2, §6, §7, §8)', () => {
   });
 });
 
-describe('auth (reference §6)', () => {
+describe('auth (docs/reference/nomad-api.md §6)', () => {
   it('needs a management token for read, write and delete: anything else is 403 Permission denied', async () => {
     await sim.m.post('/v1/acl/auth-method', oidc('guarded'));
     const callers = [sim.anon, sim.c, client(sim.s.url, 'bogus-token')];

@@ -28,7 +28,7 @@ afterAll(async () => {
 const create = (body: Record<string, unknown>) => sim.m.post('/v1/acl/binding-rule', body);
 const base = { AuthMethod: 'corp', BindType: 'role', BindName: 'eng', Selector: '"engineering" in list.groups', Description: 'engineers' };
 
-describe('binding rules (reference §10)', () => {
+describe('binding rules (docs/reference/nomad-api.md §10)', () => {
   it('creates with a server ID and answers in the real field order', async () => {
     const r = await create(base);
     expect(r.status).toBe(200);
@@ -154,7 +154,7 @@ describe('binding rules (reference §10)', () => {
     expect([r.status, r.text]).toEqual([400, 'missing ACL binding rule ID']);
   });
 
-  it('leaves rules orphaned when their auth method is deleted (reference §8)', async () => {
+  it('leaves rules orphaned when their auth method is deleted (docs/reference/nomad-api.md §8)', async () => {
     await sim.m.post('/v1/acl/auth-method', oidc('temp'));
     const rule = (await create({ ...base, AuthMethod: 'temp' })).json<Rule>();
     expect((await sim.m.del('/v1/acl/auth-method/temp')).status).toBe(200);

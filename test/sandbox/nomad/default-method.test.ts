@@ -9,7 +9,7 @@ afterAll(async () => {
   await sim.s.stop();
 });
 
-describe('one default across all types (reference §4)', () => {
+describe('one default across all types (docs/reference/nomad-api.md §4)', () => {
   it('refuses a second default of any type, allows re-upserting the current one, and moves in two steps', async () => {
     expect((await sim.m.post('/v1/acl/auth-method', oidc('first', { Default: true }))).status).toBe(200);
     const jwt = { Name: 'second', Type: 'JWT', TokenLocality: 'local', MaxTokenTTL: '1h', Default: true, Config: { JWKSURL: 'https://idp/jwks' } };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatGoDuration, parseGoDuration } from '../../../src/sandbox/nomad/durations.js';
 import { encodeJson } from '../../../src/sandbox/nomad/json-encode.js';
 
-describe('Go durations (reference §1.3)', () => {
+describe('Go durations (docs/reference/nomad-api.md §1.3)', () => {
   it('formats like time.Duration.String()', () => {
     const cases: Array<[number, string]> = [
       [0, '0s'], [1, '1ns'], [1500, '1.5µs'], [2.5e6, '2.5ms'], [1e9, '1s'], [1.5e9, '1.5s'],

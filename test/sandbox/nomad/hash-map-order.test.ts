@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { oidc, startSim, type Sim } from './helpers.js';
 
 /*
- * Reference nomad-api.md §12: Nomad's Hash walks ClaimMappings, ListClaimMappings and ExtraHeaders in
+ * docs/reference/nomad-api.md §12: Nomad's Hash walks ClaimMappings, ListClaimMappings and ExtraHeaders in
  * Go's random map order, so the same content can get a different Hash. `randomMapOrder` models that.
  */
 let sim: Sim | undefined;
@@ -24,7 +24,7 @@ async function hashesOfRewrites(opts: { randomMapOrder: boolean }, times: number
   return hashes;
 }
 
-describe('Hash and Go map order (reference §12)', () => {
+describe('Hash and Go map order (docs/reference/nomad-api.md §12)', () => {
   it('by default, equal content always has an equal Hash', async () => {
     expect(new Set(await hashesOfRewrites({ randomMapOrder: false }, 6)).size).toBe(1);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oidc, sleep, startSim, type AuthMethodJson, type Sim } from './helpers.js';
 
-describe('blocking queries and query parameters (reference §7)', () => {
+describe('blocking queries and query parameters (docs/reference/nomad-api.md §7)', () => {
   let sim: Sim;
   beforeAll(async () => {
     sim = await startSim();
@@ -79,7 +79,7 @@ describe('blocking queries and query parameters (reference §7)', () => {
   });
 });
 
-describe('replication to a lagging replica region (reference §3.1, §7)', () => {
+describe('replication to a lagging replica region (docs/reference/nomad-api.md §3.1, §7)', () => {
   let sim: Sim;
   beforeAll(async () => {
     sim = await startSim({ replicationLagMs: 300 });

@@ -17,7 +17,7 @@ afterAll(async () => {
 
 // The shortest TTL Nomad allows is 10s and its timer runs 2 x TTL (nomad/locks.go), so these take ~21.5s;
 // they run concurrently, in their own file.
-it.concurrent('keeps an unrenewed lock for 2 x TTL, then LockDelay, then clears it (reference §9)', { timeout: 30_000 }, async () => {
+it.concurrent('keeps an unrenewed lock for 2 x TTL, then LockDelay, then clears it (docs/reference/nomad-api.md §9)', { timeout: 30_000 }, async () => {
   const r = await sim.m.put('/v1/var/exp/lock?lock-acquire', { Items: { holder: 'a' }, Lock: { TTL: '10s', LockDelay: '1s' } });
   const v = r.json<Var>();
   const id = v.Lock?.ID ?? '';
@@ -36,7 +36,7 @@ it.concurrent('keeps an unrenewed lock for 2 x TTL, then LockDelay, then clears 
   expect((await sim.c.put('/v1/var/exp/lock?lock-acquire', {})).status).toBe(200);
 });
 
-it.concurrent('a holder\'s plain write rewrites the stored lock to the 15s defaults (reference §9, VariableLock.Canonicalize)', async () => {
+it.concurrent('a holder\'s plain write rewrites the stored lock to the 15s defaults (docs/reference/nomad-api.md §9, VariableLock.Canonicalize)', async () => {
   const v = (await sim.m.put('/v1/var/exp/rewritten?lock-acquire', { Items: { a: '1' }, Lock: { TTL: '60s', LockDelay: '5s' } })).json<Var & { Lock: { TTL: string } }>();
   expect(v.Lock.TTL).toBe('1m0s');
   const w = await sim.m.put('/v1/var/exp/rewritten', { Items: { a: '2' }, Lock: { ID: v.Lock.ID } });

@@ -22,7 +22,7 @@ const acquire = (p: string, body: Record<string, unknown> = {}, who = sim.m) => 
 const renew = (p: string, id: string, who = sim.m) => who.put(`/v1/var/${p}?lock-renew`, { Lock: { ID: id } });
 const release = (p: string, id: string, who = sim.m) => who.put(`/v1/var/${p}?lock-release`, { Lock: { ID: id } });
 
-describe('variable locks (reference §9 "Locks")', () => {
+describe('variable locks (docs/reference/nomad-api.md §9 "Locks")', () => {
   it('acquires with defaults of 15s, creating the variable, and shows the Lock to its holder', async () => {
     const r = await acquire('lk/new', { Items: { owner: 'me' } });
     expect(r.status).toBe(200);

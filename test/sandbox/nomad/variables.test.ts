@@ -22,7 +22,7 @@ afterAll(async () => {
 
 const put = (p: string, body: Record<string, unknown>, q = '') => sim.m.put(`/v1/var/${p}${q}`, body);
 
-describe('variables: shape, read, write (reference §9)', () => {
+describe('variables: shape, read, write (docs/reference/nomad-api.md §9)', () => {
   it('writes and reads a variable with Unix-ns times, in the real field order', async () => {
     const before = BigInt(Date.now()) * 1_000_000n;
     const w = await put('app/config', { Items: { b: '2', a: '1' } });
@@ -99,7 +99,7 @@ describe('variables: shape, read, write (reference §9)', () => {
   });
 });
 
-describe('variables: check-and-set (reference §9)', () => {
+describe('variables: check-and-set (docs/reference/nomad-api.md §9)', () => {
   it('cas=0 creates only; a stale index is a 409 with the current variable; the right index writes', async () => {
     const c = await put('cas/one', { Items: { v: '1' } }, '?cas=0');
     expect(c.status).toBe(200);
@@ -145,7 +145,7 @@ describe('variables: check-and-set (reference §9)', () => {
   });
 });
 
-describe('variables: list (reference §9)', () => {
+describe('variables: list (docs/reference/nomad-api.md §9)', () => {
   it('lists metadata under a prefix, pages with per_page and next_token', async () => {
     const fresh = await startSim();
     try {

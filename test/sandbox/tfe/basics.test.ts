@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_API, startSim, type Sim } from './helpers.js';
 
-describe('TFE sandbox: conventions (reference §8)', () => {
+describe('TFE sandbox: conventions (docs/reference/hcp-terraform-api.md §8)', () => {
   let sim: Sim;
   beforeAll(async () => {
     sim = await startSim();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSim, type Sim } from './helpers.js';
 
-describe('TFE sandbox: rate limit (reference §8)', () => {
+describe('TFE sandbox: rate limit (docs/reference/hcp-terraform-api.md §8)', () => {
   let sim: Sim | undefined;
   afterEach(async () => sim?.s.stop());
 

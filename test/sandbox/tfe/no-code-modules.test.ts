@@ -10,7 +10,7 @@ const opt = (name: string, options: unknown[], id?: string) => ({
   attributes: { 'variable-name': name, 'variable-type': 'string', options },
 });
 
-describe('TFE sandbox: no-code modules (reference §1, spec §2, §4)', () => {
+describe('TFE sandbox: no-code modules (docs/reference/hcp-terraform-api.md §1)', () => {
   let sim: Sim;
   let vpc: string;
   let lambda: string;
@@ -98,7 +98,7 @@ describe('TFE sandbox: no-code modules (reference §1, spec §2, §4)', () => {
     expect(onlyPin.body.data.attributes).toEqual({ enabled: true, 'version-pin': '1.5.0' });
     expect(onlyPin.body.data.relationships['variable-options'].data).toHaveLength(2);
 
-    // go-tfe sends only the registry module: the module comes back unchanged (reference §1.2, GT-IT).
+    // go-tfe sends only the registry module: the module comes back unchanged (docs/reference/hcp-terraform-api.md §1.2, GT-IT).
     const onlyModule = await sim.user.patch(`/no-code-modules/${id}`, {
       data: { type: 'no-code-modules', relationships: { 'registry-module': { data: { id: vpc, type: 'registry-modules' } } } },
     });

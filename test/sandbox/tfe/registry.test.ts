@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TFE_SEED, startTfeSimulator } from '../../../src/sandbox/tfe/index.js';
 import { client, enableModule, moduleId, sleep, startSim, type Sim } from './helpers.js';
 
-describe('TFE sandbox: projects, agent pools, registry modules, pagination (reference §4, §7, §8)', () => {
+describe('TFE sandbox: projects, agent pools, registry modules, pagination (docs/reference/hcp-terraform-api.md §4, §7, §8)', () => {
   let sim: Sim;
   beforeAll(async () => {
     sim = await startSim({ defaultPageSize: 1 });

@@ -16,7 +16,7 @@ const destroyRun = (wsId: string) => ({
   data: { type: 'runs', attributes: { 'is-destroy': true, message: 'destroy' }, relationships: { workspace: { data: { type: 'workspaces', id: wsId } } } },
 });
 
-describe('TFE sandbox: runs (RUN, reference §3, §5)', () => {
+describe('TFE sandbox: runs (RUN, docs/reference/hcp-terraform-api.md §3, §5)', () => {
   let sim: Sim;
   let ncm: string;
   beforeAll(async () => {
@@ -109,7 +109,7 @@ describe('TFE sandbox: runs (RUN, reference §3, §5)', () => {
     expect(d.status).toBe(201);
     expect(d.body.data.attributes['is-destroy']).toBe(true);
     await waitForStatus(sim.user, d.body.data.id, 'applied');
-    // The new state is processed first: a temporary 409 (reference §5), then the delete goes through.
+    // The new state is processed first: a temporary 409 (docs/reference/hcp-terraform-api.md §5), then the delete goes through.
     const early = await sim.user.post(`/workspaces/${ws}/actions/safe-delete`);
     expect(early.status).toBe(409);
     expect(JSON.stringify(early.body)).toContain('Latest workspace state is being processed to discover resources, please try again later');

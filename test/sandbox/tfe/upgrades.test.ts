@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNoCodeWorkspace, enableModule, latestRunId, runStatus, startSim, waitFor, waitForStatus, type Sim } from './helpers.js';
 
-describe('TFE sandbox: no-code workspace upgrades (reference §3, spec §1, §4)', () => {
+describe('TFE sandbox: no-code workspace upgrades (docs/reference/hcp-terraform-api.md §3)', () => {
   let sim: Sim;
   let ncm: string;
   let ws: string;

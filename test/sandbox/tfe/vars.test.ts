@@ -3,7 +3,7 @@ import { startSim, type Sim } from './helpers.js';
 
 const v = (attrs: Record<string, unknown>) => ({ data: { type: 'vars', attributes: attrs } });
 
-describe('TFE sandbox: workspace variables (reference §6)', () => {
+describe('TFE sandbox: workspace variables (docs/reference/hcp-terraform-api.md §6)', () => {
   let sim: Sim;
   let ws: string;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNoCodeWorkspace, enableModule, projectId, startSim, workspaceBody, type Sim } from './helpers.js';
 
-describe('TFE sandbox: workspaces (reference §2, §5)', () => {
+describe('TFE sandbox: workspaces (docs/reference/hcp-terraform-api.md §2, §5)', () => {
   let sim: Sim;
   let ncm: string;
   let pool: string;
@@ -41,7 +41,7 @@ describe('TFE sandbox: workspaces (reference §2, §5)', () => {
     });
     expect(d.relationships.project.data).toEqual({ id: platform, type: 'projects' });
     expect(d.relationships['agent-pool'].data).toBeNull();
-    // The first run is queued, but the create answer may still show no current run (reference §2).
+    // The first run is queued, but the create answer may still show no current run (docs/reference/hcp-terraform-api.md §2).
     expect(d.relationships['current-run'].data).toBeNull();
     expect(d.relationships['no-code-module-version'].data.id).toMatch(/^nocodever-/);
     expect(d.links).toEqual({ self: '/api/v2/organizations/acme/workspaces/vpc-dev', 'self-html': '/app/acme/workspaces/vpc-dev' });
@@ -138,7 +138,7 @@ describe('TFE sandbox: workspaces (reference §2, §5)', () => {
     expect(names).toEqual([...names].sort());
     expect(all.body.meta.pagination['total-count']).toBe(names.length);
     const page = await sim.user.get('/organizations/acme/workspaces');
-    // Default page size 20, as the real API (reference §8).
+    // Default page size 20, as the real API (docs/reference/hcp-terraform-api.md §8).
     expect(page.body.data).toHaveLength(Math.min(20, names.length));
     expect(page.body.meta.pagination['page-size']).toBe(20);
     expect((await sim.user.get('/organizations/acme/workspaces?page[size]=101')).body.meta.pagination['page-size']).toBe(100);
@@ -160,7 +160,7 @@ describe('TFE sandbox: workspaces (reference §2, §5)', () => {
     });
     expect(b.status).toBe(200);
     expect(b.body.data.relationships['agent-pool'].data.id).toBe(pool);
-    // source-name / source-url are create-only: the PATCH succeeds and drops them (reference §5).
+    // source-name / source-url are create-only: the PATCH succeeds and drops them (docs/reference/hcp-terraform-api.md §5).
     expect(b.body.data.attributes).toMatchObject({ 'source-name': 'converge', 'source-url': 'https://example.com' });
     const back = await sim.user.patch(`/workspaces/${id}`, { data: { type: 'workspaces', attributes: { 'execution-mode': 'remote' } } });
     expect(back.body.data.relationships['agent-pool'].data).toBeNull();
