@@ -133,7 +133,7 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
       ctx,
       manifests,
       saved: () =>
-        host.redactor.redact(
+        host.redactor.redactForms(
           serializePlan(
             toSavedPlan(run, {
               paths: savedPaths,

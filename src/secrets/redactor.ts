@@ -26,7 +26,21 @@ export class Redactor {
     return this.secrets.size;
   }
 
+  /**
+   * Every whole form of every secret, and any run of 8 or more of its characters (secret-runs.ts): for the
+   * streams people and CI read (stdout, stderr, progress, PR comments), where a server's error text is echoed.
+   */
   redact(text: string): string {
+    if (this.secrets.size === 0) return text;
+    return this.runs.mask(this.redactForms(text));
+  }
+
+  /**
+   * Whole forms only, for converge's own data written to files (saved plans, exported manifests): they carry
+   * no server error text, and masking a run of 8 characters there would corrupt a key or a name that happens
+   * to share them with a secret (`db_password` beside a secret containing `password`).
+   */
+  redactForms(text: string): string {
     if (this.secrets.size === 0) return text;
     if (this.pattern === undefined) {
       const parts = [...this.secrets]
@@ -36,6 +50,6 @@ export class Redactor {
       // Case-insensitive: a server may upper-case what it echoes.
       this.pattern = new RegExp(parts.join('|'), 'gi');
     }
-    return this.runs.mask(text.replace(this.pattern, '***'));
+    return text.replace(this.pattern, '***');
   }
 }

@@ -78,7 +78,7 @@ describe('every converge command in examples/ci runs against the sandbox', () =>
       ...sandbox.env,
       // Demo values for the secrets the example manifests reference (what CI maps from its secrets).
       OKTA_CLIENT_SECRET: 'ci-examples-okta-secret-7Hq2',
-      VPC_DB_PASSWORD: 'ci-examples-vpc-password-7Hq2',
+      VPC_DB_PASSWORD: 'ci-examples-vpc-Pw4Rk7-7Hq2',
       NO_COLOR: '1',
     };
   });
@@ -107,7 +107,7 @@ describe('every converge command in examples/ci runs against the sandbox', () =>
       const context = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
       expect([0, 2], context).toContain(r.code);
       expect(r.stderr + r.stdout).not.toContain('ci-examples-okta-secret-7Hq2');
-      expect(r.stderr + r.stdout).not.toContain('ci-examples-vpc-password-7Hq2');
+      expect(r.stderr + r.stdout).not.toContain('ci-examples-vpc-Pw4Rk7-7Hq2');
       expect(r.stderr + r.stdout).not.toContain(sandbox.env.NOMAD_TOKEN);
       // State went to Nomad Variables, not to the runner's disk.
       expect(existsSync(join(dir, '.converge', 'state.json'))).toBe(false);

@@ -56,5 +56,8 @@ export async function tempProject(copy: string[]): Promise<{ dir: string; cleanu
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** Values for the secrets the example manifests reference with fromEnv. */
-export const EXAMPLE_SECRETS = { OKTA_CLIENT_SECRET: 'cli-test-okta-secret-Zq81', VPC_DB_PASSWORD: 'cli-test-vpc-password-Zq81' };
+/**
+ * Values for the secrets the example manifests reference with fromEnv. No run of 8 characters of them is a
+ * variable's key (`db_password`): output masks any such run of a secret.
+ */
+export const EXAMPLE_SECRETS = { OKTA_CLIENT_SECRET: 'cli-test-okta-secret-Zq81', VPC_DB_PASSWORD: 'cli-test-vpc-Kx93Tq-Zq81' };

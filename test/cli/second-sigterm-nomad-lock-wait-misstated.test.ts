@@ -49,7 +49,10 @@ describe('a second SIGTERM says what becomes of the state lock', () => {
     ws.sandbox.nomad.faults.reset();
     const unlock = await ws.cli(['state', 'unlock', id as string, 'settings.yaml']);
     expect(unlock.code, unlock.stderr).toBe(0);
-    expect((await ws.cli(['apply', '--auto-approve', 'nomad', 'settings.yaml'])).code).toBe(0);
+    // Stopped before its first record, the state was never written: the rerun's adoption of what the stopped
+    // run created needs consent like any new state's (docs/decisions.md §27).
+    const rerun = await ws.cli(['apply', '--auto-approve', '--adopt-all', 'nomad', 'settings.yaml']);
+    expect(rerun.code, rerun.stderr).toBe(0);
   }, 60_000);
 
   it('local backend: the lock id and the takeover by the next run', async () => {

@@ -13,7 +13,7 @@ import { openWorkspace, runCli, type CliResult, type Workspace } from './harness
  */
 
 const OKTA_SECRET = 'e2e-okta-secret-Zq81';
-const VPC_PASSWORD = 'e2e-vpc-password-Zq81';
+const VPC_PASSWORD = 'e2e-vpc-Pw4Rk7-Zq81';
 const PEM_SECRET = '-----BEGIN PRIVATE KEY-----\\nMIIoob-pem-secret-Zq81\\n-----END PRIVATE KEY-----';
 const AWS_SECRET = 'oob-aws-secret-Zq81';
 const SECRETS = [OKTA_SECRET, VPC_PASSWORD, 'oob-pem-secret-Zq81', AWS_SECRET];

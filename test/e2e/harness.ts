@@ -42,7 +42,7 @@ export async function openWorkspace(opts: OpenOptions = {}): Promise<Workspace> 
     HOME: dir,
     ...sandbox.env,
     OKTA_CLIENT_SECRET: 'e2e-okta-secret-Zq81',
-    VPC_DB_PASSWORD: 'e2e-vpc-password-Zq81',
+    VPC_DB_PASSWORD: 'e2e-vpc-Pw4Rk7-Zq81',
     ...opts.env,
   };
   return {

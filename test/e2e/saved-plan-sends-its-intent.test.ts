@@ -14,8 +14,8 @@ import { LOCAL_STATE_SETTINGS, OKTA_METHOD, TFE_SETTINGS, vpcModule } from './ma
  * secret value, only a reference to the manifest.
  */
 
-const OLD_SECRET = 'intent-old-password-Zq81';
-const NEW_SECRET = 'intent-new-password-Zq81';
+const OLD_SECRET = 'intent-old-Pw4Rk7-Zq81';
+const NEW_SECRET = 'intent-new-Pw9Tz2-Zq81';
 const HIDDEN = '<secret from the manifest>';
 
 const workspace = workspacePerTest();

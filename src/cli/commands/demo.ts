@@ -15,7 +15,7 @@ const EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
 /** Secret values the examples reference with fromEnv; demo-only values, redacted like any other. */
 const DEMO_SECRETS: Record<string, string> = {
   OKTA_CLIENT_SECRET: 'demo-okta-client-secret-d3m0',
-  VPC_DB_PASSWORD: 'demo-vpc-db-password-d3m0',
+  VPC_DB_PASSWORD: 'demo-vpc-db-Rk27Wm-d3m0',
 };
 
 /**

@@ -41,7 +41,7 @@ export async function exportCommand(host: Host, opts: ExportFlags): Promise<numb
     }
     await mkdir(dir, { recursive: true });
     for (const f of files) {
-      await writeFile(join(dir, f.file), host.redactor.redact(f.text));
+      await writeFile(join(dir, f.file), host.redactor.redactForms(f.text));
       host.err(`Wrote ${f.documents.length} ${f.kind} document${f.documents.length === 1 ? '' : 's'} to ${join(opts.out, f.file)}\n`);
     }
   } else {

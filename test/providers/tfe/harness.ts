@@ -44,7 +44,7 @@ export const vpcModule = (pin?: string, options: unknown[] = ['us-east-1', 'eu-w
 
 export const lambdaModule = () => doc('NoCodeModule', 'lambda', { registryModule: 'acme/lambda/aws', enabled: true });
 
-export const SECRET = 'tfe-it-password-Qx71';
+export const SECRET = 'tfe-it-Pw4Rk7-Qx71';
 
 export const vpcDev = (over: Record<string, unknown> = {}) =>
   doc('NoCodeWorkspace', 'vpc-dev', {

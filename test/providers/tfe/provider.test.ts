@@ -172,7 +172,7 @@ describe('TFE provider against the simulator', () => {
   });
 
   it('variables: a changed plain value is updated, a changed secret rewritten, a removed one deleted', async () => {
-    w.env.VPC_DB_PASSWORD = 'tfe-it-password-rotated-9';
+    w.env.VPC_DB_PASSWORD = 'tfe-it-Pw4Rk7-rotated-9';
     const objects = [
       lambdaModule(),
       vpcModule('1.5.0'),
