@@ -10,9 +10,9 @@ import { createNomadServer } from './server.js';
 import { noVariableFaults, type LoseReplyRule } from './variable-faults.js';
 
 export interface NomadSimOptions extends SimulatorOptions {
-  /** Default `sandbox-nomad-management-token`. */
+  /** Default `4b0c8e2a-6d1f-4a9e-b7c3-2f5d8e1a9c60`. */
   managementToken?: string;
-  /** A valid non-management token (variables only). Default `sandbox-nomad-client-token`. */
+  /** A valid non-management token (variables only). Default `c7e1f4a9-3b2d-4e8f-a6c5-9d0b1e2f3a47`. */
   clientToken?: string;
   /** Default `['europe']`. */
   replicaRegions?: string[];
@@ -53,8 +53,10 @@ export async function startNomadSimulator(opts: NomadSimOptions = {}): Promise<N
   const log = opts.log ?? new RequestLog();
   const cluster = new Cluster(opts.authoritativeRegion ?? 'global', opts.replicaRegions ?? ['europe'], opts.replicationLagMs ?? 0);
   const settings: ModelSettings = {
-    managementToken: opts.managementToken ?? 'sandbox-nomad-management-token',
-    clientToken: opts.clientToken ?? 'sandbox-nomad-client-token',
+    // UUIDs like Nomad's SecretIDs: converge masks any 8 characters of a token, so a token made of words
+    // (`management`) would mask those words in its output.
+    managementToken: opts.managementToken ?? '4b0c8e2a-6d1f-4a9e-b7c3-2f5d8e1a9c60',
+    clientToken: opts.clientToken ?? 'c7e1f4a9-3b2d-4e8f-a6c5-9d0b1e2f3a47',
     aclEnabled: opts.aclEnabled ?? true,
     minTokenTtl: toNs(opts.minTokenTtl, '1m'),
     maxTokenTtl: toNs(opts.maxTokenTtl, '24h'),

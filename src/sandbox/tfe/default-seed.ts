@@ -7,10 +7,12 @@ import type { TfeSeed } from './seed.js';
 export const DEFAULT_TFE_SEED: TfeSeed = {
   organization: 'acme',
   email: 'platform@acme.example',
+  // Shaped like real tokens (`<14>.atlasv1.<…>`), random letters and digits: converge masks any 8 characters of a
+  // token in its output, so a token made of words would mask those words wherever they appear.
   tokens: {
-    user: 'sandbox-tfe-user-token',
-    team: 'sandbox-tfe-team-token',
-    organization: 'sandbox-tfe-org-token',
+    user: 'Qm7xK2pW9dLz4T.atlasv1.Hc8Vn3Rk6Lp1Zt5Qm9Wx2Bd7Fy4Ga0Js',
+    team: 'Tn4bR8cY1eMq6V.atlasv1.Jw3Kx9Pd5Lr2Zs8Nv6Qb1Ht4Gm7Fc0Xy',
+    organization: 'Og2hS5jU8kWn3X.atlasv1.Pe6Ry1Tu4Iv7Ob9Nc3Md5Lf8Kg2Jh0Wq',
   },
   // The first project is the organization's default project (used when a workspace names none, docs/reference/hcp-terraform-api.md §2).
   projects: [

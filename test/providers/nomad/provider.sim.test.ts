@@ -303,7 +303,7 @@ describe('Nomad provider against the simulator: binding rules', () => {
 describe('Nomad provider against the simulator: tokens and faults', () => {
   it('preflight: a management token passes, a non-management token is refused before any write', async () => {
     expect(await rig.provider.preflight?.(rig.ctx, ['NomadAuthMethod'])).toEqual([]);
-    const other = await openRig({ token: 'sandbox-nomad-client-token' });
+    const other = await openRig({ token: 'c7e1f4a9-3b2d-4e8f-a6c5-9d0b1e2f3a47' });
     try {
       const diags = await other.provider.preflight?.(other.ctx, ['NomadAuthMethod', 'NomadBindingRule']);
       expect(diags).toEqual([expect.objectContaining({ severity: 'error', code: 'nomad.token.not-management' })]);

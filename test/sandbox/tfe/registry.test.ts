@@ -141,7 +141,7 @@ describe('TFE sandbox: projects, agent pools, registry modules, pagination (docs
 describe('TFE sandbox: seeds', () => {
   it('the default seed is the shared names of the team contract', () => {
     expect(DEFAULT_TFE_SEED.organization).toBe('acme');
-    expect(DEFAULT_TFE_SEED.tokens).toEqual({ user: 'sandbox-tfe-user-token', team: 'sandbox-tfe-team-token', organization: 'sandbox-tfe-org-token' });
+    expect(DEFAULT_TFE_SEED.tokens).toEqual({ user: 'Qm7xK2pW9dLz4T.atlasv1.Hc8Vn3Rk6Lp1Zt5Qm9Wx2Bd7Fy4Ga0Js', team: 'Tn4bR8cY1eMq6V.atlasv1.Jw3Kx9Pd5Lr2Zs8Nv6Qb1Ht4Gm7Fc0Xy', organization: 'Og2hS5jU8kWn3X.atlasv1.Pe6Ry1Tu4Iv7Ob9Nc3Md5Lf8Kg2Jh0Wq' });
     const vpc = DEFAULT_TFE_SEED.registryModules.find((m) => m.name === 'vpc');
     expect(vpc?.inputs.find((i) => i.name === 'db_password')?.sensitive).toBe(true);
   });
