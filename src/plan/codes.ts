@@ -45,6 +45,7 @@ export type Note =
   | { code: 'already-gone' }
   /** A `deletion: safe` workspace that still manages resources: HCP Terraform will refuse the safe-delete. */
   | { code: 'safe-delete-refused'; resources: number }
+  | { code: 'module-downgrade'; from: string; to: string }
   | { code: 'recreate-missing' }
   | { code: 'protected-delete' }
   | { code: 'replaces-rule'; id: string; field: 'authMethod' | 'bindType'; from: string; to: string }
@@ -104,6 +105,7 @@ export const NOTE_CODES = {
   'secret-unknown': { meaning: 'an adopted object’s secrets are unknown to converge and are written', data: 'paths: string[]' },
   'secret-resent': { meaning: 'a secret rewritten outside converge (hidden drift) is sent again with this update, the manifest’s value', data: 'paths: string[]' },
   'already-gone': { meaning: 'an owned object is gone live and left the manifests; its record is dropped', data: '-' },
+  'module-downgrade': { meaning: 'the manifest pins an older module version than the workspace runs: the upgrade goes back', data: 'from: string; to: string' },
   'safe-delete-refused': { meaning: 'a `deletion: safe` workspace still manages resources: HCP Terraform will refuse the safe-delete', data: 'resources: number' },
   'recreate-missing': { meaning: 'an owned object is gone live (deleted outside converge?); it is created again', data: '-' },
   'protected-delete': { meaning: 'a protected object’s deletion is refused', data: '-' },

@@ -84,6 +84,8 @@ export function noteSentence(n: Note): string {
       return `secret rewritten outside converge: the manifest's value is sent again with this update (${n.paths.join(', ')})`;
     case 'already-gone':
       return 'already gone: will be dropped from state';
+    case 'module-downgrade':
+      return `a downgrade: ${n.to} is older than ${n.from}, which the workspace runs; the module's resources go back to what ${n.to} declares. If that is not meant, pin ${n.from} or later`;
     case 'safe-delete-refused':
       return `will be refused: the workspace still manages ${n.resources} resource${n.resources === 1 ? '' : 's'} and deletion is safe. Set \`deletion: destroy\` (a destroy run first) or \`deletion: orphan\` (keep it, forget it) and apply before removing the manifest, or destroy them first`;
     case 'recreate-missing':

@@ -48,6 +48,7 @@ const NOTE_EXAMPLES: { [C in NoteCode]: Extract<Note, { code: C }> } = {
   'secret-resent': { code: 'secret-resent', paths: ['variables.terraform.db_password.value'] },
   'already-gone': { code: 'already-gone' },
   'safe-delete-refused': { code: 'safe-delete-refused', resources: 3 },
+  'module-downgrade': { code: 'module-downgrade', from: '1.4.0', to: '1.3.0' },
   'recreate-missing': { code: 'recreate-missing' },
   'protected-delete': { code: 'protected-delete' },
   'replaces-rule': { code: 'replaces-rule', id: '2b6c…', field: 'authMethod', from: 'okta', to: 'gh' },

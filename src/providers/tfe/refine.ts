@@ -6,7 +6,7 @@ import { SENSITIVE_PLACEHOLDER, type Change } from '../../plan/types.js';
 import type { Note, Reason } from '../../plan/codes.js';
 import { rewriteReasons, updateReasons } from '../../plan/reasons.js';
 import type { ObjectView, RefineContext } from '../provider.js';
-import { isDeletionPolicy, isSecretVariable, varCategory, varId, varValuePath, type DeletionPolicy } from './mapping.js';
+import { compareVersions, isDeletionPolicy, isSecretVariable, varCategory, varId, varValuePath, type DeletionPolicy } from './mapping.js';
 import type { DesiredObject } from '../../model/desired.js';
 
 /*
@@ -107,6 +107,8 @@ function refineWorkspace(view: ObjectView, change: Change, all: ReadonlyMap<stri
     const notes: Note[] = [...change.notes];
     if (inFlight?.purpose === 'upgrade') notes.push({ code: 'resumes-upgrade-run', runId: inFlight.runId, phase: inFlight.phase });
     if (firstRun !== null) notes.push({ code: 'first-run-then-upgrade', runId: firstRun, status: firstRunStatus });
+    // Nothing in HCP Terraform refuses an older pin: say so before a rollout takes every workspace back.
+    if (from !== null && to !== null && compareVersions(to, from) < 0) notes.push({ code: 'module-downgrade', from, to });
     return [{ ...change, action: 'upgrade', upgrade: { from, to: to ?? from }, reasons: [...reasons, ...reasonsBesidesVersion(view, change, how)], notes }];
   }
   // A run an earlier apply started has applied since (load.ts): nothing to follow, the record takes its result.
