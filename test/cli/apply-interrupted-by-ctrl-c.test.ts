@@ -36,7 +36,8 @@ async function applyAndStop(w: Workspace, sig: NodeJS.Signals, twice = false): P
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
-  await waitFor(() => w.sandbox.log.writes('nomad').some((e) => e.status === 200), 20_000, 'the first write');
+  // With 3 s a request, the reads before the first write (the identity probe, the ACL lists) take 15-20 s.
+  await waitFor(() => w.sandbox.log.writes('nomad').some((e) => e.status === 200), 60_000, 'the first write');
   child.kill(sig);
   if (twice) {
     await waitFor(() => stderr.includes(`${sig} received`), 10_000, 'the first stop to be acknowledged');
@@ -72,8 +73,10 @@ describe('Ctrl-C during apply', () => {
     expect(state.records).toHaveLength(done);
 
     ws.sandbox.nomad.faults.reset();
-    const again = await ws.cli(['apply', '--auto-approve', ...NOMAD]);
-    expect(again.code).toBe(0);
+    // Stopped before its first record, the state was never written: the rerun's adoption of what the stopped
+    // run created needs consent like any new state's (docs/decisions.md §27).
+    const again = await ws.cli(['apply', '--auto-approve', '--adopt-all', ...NOMAD]);
+    expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toContain('lock');
     // Every object was created exactly once across both runs.
     expect(ws.sandbox.log.writes('nomad').filter((e) => e.status === 200)).toHaveLength(NOMAD_OBJECTS);
@@ -101,8 +104,10 @@ describe('Ctrl-C during apply', () => {
     expect(existsSync(join(ws.dir, '.converge', 'state.json.lock'))).toBe(true);
 
     ws.sandbox.nomad.faults.reset();
-    const again = await ws.cli(['apply', '--auto-approve', ...NOMAD]);
-    expect(again.code).toBe(0);
+    // Stopped before its first record, the state was never written: the rerun's adoption of what the stopped
+    // run created needs consent like any new state's (docs/decisions.md §27).
+    const again = await ws.cli(['apply', '--auto-approve', '--adopt-all', ...NOMAD]);
+    expect(again.code, again.stderr).toBe(0);
     expect((await ws.cli(['plan', '--detailed-exitcode', ...NOMAD])).code).toBe(0);
   });
 

@@ -121,8 +121,10 @@ describe('adoption of matching live objects after the state is lost (built CLI â
     expect(r.stdout).toContain('No changes.');
     expect(r.stdout).not.toContain('recorded as owned');
     expect(r.stdout).not.toContain('note:');
-    // The policy list checks that the policies the rules bind exist (one list, no single reads).
+    // The identity probe first (is this Nomad?); the policy list checks that the policies the rules bind exist
+    // (one list, no single reads).
     expect(ws.sandbox.log.entries({ service: 'nomad' }).map((e) => `${e.method} ${e.path}`)).toEqual([
+      'GET /v1/regions',
       'GET /v1/acl/policies',
       'GET /v1/acl/auth-methods',
       'GET /v1/acl/binding-rules',
