@@ -13,7 +13,9 @@ import type { WorkspaceWire } from './wire.js';
  * cost one request (one run read alone: a canary, a lone first run) is followed after a quarter of the interval
  * (LONE_ROUND_SHARE), backing off the same way: a lone run is seen to move within a quarter second at the default
  * --poll-interval 1s instead of a second (a canary's ~2 s run took 4 s to follow), for at most four requests a
- * second, an eighth of HCP Terraform's 30 (docs/reference/hcp-terraform-api.md §8).
+ * second, an eighth of HCP Terraform's 30 (docs/reference/hcp-terraform-api.md §8). So is a round whose waiters all
+ * ask their first question and number at least FRESH_PER_PAGE per page of the sweep (a rollout's workspaces that
+ * started a moment after the canary's last round: 187 of 199 waited a whole second for the next one).
  */
 
 export interface RunState {
@@ -86,13 +88,26 @@ export class RunSweeper {
     });
   }
 
+  /**
+   * Every waiter asks its first question, and they are many for what a sweep costs (FRESH_PER_PAGE a page): the
+   * followers a rollout starts at once that missed the last round by a few milliseconds. They need not wait a
+   * whole interval: nothing they ask about was read before.
+   */
+  private freshCrowd(): boolean {
+    if (this.waiting.some((w) => this.seen.has(w.key))) return false;
+    return new Set(this.waiting.map((w) => w.workspaceId)).size >= FRESH_PER_PAGE * this.pages;
+  }
+
   private async runRound(): Promise<void> {
-    const share = this.lastRoundCost <= 1 ? LONE_ROUND_SHARE : 1;
+    // Followers that ask at about the same moment are counted together (freshCrowd) and share the round.
+    await new Promise((r) => setImmediate(r));
+    const share = this.lastRoundCost <= 1 || this.freshCrowd() ? LONE_ROUND_SHARE : 1;
     const interval = Math.min(this.intervalMs * 10, this.intervalMs * share * Math.pow(1.5, this.backoff));
     const wait = this.lastRoundAt + interval - this.clock.now();
-    if (wait > 0) await this.clock.sleep(wait);
-    // Followers that ask at about the same moment share the round.
-    await new Promise((r) => setImmediate(r));
+    if (wait > 0) {
+      await this.clock.sleep(wait);
+      await new Promise((r) => setImmediate(r));
+    }
     this.lastRoundAt = this.clock.now();
     this.stats.rounds += 1;
     const batch = this.waiting;
@@ -140,8 +155,10 @@ export class RunSweeper {
   }
 }
 
-/** The share of the interval after a round that cost one request (see the top of this file). */
+/** The share of the interval after a round that cost one request, or before a crowd of first questions (see the top of this file). */
 export const LONE_ROUND_SHARE = 1 / 4;
+/** First questions per sweep page that make a crowd worth a round sooner (freshCrowd). */
+export const FRESH_PER_PAGE = 10;
 
 /** The sweeper's clock (a test gives its own and advances it). */
 export interface SweepClock {
