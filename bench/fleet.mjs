@@ -113,7 +113,7 @@ export async function seedFleet(shape, { latencyMs, via = 'control', limit = 30,
   const t0 = performance.now();
   sandbox.tfe.control.setRateLimit(10_000);
   if (via === 'control') sandbox.tfe.control.addFleet(fleetForControl(shape));
-  const apply = await runCli(['apply', '--auto-approve', '--quiet', '--parallelism', '16', '--poll-interval', '20ms'], { cwd: ws.dir, env });
+  const apply = await runCli(['apply', '--auto-approve', '--adopt-all', '--quiet', '--parallelism', '16', '--poll-interval', '20ms'], { cwd: ws.dir, env });
   if (apply.code !== 0) throw new Error(`seeding apply exited ${apply.code}: ${apply.stderr.slice(0, 2000)}`);
   const check = checkPlan ? await runCli(['plan', '--detailed-exitcode', '--quiet'], { cwd: ws.dir, env }) : { code: 0 };
   if (check.code !== 0) throw new Error(`the seeded fleet is not converged (plan exit ${check.code}): ${check.stdout.slice(0, 2000)}${check.stderr.slice(0, 2000)}`);

@@ -44,12 +44,17 @@ export class OriginSender {
     scopeGate?: HostGate,
   ): Promise<HttpResponse> {
     await this.passGate(notAfter, signal, scopeGate);
-    if (this.pacer) {
-      await this.pacer.acquire();
+    // The pacer's slot: told when the request really goes and when its answer came (or it never went).
+    const slot = this.pacer ? await this.pacer.acquire() : undefined;
+    try {
       // A 429 elsewhere may have closed the gate while this request waited for its slot.
-      await this.passGate(notAfter, signal, scopeGate);
+      if (slot) await this.passGate(notAfter, signal, scopeGate);
+      signal?.throwIfAborted();
+    } catch (e) {
+      slot?.answered();
+      throw e;
     }
-    signal?.throwIfAborted();
+    slot?.sent();
     this.stats.requests += 1;
     this.inFlight += 1;
     const deadline = new AbortController();
@@ -57,6 +62,8 @@ export class OriginSender {
     try {
       const abort = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
       const res = await this.dispatcher.request({ origin: this.origin, path, method, headers, signal: abort, ...(body !== undefined ? { body } : {}) });
+      // The server counted the request before it answered: its status line is here.
+      slot?.answered();
       const text = await readBounded(res, this.limits.maxBodyBytes);
       return { status: res.statusCode, headers: flattenHeaders(res.headers), text };
     } catch (e) {
@@ -64,6 +71,7 @@ export class OriginSender {
       if (deadline.signal.aborted && deadline.signal.reason instanceof ResponseLimitExceeded) throw deadline.signal.reason;
       throw e;
     } finally {
+      slot?.answered();
       clearTimeout(timer);
       this.inFlight -= 1;
     }
