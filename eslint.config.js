@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layersRule } from './lint/layers.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
@@ -19,4 +20,5 @@ export default tseslint.config(
     },
   },
   { files: ['src/cli/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'], rules: { 'no-console': 'off' } },
+  { files: ['src/**/*.ts'], plugins: { converge: { rules: { layers: layersRule } } }, rules: { 'converge/layers': 'error' } },
 );

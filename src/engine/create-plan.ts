@@ -12,7 +12,7 @@ import { sortForApply } from './order.js';
 import { refreshOnlyChange, withRefresh } from './refresh.js';
 import { expandTargets, outOfScope, outOfScopeNotice } from './scope.js';
 import type { PlanInput, PlanRun } from './types.js';
-import { didYouMean } from '../manifest/suggest.js';
+import { didYouMean } from '../diagnostics/suggest.js';
 
 function byAddress(a: { kind: Kind; name: string }, b: { kind: Kind; name: string }): number {
   const k = kindOrder(a.kind) - kindOrder(b.kind);

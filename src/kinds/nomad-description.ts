@@ -1,4 +1,4 @@
-import type { DocDiagnostics } from '../manifest/rules/context.js';
+import type { RuleSink } from './rule-sink.js';
 
 /**
  * Nomad counts an ACL object's description in bytes (Go `len`: nomad/structs/acl.go
@@ -8,7 +8,7 @@ import type { DocDiagnostics } from '../manifest/rules/context.js';
 const MAX_DESCRIPTION_BYTES = 256;
 
 /** `code` names the kind, e.g. `nomad.binding-rule.description-too-long`. */
-export function checkDescriptionBytes(d: DocDiagnostics, code: string, description: string | undefined): void {
+export function checkDescriptionBytes(d: RuleSink, code: string, description: string | undefined): void {
   const bytes = description === undefined ? 0 : Buffer.byteLength(description, 'utf8');
   if (bytes <= MAX_DESCRIPTION_BYTES) return;
   d.error(

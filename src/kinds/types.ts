@@ -1,5 +1,4 @@
-import type { Diagnostic } from '../diagnostics/types.js';
-import type { DocDiagnostics, LoadedDoc } from '../manifest/rules/context.js';
+import type { RuleDoc, RuleSink, SinkFor } from './rule-sink.js';
 import type { Address, Kind } from '../model/kinds.js';
 import type { SpecByKind } from '../model/specs.js';
 
@@ -42,9 +41,9 @@ export interface KindDefinition<K extends Kind = Kind> {
   /** The objects this one depends on (kinds listed before it in registry.ts). */
   references?: References;
   /** Rules of one document that passed (or, with the schema's findings filtered out, failed) its schema. */
-  check(d: DocDiagnostics, spec: SpecByKind[K]): void;
-  /** Rules that need every document of the run (`docs` in file order, every kind). */
-  checkAcross?(docs: readonly LoadedDoc[], out: Diagnostic[]): void;
+  check(d: RuleSink, spec: SpecByKind[K]): void;
+  /** Rules that need every document of the run (`docs` in file order, every kind); `sinkFor` takes a document's findings. */
+  checkAcross?<D extends RuleDoc>(docs: readonly D[], sinkFor: SinkFor<D>): void;
   /** Where the spec may hold secrets. */
   secretSites?(spec: SpecByKind[K]): SecretSite[];
   /**

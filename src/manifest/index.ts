@@ -17,14 +17,14 @@ import { checkSecrets } from './rules/secrets.js';
 import { checkSettings } from './rules/settings.js';
 import { DOCUMENT_KINDS, isDocumentKind, validatorFor } from './schema.js';
 import { rangeAt, schemaDiagnostics, schemaErrorPointers } from './schema-errors.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../diagnostics/suggest.js';
 import { ShapeTable } from './position-shapes.js';
 import { parseYamlFile } from './yaml-tree.js';
 import type { YamlTree } from './yaml-tree.js';
 
-export { parseGoDuration, formatGoDuration, parseGoDurationDetailed } from './duration.js';
-export { checkSelector } from './selector.js';
-export { didYouMean } from './suggest.js';
+export { parseGoDuration, formatGoDuration, parseGoDurationDetailed } from '../model/go-duration.js';
+export { checkSelector } from '../kinds/nomad-binding-rule/selector.js';
+export { didYouMean } from '../diagnostics/suggest.js';
 
 export interface ManifestLoadResult {
   desired: DesiredSet;

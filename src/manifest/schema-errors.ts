@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { Diagnostic, SourceRange } from '../diagnostics/types.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../diagnostics/suggest.js';
 import { escapePointer } from './yaml-tree.js';
 import type { YamlTree } from './yaml-tree.js';
 

@@ -1,19 +1,15 @@
 import { isAbsolute, resolve } from 'node:path';
 import { hasErrors } from '../diagnostics/types.js';
-import { ConvergeError } from '../diagnostics/errors.js';
 import { loadManifests, type ManifestLoadResult } from '../manifest/index.js';
 import type { Kind } from '../model/kinds.js';
 import type { Settings } from '../model/desired.js';
 import type { ConnectInput, Provider, ProviderContext } from '../providers/provider.js';
 import { kindsOfProvider } from '../kinds/registry.js';
-import { httpLimitsFromEnv } from '../http/limits.js';
-import { nomadConnection } from '../providers/nomad/module.js';
 import { PROVIDER_MODULES } from '../providers/registry.js';
 import { legacyDigestsIn } from '../secrets/digest.js';
 import { createSecretResolver } from '../secrets/resolver.js';
 import type { StateBackend, StateDocument } from '../state/types.js';
 import { createLocalBackend } from '../state/local-backend.js';
-import { createNomadVariablesBackend } from '../state/nomad/index.js';
 import type { OperationHost } from './host.js';
 
 /**
@@ -47,23 +43,10 @@ export function stateBackendFor(host: OperationHost, settings: Settings): StateB
     const path = spec?.path ?? '.converge/state.json';
     return createLocalBackend(isAbsolute(path) ? path : resolve(stateRoot(host, settings), path));
   }
-  const nomad = nomadConnection(connectInput(host, settings));
-  if (!nomad.token) {
-    throw new ConvergeError('config.nomad-token', 'NOMAD_TOKEN is not set: the nomad state backend needs it', {
-      source: 'user',
-      hint: 'export NOMAD_TOKEN=<a token that may read and write the state variable path>',
-    });
-  }
-  return createNomadVariablesBackend({
-    address: nomad.address,
-    token: nomad.token,
-    path: spec.path ?? 'converge/state',
-    tls: nomad.tls,
-    limits: httpLimitsFromEnv(host.env),
-    reporter: host.reporter,
-    ...(spec.namespace ? { namespace: spec.namespace } : {}),
-    ...(spec.lockPath ? { lockPath: spec.lockPath } : {}),
-  });
+  const module = PROVIDER_MODULES.find((m) => m.id === spec.backend);
+  // The schema admits only the backends a provider module hosts.
+  if (!module?.stateBackend) throw new Error(`no provider module hosts the state backend "${spec.backend}"`);
+  return module.stateBackend(connectInput(host, settings), spec);
 }
 
 /** Providers for the kinds in play (desired or owned), each from its module in the registry. Tokens are registered with the redactor first. */

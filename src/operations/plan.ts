@@ -12,7 +12,7 @@ import type { StateDocument } from '../state/types.js';
 import { closeAll, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor, stateRoot } from './connect.js';
 import type { OperationHost } from './host.js';
 import { manifestFiles, refuseEmpty } from './manifest-files.js';
-import { didYouMean } from '../manifest/suggest.js';
+import { didYouMean } from '../diagnostics/suggest.js';
 
 export interface PlanRequest {
   /** Manifest files or directories (default `.`). */

@@ -5,7 +5,7 @@ import type { Change } from '../plan/types.js';
 import type { HiddenChange, Note, OutcomeDetail } from '../plan/codes.js';
 import type { Reporter } from '../model/events.js';
 import type { SecretResolver } from '../secrets/types.js';
-import type { StateRecord, InFlightRun } from '../state/types.js';
+import type { StateBackend, StateRecord, InFlightRun } from '../state/types.js';
 import type { ConvergeError } from '../diagnostics/errors.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { SettingsSpec } from '../model/specs.js';
@@ -223,4 +223,9 @@ export interface ProviderModule {
    * since the likeliest cause on first use is an address pointing at another server.
    */
   readonly unreadableAnswer?: { codes: readonly string[]; hint(env: NodeJS.ProcessEnv): string | undefined };
+  /**
+   * The state backend this service hosts, for `state.backend` equal to this module's id (Nomad Variables),
+   * connected as the provider connects.
+   */
+  stateBackend?(input: ConnectInput, spec: Exclude<NonNullable<SettingsSpec['state']>, { backend: 'local' }>): StateBackend;
 }

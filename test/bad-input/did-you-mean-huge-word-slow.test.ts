@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean } from '../../src/manifest/suggest.js';
+import { didYouMean } from '../../src/diagnostics/suggest.js';
 
 /*
  * Regression: "did you mean" ran a full Levenshtein of every unknown word against every candidate, so

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/manifest/index.js';
-import { checkSelector, MAX_SELECTOR_NESTING } from '../../src/manifest/selector.js';
+import { checkSelector, MAX_SELECTOR_NESTING } from '../../src/kinds/nomad-binding-rule/selector.js';
 
 /*
  * Regression: the binding-rule selector parser recursed once per `(` and `not`; a selector of 300 000

@@ -1,7 +1,7 @@
-import type { DocDiagnostics } from '../../manifest/rules/context.js';
+import type { RuleSink } from '../rule-sink.js';
 import type { NoCodeModuleSpec } from './spec.js';
 
-export function checkNoCodeModule(d: DocDiagnostics, spec: NoCodeModuleSpec): void {
+export function checkNoCodeModule(d: RuleSink, spec: NoCodeModuleSpec): void {
   const seen = new Map<string, number>();
   (spec.variableOptions ?? []).forEach((o, i) => {
     const first = seen.get(o.variableName);

@@ -1,8 +1,7 @@
-import type { Diagnostic } from '../../diagnostics/types.js';
-import { DocDiagnostics, type LoadedDoc } from '../../manifest/rules/context.js';
-import { didYouMean } from '../../manifest/suggest.js';
+import { didYouMean } from '../../diagnostics/suggest.js';
 import type { NoCodeModuleSpec } from '../no-code-module/spec.js';
 import { fieldReference } from '../references.js';
+import type { RuleDoc, SinkFor } from '../rule-sink.js';
 import type { KindDefinition } from '../types.js';
 import { checkNoCodeWorkspace, checkWorkspaceOptions } from './rules.js';
 import type { NoCodeWorkspaceSpec } from './spec.js';
@@ -10,12 +9,12 @@ import type { NoCodeWorkspaceSpec } from './spec.js';
 export type * from './spec.js';
 
 /** A workspace is provisioned from a NoCodeModule document of the same run, and its variables use the module's options. */
-function checkModuleReference(docs: readonly LoadedDoc[], out: Diagnostic[]): void {
-  const modules = new Map<string, LoadedDoc>();
+function checkModuleReference<D extends RuleDoc>(docs: readonly D[], sinkFor: SinkFor<D>): void {
+  const modules = new Map<string, D>();
   for (const doc of docs) if (doc.kind === 'NoCodeModule' && doc.name !== '' && !modules.has(doc.name)) modules.set(doc.name, doc);
   for (const doc of docs) {
     if (doc.kind !== 'NoCodeWorkspace' || !doc.schemaValid) continue;
-    const d = new DocDiagnostics(doc, out);
+    const d = sinkFor(doc);
     const spec = doc.value.spec as NoCodeWorkspaceSpec;
     const module = modules.get(spec.module);
     if (!module) {

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../model/json.js';
-import type { DocDiagnostics } from '../../manifest/rules/context.js';
+import type { RuleSink } from '../rule-sink.js';
 import type { NoCodeModuleSpec } from '../no-code-module/spec.js';
 import type { NoCodeWorkspaceSpec } from './spec.js';
 
@@ -9,7 +9,7 @@ function sameOption(option: JsonValue, value: string): boolean {
 }
 
 /** Rules of the workspace itself; the module reference and option checks need the other documents. */
-export function checkNoCodeWorkspace(d: DocDiagnostics, spec: NoCodeWorkspaceSpec): void {
+export function checkNoCodeWorkspace(d: RuleSink, spec: NoCodeWorkspaceSpec): void {
   const mode = spec.executionMode ?? 'remote';
   // Spec: agent-pool-id is required when execution-mode is agent and must not be given otherwise.
   if (mode === 'agent' && spec.agentPoolId === undefined) {
@@ -38,7 +38,7 @@ export function checkNoCodeWorkspace(d: DocDiagnostics, spec: NoCodeWorkspaceSpe
 }
 
 /** A variable whose module lists options for it must use one of them (the API would refuse it at run time). */
-export function checkWorkspaceOptions(d: DocDiagnostics, spec: NoCodeWorkspaceSpec, module: NoCodeModuleSpec): void {
+export function checkWorkspaceOptions(d: RuleSink, spec: NoCodeWorkspaceSpec, module: NoCodeModuleSpec): void {
   (spec.variables ?? []).forEach((v, i) => {
     if ((v.category ?? 'terraform') !== 'terraform' || v.value === undefined || typeof v.value !== 'string') return;
     const opt = (module.variableOptions ?? []).find((o) => o.variableName === v.key);

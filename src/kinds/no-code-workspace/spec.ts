@@ -2,7 +2,8 @@ import type { SecretInput } from '../../model/secret-ref.js';
 
 export interface WorkspaceVariableSpec {
   key: string;
-  value?: SecretInput;
+  /** As written: numbers and booleans are text on the wire, and `normalise` turns them into the text as written. */
+  value?: SecretInput | number | boolean;
   category?: 'terraform' | 'env';
   description?: string;
   hcl?: boolean;

@@ -1,4 +1,4 @@
-import { didYouMean } from '../../manifest/suggest.js';
+import { didYouMean } from '../../diagnostics/suggest.js';
 import { parseJsonTree } from './json-tree.js';
 import { HclSyntax, parseHclTree, type Item, type Key, type Span, type Value } from './hcl-tree.js';
 import { BLOCKS, BLOCK_NAMES, VARIABLE_PATH_CAPABILITIES, type BlockRule } from './policy-grammar.js';

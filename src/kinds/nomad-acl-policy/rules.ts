@@ -1,4 +1,4 @@
-import type { DocDiagnostics } from '../../manifest/rules/context.js';
+import type { RuleSink } from '../rule-sink.js';
 import { checkDescriptionBytes } from '../nomad-description.js';
 import { checkPolicyHcl } from './policy-hcl.js';
 import { rulesSpanRange } from './rules-position.js';
@@ -12,7 +12,7 @@ const JOB_ACL_CHAIN = [
 ] as const;
 
 /** Nomad's ACL policy validation (nomad/structs/acl.go ACLPolicy.Validate, acl/policy.go Parse), offline. */
-export function checkAclPolicy(d: DocDiagnostics, spec: NomadAclPolicySpec): void {
+export function checkAclPolicy(d: RuleSink, spec: NomadAclPolicySpec): void {
   if (d.doc.name === 'self') {
     d.error(
       'nomad.acl-policy.name-self',

@@ -1,5 +1,4 @@
-import type { Diagnostic } from '../../diagnostics/types.js';
-import { DocDiagnostics, where, type LoadedDoc } from '../../manifest/rules/context.js';
+import { where, type RuleDoc, type SinkFor } from '../rule-sink.js';
 import type { KindDefinition } from '../types.js';
 import { checkAuthMethod } from './rules.js';
 import type { NomadAuthMethodSpec } from './spec.js';
@@ -7,15 +6,15 @@ import type { NomadAuthMethodSpec } from './spec.js';
 export type * from './spec.js';
 
 /** Nomad allows a single default auth method across all types (Nomad answers 400 "default method already exists"). */
-function checkSingleDefault(docs: readonly LoadedDoc[], out: Diagnostic[]): void {
+function checkSingleDefault<D extends RuleDoc>(docs: readonly D[], sinkFor: SinkFor<D>): void {
   const seen = new Set<string>();
-  let defaultMethod: LoadedDoc | undefined;
+  let defaultMethod: D | undefined;
   for (const doc of docs) {
     if (doc.kind !== 'NomadAuthMethod' || doc.name === '' || seen.has(doc.name)) continue;
     seen.add(doc.name);
     if (!doc.schemaValid || (doc.value.spec as NomadAuthMethodSpec).default !== true) continue;
     if (defaultMethod) {
-      new DocDiagnostics(doc, out).error(
+      sinkFor(doc).error(
         'nomad.auth-method.default',
         '/spec/default',
         `only one auth method may be the default: "${defaultMethod.name}" already is (${where(defaultMethod.tree.positions['/spec/default'] ?? defaultMethod.tree.range)})`,

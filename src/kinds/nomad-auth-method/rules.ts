@@ -1,12 +1,12 @@
-import { formatGoDuration, parseGoDurationDetailed } from '../../manifest/duration.js';
-import type { DocDiagnostics } from '../../manifest/rules/context.js';
+import { formatGoDuration, parseGoDurationDetailed } from '../../model/go-duration.js';
+import type { RuleSink } from '../rule-sink.js';
 import type { NomadAuthMethodSpec } from './spec.js';
 
 const MINUTE = 60e9;
 const DAY = 24 * 3600e9;
 
 /** Nomad's checks (docs/reference/nomad-api.md §3.2), done before anything is sent. */
-export function checkAuthMethod(d: DocDiagnostics, spec: NomadAuthMethodSpec): void {
+export function checkAuthMethod(d: RuleSink, spec: NomadAuthMethodSpec): void {
   const name = d.doc.name;
   if (name.includes('_')) {
     // docs/reference/nomad-api.md "Spec versus real server": the spec allows `_`; no Nomad release does (since 1.5.0).

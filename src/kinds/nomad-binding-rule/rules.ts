@@ -1,15 +1,14 @@
 import type { NomadBindingRuleSpec } from './spec.js';
 import type { SourceRange } from '../../diagnostics/types.js';
-import { checkSelector } from '../../manifest/selector.js';
-import type { Diagnostic } from '../../diagnostics/types.js';
-import { DocDiagnostics, type LoadedDoc } from '../../manifest/rules/context.js';
+import { checkSelector } from './selector.js';
+import type { RuleDoc, RuleSink, SinkFor } from '../rule-sink.js';
 import type { NomadAuthMethodSpec } from '../nomad-auth-method/spec.js';
 import { checkDescriptionBytes } from '../nomad-description.js';
 import { checkBindNameTemplate, type BindNameProblem } from './bind-name-template.js';
 import { isTemplatedBindName } from './bound-object.js';
 
 /** Nomad's binding-rule validation (docs/reference/nomad-api.md §10), plus a local parse of the selector. */
-export function checkBindingRule(d: DocDiagnostics, spec: NomadBindingRuleSpec): void {
+export function checkBindingRule(d: RuleSink, spec: NomadBindingRuleSpec): void {
   checkDescriptionBytes(d, 'nomad.binding-rule.description-too-long', spec.description);
   const hasName = spec.bindName !== undefined && spec.bindName !== '';
   if (spec.bindType === 'management') {
@@ -43,7 +42,7 @@ export function checkBindingRule(d: DocDiagnostics, spec: NomadBindingRuleSpec):
 }
 
 /** A templated bind name Nomad cannot compute at login: the whole login fails, not only this rule. */
-export function bindNameError(d: DocDiagnostics, p: BindNameProblem): void {
+export function bindNameError(d: RuleSink, p: BindNameProblem): void {
   d.error('nomad.binding-rule.bind-name-template', '/spec/bindName', p.summary, `${p.detail} Nomad accepts the rule, but every login that matches it would fail, whatever other rules grant.`);
 }
 
@@ -51,8 +50,8 @@ export function bindNameError(d: DocDiagnostics, p: BindNameProblem): void {
  * A templated bind name against its auth method's claimMappings, when the method is in the manifests
  * (a method only in Nomad is checked at plan time by the provider).
  */
-export function checkBindNamesAcross(docs: readonly LoadedDoc[], out: Diagnostic[]): void {
-  const methods = new Map<string, LoadedDoc>();
+export function checkBindNamesAcross<D extends RuleDoc>(docs: readonly D[], sinkFor: SinkFor<D>): void {
+  const methods = new Map<string, D>();
   for (const doc of docs) if (doc.kind === 'NomadAuthMethod' && doc.schemaValid && !methods.has(doc.name)) methods.set(doc.name, doc);
   for (const doc of docs) {
     if (doc.kind !== 'NomadBindingRule' || !doc.schemaValid) continue;
@@ -62,12 +61,12 @@ export function checkBindNamesAcross(docs: readonly LoadedDoc[], out: Diagnostic
     if (!method) continue;
     const values = Object.values((method.value.spec as NomadAuthMethodSpec).config.claimMappings ?? {});
     const anyMethod = new Set(checkBindNameTemplate(spec.bindName).map((p) => p.summary));
-    for (const p of checkBindNameTemplate(spec.bindName, values)) if (!anyMethod.has(p.summary)) bindNameError(new DocDiagnostics(doc, out), p);
+    for (const p of checkBindNameTemplate(spec.bindName, values)) if (!anyMethod.has(p.summary)) bindNameError(sinkFor(doc), p);
   }
 }
 
 /** Points at the offending character when the selector is a one-line scalar; else at the whole value. */
-function selectorColumn(d: DocDiagnostics, col: number): SourceRange {
+function selectorColumn(d: RuleSink, col: number): SourceRange {
   const r = d.range('/spec/selector');
   const style = d.doc.tree.scalarStyle['/spec/selector'];
   if (r.start.line !== r.end.line) return r;

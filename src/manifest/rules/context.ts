@@ -2,6 +2,9 @@ import type { Diagnostic, Severity, SourceRange } from '../../diagnostics/types.
 import type { DocumentKind } from '../schema.js';
 import { rangeAt } from '../schema-errors.js';
 import type { YamlTree } from '../yaml-tree.js';
+import type { RuleSink } from '../../kinds/rule-sink.js';
+
+export { where } from '../../kinds/rule-sink.js';
 
 /** One document after the envelope check (it is a mapping with a known kind). */
 export interface LoadedDoc {
@@ -18,12 +21,8 @@ export interface LoadedDoc {
   schemaProblems: string[];
 }
 
-export function where(r: SourceRange): string {
-  return `${r.file}:${r.start.line}`;
-}
-
 /** Collects diagnostics for one document, placing each at a JSON pointer's node. */
-export class DocDiagnostics {
+export class DocDiagnostics implements RuleSink {
   constructor(
     readonly doc: LoadedDoc,
     private readonly out: Diagnostic[],

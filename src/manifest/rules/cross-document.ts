@@ -36,5 +36,5 @@ export function checkAcrossDocuments(docs: readonly LoadedDoc[], out: Diagnostic
     }
     byAddress.set(address, doc);
   }
-  for (const def of KIND_DEFINITIONS) def.checkAcross?.(docs, out);
+  for (const def of KIND_DEFINITIONS) def.checkAcross?.(docs, (doc) => new DocDiagnostics(doc, out));
 }

@@ -5,6 +5,8 @@ import type { ObjectView } from '../provider.js';
 import { aclPolicyRequest, aclRoleRequest } from './acl-mapping.js';
 import { authMethodRequest, bindingRuleRequest } from './mapping.js';
 import { onlyProtectChanged } from './outcome.js';
+import { NOMAD_KINDS } from './kinds.js';
+import { assertNever } from '../../model/action.js';
 
 /*
  * The intent of a Nomad create or update (plan/intent.ts): the request body, built from the manifest
@@ -19,7 +21,9 @@ function json(body: object): { [key: string]: JsonValue } {
 
 function bodyOf(view: ObjectView): Pick<NomadWriteIntent, 'body' | 'secrets'> | undefined {
   const o = view.desired?.object;
-  switch (o?.kind) {
+  if (o === undefined) return undefined;
+  if (!NOMAD_KINDS.hasObject(o)) return NOMAD_KINDS.refuse(o.kind);
+  switch (o.kind) {
     case 'NomadAuthMethod': {
       const secrets: NomadSecretField[] = [];
       if (o.spec.config.oidcClientSecret !== undefined) secrets.push('oidcClientSecret');
@@ -33,7 +37,7 @@ function bodyOf(view: ObjectView): Pick<NomadWriteIntent, 'body' | 'secrets'> | 
     case 'NomadAclRole':
       return { body: json(aclRoleRequest(o.name, o.spec)) };
     default:
-      return undefined;
+      return assertNever(o, 'Nomad kind');
   }
 }
 

@@ -1,5 +1,5 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
-import { formatGoDuration, parseGoDuration } from '../../manifest/duration.js';
+import { formatGoDuration, parseGoDuration } from '../../model/go-duration.js';
 import type { JsonValue } from '../../model/json.js';
 import type { NomadAuthMethodConfigSpec, NomadAuthMethodSpec } from '../../kinds/nomad-auth-method/spec.js';
 import type { NomadBindingRuleSpec } from '../../kinds/nomad-binding-rule/spec.js';

@@ -6,6 +6,7 @@ import type { ConnectInput, ExportSource, ProviderModule } from '../provider.js'
 import { nomadFromEnv, type NomadConnection } from './environment.js';
 import { createNomadExporter } from './export.js';
 import { createNomadProvider } from './provider.js';
+import { createNomadVariablesBackend } from '../../state/nomad/index.js';
 
 const warnedSkipVerify = new WeakSet<Reporter>();
 
@@ -64,6 +65,25 @@ export const nomadModule: ProviderModule = {
   connect(input) {
     const c = connection(input);
     return createNomadProvider({ address: c.address, token: c.token, tls: c.tls, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact, ...(c.region ? { region: c.region } : {}) });
+  },
+  stateBackend(input, spec) {
+    const nomad = nomadConnection(input);
+    if (!nomad.token) {
+      throw new ConvergeError('config.nomad-token', 'NOMAD_TOKEN is not set: the nomad state backend needs it', {
+        source: 'user',
+        hint: 'export NOMAD_TOKEN=<a token that may read and write the state variable path>',
+      });
+    }
+    return createNomadVariablesBackend({
+      address: nomad.address,
+      token: nomad.token,
+      path: spec.path ?? 'converge/state',
+      tls: nomad.tls,
+      limits: httpLimitsFromEnv(input.env),
+      reporter: input.reporter,
+      ...(spec.namespace ? { namespace: spec.namespace } : {}),
+      ...(spec.lockPath ? { lockPath: spec.lockPath } : {}),
+    });
   },
   exporter(input): ExportSource {
     const c = connection(input);

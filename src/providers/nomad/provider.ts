@@ -24,6 +24,8 @@ import { refineNomad } from './refine.js';
 import { withNomadIntent } from './intent.js';
 import { replicaLag } from './replica-lag.js';
 import { checkRegions } from './regions.js';
+import { NOMAD_KINDS as SERVED } from './kinds.js';
+import { assertNever } from '../../model/action.js';
 import type { NomadSession } from './session.js';
 import type { WireAuthMethod, WireBindingRuleStub } from './wire.js';
 
@@ -139,15 +141,18 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
     refine: (view, change) => refineNomad(view, change).map((c) => withNomadIntent(view, c)),
 
     apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
-      switch (batch.kind) {
+      const kind = SERVED.check(batch.kind);
+      switch (kind) {
         case 'NomadAclPolicy':
           return applyAclPolicies(session, batch, ctx);
         case 'NomadAclRole':
           return applyAclRoles(session, batch, ctx);
         case 'NomadAuthMethod':
           return applyAuthMethods(session, batch, ctx);
-        default:
+        case 'NomadBindingRule':
           return applyBindingRules(session, batch, ctx);
+        default:
+          return assertNever(kind, 'Nomad kind');
       }
     },
 

@@ -17,6 +17,8 @@ import { claimChange, ownershipDiagnostics, releaseWorkspace } from './owner-tag
 import { refineTfe } from './refine.js';
 import { withTfeIntent } from './intent.js';
 import type { TfeSession } from './session.js';
+import { TFE_KINDS } from './kinds.js';
+import { assertNever } from '../../model/action.js';
 import type { AccountWire } from './wire.js';
 
 export interface TfeProviderOptions {
@@ -81,7 +83,15 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
     refine: (view, change, all, how) => refineTfe(view, change, all, how).map((c) => withTfeIntent(view, claimChange(view, c, session.stateName), all, how)),
 
     apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
-      return batch.kind === 'NoCodeModule' ? applyModules(batch, session, ctx) : applyWorkspaces(batch, session, ctx);
+      const kind = TFE_KINDS.check(batch.kind);
+      switch (kind) {
+        case 'NoCodeModule':
+          return applyModules(batch, session, ctx);
+        case 'NoCodeWorkspace':
+          return applyWorkspaces(batch, session, ctx);
+        default:
+          return assertNever(kind, 'HCP Terraform kind');
+      }
     },
 
     adopt: tfeImportRecord,

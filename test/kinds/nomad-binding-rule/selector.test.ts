@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSelector } from '../../src/manifest/selector.js';
+import { checkSelector } from '../../../src/kinds/nomad-binding-rule/selector.js';
 
 describe('binding-rule selector syntax (go-bexpr grammar)', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatGoDuration, parseGoDuration, parseGoDurationDetailed } from '../../src/manifest/duration.js';
+import { formatGoDuration, parseGoDuration, parseGoDurationDetailed } from '../../src/model/go-duration.js';
 
 const S = 1e9;
 

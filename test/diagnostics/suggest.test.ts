@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, editDistance } from '../../src/manifest/suggest.js';
+import { didYouMean, editDistance } from '../../src/diagnostics/suggest.js';
 
 describe('did you mean', () => {
   const fields = ['oidcClientId', 'oidcClientSecret', 'oidcDiscoveryUrl', 'jwksUrl', 'boundAudiences'];

@@ -1,0 +1,86 @@
+// @ts-check
+/**
+ * The layering docs/architecture.md draws, as a lint rule: each folder of src/ may import only the folders
+ * listed for it (and itself). Providers and the sandbox count per service (`providers/nomad`, `sandbox/tfe`):
+ * one service's code never reaches into another's, and nothing below the CLI reaches into a provider's own
+ * files, only the interfaces at `providers/*.ts`.
+ */
+import path from 'node:path';
+
+const BELOW_PROVIDERS = ['async', 'diagnostics', 'http', 'kinds', 'model', 'plan', 'secrets', 'state'];
+
+/** @type {Record<string, readonly string[]>} */
+export const MAY_IMPORT = {
+  diagnostics: [],
+  async: [],
+  model: ['diagnostics'],
+  secrets: ['diagnostics', 'model'],
+  kinds: ['diagnostics', 'model'],
+  http: ['async', 'diagnostics', 'model'],
+  plan: ['diagnostics', 'kinds', 'model'],
+  manifest: ['diagnostics', 'kinds', 'model', 'secrets'],
+  state: ['async', 'diagnostics', 'http', 'kinds', 'model', 'secrets'],
+  providers: BELOW_PROVIDERS,
+  'providers/nomad': [...BELOW_PROVIDERS, 'providers'],
+  'providers/tfe': [...BELOW_PROVIDERS, 'providers'],
+  engine: ['diagnostics', 'kinds', 'model', 'plan', 'providers', 'state'],
+  export: ['diagnostics', 'engine', 'kinds', 'model', 'providers'],
+  views: ['diagnostics', 'engine', 'kinds', 'model', 'plan', 'providers'],
+  operations: ['async', 'diagnostics', 'engine', 'export', 'http', 'kinds', 'manifest', 'model', 'plan', 'providers', 'secrets', 'state'],
+  cli: ['async', 'diagnostics', 'engine', 'export', 'http', 'kinds', 'manifest', 'model', 'operations', 'plan', 'providers', 'sandbox', 'secrets', 'state', 'views'],
+  // The simulators share no code with the clients they check.
+  sandbox: ['sandbox/common', 'sandbox/nomad', 'sandbox/tfe'],
+  'sandbox/common': [],
+  'sandbox/nomad': ['sandbox/common'],
+  'sandbox/tfe': ['sandbox/common'],
+};
+
+/** Imports that cross the table on purpose, each with its reason. */
+export const ALLOWED_CROSSINGS = [
+  // The provider registry is the one place that lists the provider modules.
+  { from: 'src/providers/registry.ts', to: 'src/providers/nomad/module.ts' },
+  { from: 'src/providers/registry.ts', to: 'src/providers/tfe/module.ts' },
+  // The Nomad Variables state backend is a Nomad client: it recognises Nomad as the provider does.
+  { from: 'src/state/nomad/', to: 'src/providers/nomad/identity.ts' },
+];
+
+/** `kinds`, `providers/nomad`, `providers` (a file directly under providers/), or undefined outside src/. */
+export function unitOf(srcRelative) {
+  const parts = srcRelative.split('/');
+  if (parts.length < 2 || parts[0] === '..') return undefined;
+  if ((parts[0] === 'providers' || parts[0] === 'sandbox') && parts.length > 2) return `${parts[0]}/${parts[1]}`;
+  return parts[0];
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const layersRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Keeps imports in src/ to the layering docs/architecture.md draws (lint/layers.mjs).' },
+    schema: [],
+  },
+  create(context) {
+    const root = path.resolve(context.cwd, 'src');
+    const file = path.relative(root, context.physicalFilename).split(path.sep).join('/');
+    const from = unitOf(file);
+    if (from === undefined || MAY_IMPORT[from] === undefined) return {};
+    /** @param {import('estree').Node} node @param {unknown} source */
+    const check = (node, source) => {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = path.relative(root, path.resolve(path.dirname(context.physicalFilename), source)).split(path.sep).join('/').replace(/\.js$/, '.ts');
+      const to = unitOf(target);
+      if (to === undefined || to === from || MAY_IMPORT[from].includes(to)) return;
+      if (ALLOWED_CROSSINGS.some((c) => `src/${file}`.startsWith(c.from) && `src/${target}` === c.to)) return;
+      context.report({
+        node,
+        message: `src/${from} may not import src/${to} (${source}): dependencies point down, as docs/architecture.md draws them; lint/layers.mjs lists what each folder may import.`,
+      });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};

@@ -1,0 +1,44 @@
+import { Linter } from 'eslint';
+import { resolve } from 'node:path';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module of the lint configuration, without types
+import { layersRule } from '../../lint/layers.mjs';
+
+const root = resolve(import.meta.dirname, '../..');
+const linter = new Linter({ configType: 'flat', cwd: root });
+const config: Linter.Config[] = [
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parser: tseslint.parser as Linter.Parser },
+    plugins: { converge: { rules: { layers: layersRule } } },
+    rules: { 'converge/layers': 'error' },
+  },
+];
+
+/** The layering findings for one import written in a file at `file` (relative to the repository). */
+function findings(file: string, from: string): string[] {
+  const code = `import { x } from '${from}';\nexport const y = x;\n`;
+  return linter.verify(code, config, { filename: resolve(root, file) }).map((m) => m.message);
+}
+
+describe('the layering lint rule', () => {
+  it('refuses an import that points up or sideways', () => {
+    expect(findings('src/kinds/nomad-acl-role/rules.ts', '../../manifest/index.js')).toEqual([
+      expect.stringContaining('src/kinds may not import src/manifest'),
+    ]);
+    expect(findings('src/engine/apply.ts', '../providers/nomad/provider.js')).toEqual([expect.stringContaining('src/engine may not import src/providers/nomad')]);
+    expect(findings('src/providers/nomad/provider.ts', '../tfe/client.js')).toEqual([expect.stringContaining('src/providers/nomad may not import src/providers/tfe')]);
+    expect(findings('src/sandbox/tfe/server.ts', '../../http/client.js')).toEqual([expect.stringContaining('src/sandbox/tfe may not import src/http')]);
+    expect(findings('src/state/local-backend.ts', '../providers/nomad/identity.js')).toHaveLength(1);
+  });
+
+  it('accepts imports that point down, and the crossings it lists', () => {
+    expect(findings('src/manifest/index.ts', '../kinds/registry.js')).toEqual([]);
+    expect(findings('src/engine/apply.ts', '../providers/provider.js')).toEqual([]);
+    expect(findings('src/providers/nomad/provider.ts', '../provider.js')).toEqual([]);
+    expect(findings('src/kinds/nomad-binding-rule/rules.ts', './selector.js')).toEqual([]);
+    expect(findings('src/state/nomad/backend.ts', '../../providers/nomad/identity.js')).toEqual([]);
+    expect(findings('src/providers/registry.ts', './tfe/module.js')).toEqual([]);
+  });
+});
