@@ -1,3 +1,5 @@
+import { realClock, type Clock } from '../async/clock.js';
+
 /**
  * Token-bucket pacer (GCRA form): keeps a client at a server's published rate limit with a small burst.
  * Callers are served in call order; each waits only for its own slot, so no timer queue is needed.
@@ -24,6 +26,7 @@ export class Pacer {
     rate: number,
     private readonly burst = 1,
     private readonly guardMs = DEFAULT_GUARD_MS,
+    private readonly clock: Clock = realClock,
   ) {
     this.follow(rate);
   }
@@ -66,7 +69,7 @@ export class Pacer {
 
   private release(): void {
     if (this.timerSet || this.queue.length === 0) return;
-    const now = performance.now();
+    const now = this.clock.now();
     const due = this.lastRelease + this.intervalMs;
     if (now >= due) {
       this.lastRelease = now;
@@ -74,17 +77,17 @@ export class Pacer {
       if (this.queue.length === 0) return;
     }
     this.timerSet = true;
-    setTimeout(
+    this.clock.setTimeout(
       () => {
         this.timerSet = false;
         this.release();
       },
-      Math.max(0, this.lastRelease + this.intervalMs - performance.now()),
+      Math.max(0, this.lastRelease + this.intervalMs - this.clock.now()),
     );
   }
 
   /** Milliseconds the caller must wait before sending; reserves the slot. */
-  reserve(now = performance.now()): number {
+  reserve(now = this.clock.now()): number {
     const tau = (this.burst - 1) * this.intervalMs;
     const tat = Math.max(this.tat, now);
     const wait = Math.max(0, tat - tau - now);

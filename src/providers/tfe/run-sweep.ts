@@ -1,4 +1,3 @@
-import { sleep } from '../../async/sleep.js';
 import type { TfeClient } from './client.js';
 import { workspacesWithCurrentRuns, type SweptWorkspace } from './run-sweep-api.js';
 import type { WorkspaceWire } from './wire.js';
@@ -81,11 +80,11 @@ export class RunSweeper {
 
   private async runRound(): Promise<void> {
     const interval = Math.min(this.intervalMs * 10, this.intervalMs * Math.pow(1.5, this.backoff));
-    const wait = this.lastRoundAt + interval - performance.now();
-    if (wait > 0) await sleep(wait);
+    const wait = this.lastRoundAt + interval - this.client.clock.now();
+    if (wait > 0) await this.client.clock.sleep(wait);
     // Followers that ask at about the same moment share the round.
     await new Promise((r) => setImmediate(r));
-    this.lastRoundAt = performance.now();
+    this.lastRoundAt = this.client.clock.now();
     this.stats.rounds += 1;
     const batch = this.waiting;
     this.waiting = [];
