@@ -77,6 +77,17 @@ export class ManualClock implements Clock {
     await turn();
   }
 
+  /**
+   * Moves time forward by `ms` in steps of `stepMs`, letting pending work run after each: for waits that send
+   * requests between timers (lock renewals, polls), so each step's requests are answered at about their time.
+   */
+  async advanceInSteps(ms: number, stepMs: number): Promise<void> {
+    for (let left = ms; left > 0; left -= stepMs) {
+      await this.advance(Math.min(stepMs, left));
+      await this.settle();
+    }
+  }
+
   /** Lets pending work run without moving time: until `until()` holds or `turns` run out. */
   async settle(until: () => boolean = () => false, turns = 200): Promise<void> {
     for (let i = 0; i < turns && !until(); i++) await turn();
