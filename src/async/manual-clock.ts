@@ -88,6 +88,28 @@ export class ManualClock implements Clock {
     }
   }
 
+  /**
+   * Runs `work` to its end on this clock: lets pending work run until `work` ends or parks on a new timer (a
+   * sleep), then moves time to the earliest timer, and again. Time moves only once `work` waits, so a loop of
+   * requests and sleeps (lock polling) sees each sleep end at its own time, and the timers of others (a held
+   * lock's renewals) fire only when their time comes. Work that waits on no new timer of its own gets time moved
+   * after a long settle, so it cannot hang.
+   */
+  async run<T>(work: Promise<T>): Promise<T> {
+    let done = false;
+    const watched = work.finally(() => {
+      done = true;
+    });
+    watched.catch(() => undefined);
+    while (!done) {
+      const seq = this.seq;
+      await this.settle(() => done || this.seq > seq, 20_000);
+      const next = this.earliest();
+      if (!done && next) await this.advance(next.due - this.t);
+    }
+    return watched;
+  }
+
   /** Lets pending work run without moving time: until `until()` holds or `turns` run out. */
   async settle(until: () => boolean = () => false, turns = 200): Promise<void> {
     for (let i = 0; i < turns && !until(); i++) await turn();

@@ -70,12 +70,15 @@ runBackendConformance(
   'Nomad Variables',
   async () => {
     const path = `converge/conformance-${randomBytes(4).toString('hex')}`;
-    const open = () => createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, lockPollMs: 50 });
+    // The backends' own clock (lock polling), apart from the simulator's (leases): ManualClock.run moves it.
+    const waits = new ManualClock();
+    const open = () => createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, lockPollMs: 50, clock: waits });
     const a = open();
     const b = open();
     return {
       a,
       b,
+      clock: waits,
       crashHolder: () => crashingHolder(path),
       outliveLease: () => clock.advance(2 * 10_000 + 1_000 + 100),
       cleanup: async () => {
