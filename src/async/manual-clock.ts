@@ -93,7 +93,8 @@ export class ManualClock implements Clock {
    * sleep), then moves time to the earliest timer, and again. Time moves only once `work` waits, so a loop of
    * requests and sleeps (lock polling) sees each sleep end at its own time, and the timers of others (a held
    * lock's renewals) fire only when their time comes. Work that waits on no new timer of its own gets time moved
-   * after a long settle, so it cannot hang.
+   * after a long settle, so it cannot hang. A watchdog the work arms on the same clock (the HTTP client's response
+   * deadline) counts as parking too and would fire early: drive such work with `advanceInSteps` instead.
    */
   async run<T>(work: Promise<T>): Promise<T> {
     let done = false;
