@@ -10,7 +10,6 @@ export const SLOW_FILES: readonly string[] = [
   'test/reliability/upgrade-lost-reply-failed-the-workspace.test.ts', // 24.1 s
   'test/state/nomad-conformance.test.ts', // 22.2 s
   'test/security/tls.test.ts', // 21.7 s
-  'test/sandbox/nomad/variable-lock-expiry.test.ts', // 21.6 s
   'test/cli/state-commands-need-no-secrets.test.ts', // 19.5 s
   'test/cli/state-lock-migrate.test.ts', // 18.2 s
   'test/e2e/export-import.test.ts', // 13.8 s

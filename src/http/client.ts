@@ -1,6 +1,6 @@
 import pRetry from 'p-retry';
 import type { Dispatcher } from 'undici';
-import { sleep } from '../async/sleep.js';
+import { realClock } from '../async/clock.js';
 import { ConvergeError } from '../diagnostics/errors.js';
 import { formatDuration } from '../model/duration-text.js';
 import { lookBack, NetworkFailure, RetryableResponse } from './attempt-outcomes.js';
@@ -52,15 +52,16 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       timeoutMs,
       ...(opts.tls ? { tls: opts.tls } : {}),
     });
-  const pacer = opts.rateLimitPerSecond !== undefined && opts.rateLimitPerSecond > 0 ? new Pacer(opts.rateLimitPerSecond) : undefined;
+  const clock = opts.clock ?? realClock;
+  const pacer = opts.rateLimitPerSecond !== undefined && opts.rateLimitPerSecond > 0 ? new Pacer(opts.rateLimitPerSecond, undefined, undefined, clock) : undefined;
   const limits = { ...HTTP_LIMIT_DEFAULTS, ...opts.limits };
-  const sender = new OriginSender(origin, dispatcher, new HostGate(), pacer, limits);
+  const sender = new OriginSender(origin, dispatcher, new HostGate(clock), pacer, limits, clock);
   const { gate, stats } = sender;
   /** The gates of rationed endpoint families (HttpRequest.rateScope), beside the host's. */
   const scopeGates = new Map<string, HostGate>();
   const gateOf = (scope: string): HostGate => {
     let g = scopeGates.get(scope);
-    if (!g) scopeGates.set(scope, (g = new HostGate()));
+    if (!g) scopeGates.set(scope, (g = new HostGate(clock)));
     return g;
   };
   const reporter = opts.reporter;
@@ -103,7 +104,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const scopeGate = req.rateScope !== undefined ? gateOf(req.rateScope) : undefined;
     const waitGate = scopeGate ?? gate;
     // The retry budget: every wait (Retry-After, backoff, the host's gate) must end before it does.
-    const budgetEnds = performance.now() + limits.retryBudgetMs;
+    const budgetEnds = clock.now() + limits.retryBudgetMs;
     let budgetSpent: { waitMs: number; attempts: number; what: AttemptFailure | undefined; retryAfter: string | undefined } | undefined;
     let lastFailure: AttemptFailure | undefined;
     let lastRetryAfter: string | undefined;
@@ -133,11 +134,11 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       if (res.status === 429) {
         stats.status429 += 1;
         // One 429 pauses every request to this origin (the gate), not just this one; a rationed family's, the family.
-        serverWait = serverWaitMs(res.headers) ?? backoffMs(attemptNumber, minTimeoutMs, maxTimeoutMs);
+        serverWait = serverWaitMs(res.headers, clock.now()) ?? backoffMs(attemptNumber, minTimeoutMs, maxTimeoutMs);
         waitGate.closeFor(serverWait);
       } else if (res.status >= 500) {
         // Not X-RateLimit-Reset: that is the rate-limit window, not a hint about a failing server.
-        serverWait = retryAfterMs(res.headers) ?? serverErrorBackoffMs(attemptNumber, maxTimeoutMs);
+        serverWait = retryAfterMs(res.headers, clock.now()) ?? serverErrorBackoffMs(attemptNumber, maxTimeoutMs);
       }
       if (isRetryableStatus(res.status, retriable) && !(res.status >= 500 && req.isFinal?.(res))) throw new RetryableResponse(res);
       // A 5xx page is a proxy in front of the right server failing: left to the caller (and retried above).
@@ -170,14 +171,14 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
           }
           const waitMs = is429 ? waitGate.remaining() : (serverWait ?? backoffMs(attemptNumber, minTimeoutMs, maxTimeoutMs));
           lastFailure = what;
-          if (performance.now() + waitMs > budgetEnds) {
+          if (clock.now() + waitMs > budgetEnds) {
             budgetSpent = { waitMs, attempts: attemptNumber, what, retryAfter: lastRetryAfter };
             return false;
           }
           stats.retries += 1;
           reportRetry(reporter, label, what, attemptNumber, retries, waitMs);
           // A 429's wait is the gate, which the next attempt passes through; others sleep here.
-          if (!is429 && waitMs > 0) await sleep(waitMs, req.signal);
+          if (!is429 && waitMs > 0) await clock.sleep(waitMs, req.signal);
           return !req.signal?.aborted;
         },
       });

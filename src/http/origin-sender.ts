@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../async/clock.js';
 import type { Dispatcher } from 'undici';
 import type { HostGate } from './gate.js';
 import { ResponseLimitExceeded, type HttpLimits } from './limits.js';
@@ -29,9 +30,10 @@ export class OriginSender {
     readonly gate: HostGate,
     readonly pacer: Pacer | undefined,
     private readonly limits: Pick<HttpLimits, 'maxBodyBytes' | 'deadlineMs'>,
+    private readonly clock: Clock = realClock,
   ) {}
 
-  /** `notAfter` (performance.now() time): a gate that stays closed past it fails the attempt at once. */
+  /** `notAfter` (the clock's time): a gate that stays closed past it fails the attempt at once. */
   /** `signal`: the caller's abort (HttpRequest.signal); the attempt is dropped at once when it fires. */
   /** `scopeGate`: the gate of the request's rationed endpoint family (HttpRequest.rateScope), passed first. */
   async send(
@@ -58,7 +60,7 @@ export class OriginSender {
     this.stats.requests += 1;
     this.inFlight += 1;
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new ResponseLimitExceeded('CONVERGE_DEADLINE', this.limits.deadlineMs)), this.limits.deadlineMs);
+    const timer = this.clock.setTimeout(() => deadline.abort(new ResponseLimitExceeded('CONVERGE_DEADLINE', this.limits.deadlineMs)), this.limits.deadlineMs);
     try {
       const abort = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
       const res = await this.dispatcher.request({ origin: this.origin, path, method, headers, signal: abort, ...(body !== undefined ? { body } : {}) });
@@ -72,7 +74,7 @@ export class OriginSender {
       throw e;
     } finally {
       slot?.answered();
-      clearTimeout(timer);
+      this.clock.clearTimer(timer);
       this.inFlight -= 1;
     }
   }
@@ -80,7 +82,7 @@ export class OriginSender {
   private async passGate(notAfter: number, signal: AbortSignal | undefined, scopeGate: HostGate | undefined): Promise<void> {
     for (const gate of scopeGate ? [scopeGate, this.gate] : [this.gate]) {
       const wait = gate.remaining();
-      if (wait > 0 && performance.now() + wait > notAfter) throw new GateBeyondBudget(wait);
+      if (wait > 0 && this.clock.now() + wait > notAfter) throw new GateBeyondBudget(wait);
       await gate.wait(signal);
     }
   }

@@ -1,3 +1,5 @@
+import { realClock, type Clock, type ClockTimer } from '../async/clock.js';
+
 /**
  * Token-bucket pacer (GCRA form): keeps a client at a server's published rate limit with a small burst.
  * Callers are served in call order; each waits only for its own slot, so no timer queue is needed.
@@ -24,7 +26,7 @@ export class Pacer {
     rate: number,
     private readonly burst = 1,
     private readonly guardMs = DEFAULT_GUARD_MS,
-    private readonly clock: PacerClock = REAL_CLOCK,
+    private readonly clock: Clock = realClock,
   ) {
     this.follow(rate);
   }
@@ -51,7 +53,7 @@ export class Pacer {
   /** Waiting senders, oldest first, and whether a timer will release the next. */
   private readonly queue: ((slot: PacerSlot) => void)[] = [];
   private timerAt = Infinity;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: ClockTimer | undefined;
   /** When the last sender was released, and the pace's schedule for the next (monotonic ms). */
   private lastRelease = -Infinity;
   private nextDue = -Infinity;
@@ -138,7 +140,7 @@ export class Pacer {
 
   private wakeAt(at: number): void {
     if (this.timer !== undefined && this.timerAt <= at) return;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
     this.timerAt = at;
     this.timer = this.clock.setTimeout(
       () => {
@@ -188,16 +190,3 @@ interface SlotRecord {
   sentAt: number;
   answeredAt: number | undefined;
 }
-
-/** The pacer's clock and timer (a test gives its own and advances it). */
-export interface PacerClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): ReturnType<typeof setTimeout>;
-  clearTimeout(t: ReturnType<typeof setTimeout>): void;
-}
-
-const REAL_CLOCK: PacerClock = {
-  now: () => performance.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (t) => clearTimeout(t),
-};

@@ -23,6 +23,6 @@ export function feedRateLimit(headers: Record<string, string>, pacer: Pacer | un
   let resetSecs = Number(headers['x-ratelimit-reset']);
   if (!Number.isFinite(resetSecs) || resetSecs <= 0) return;
   // Some services send an epoch time instead of seconds-until-reset.
-  if (resetSecs > 1e9) resetSecs = resetSecs - Date.now() / 1000;
+  if (resetSecs > 1e9) resetSecs = resetSecs - gate.clock.now() / 1000;
   gate.closeFor(Math.min(resetSecs * 1000, 60_000));
 }

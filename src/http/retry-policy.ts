@@ -59,7 +59,8 @@ export function isRetryableError(code: string | undefined, idempotent: boolean):
 export const MAX_SERVER_WAIT_MS = 5 * 60_000;
 
 /** `Retry-After` (seconds or an HTTP date) in ms: a server's own word on when to come back, for a 429 or a 503. */
-export function retryAfterMs(headers: Record<string, string>, now = Date.now()): number | undefined {
+/** `now`: the client's clock (epoch ms), against which an HTTP-date is measured. */
+export function retryAfterMs(headers: Record<string, string>, now: number): number | undefined {
   const ra = headers['retry-after'];
   if (ra === undefined || ra.trim() === '') return undefined;
   const secs = Number(ra);
@@ -73,7 +74,7 @@ export function retryAfterMs(headers: Record<string, string>, now = Date.now()):
  * rate-limit window resets; HCP Terraform, docs/reference/hcp-terraform-api.md §8). The reset is about the rate limit
  * only: it says nothing about when a 5xx is worth another try (see serverErrorBackoffMs).
  */
-export function serverWaitMs(headers: Record<string, string>, now = Date.now()): number | undefined {
+export function serverWaitMs(headers: Record<string, string>, now: number): number | undefined {
   const ra = retryAfterMs(headers, now);
   if (ra !== undefined) return ra;
   const reset = headers['x-ratelimit-reset'];

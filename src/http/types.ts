@@ -1,3 +1,4 @@
+import type { Clock } from '../async/clock.js';
 import type { Dispatcher } from 'undici';
 import type { Reporter } from '../model/events.js';
 import type { HttpLimits } from './limits.js';
@@ -107,4 +108,6 @@ export interface HttpClientOptions {
    * would read as the API's own (a 404 page taken as "no such object").
    */
   service?: ServiceIdentity;
+  /** Pacing, Retry-After waits, backoff and deadlines (tests pass a ManualClock). Default: the real clock. */
+  clock?: Clock;
 }

@@ -1,3 +1,4 @@
+import type { Clock } from '../async/clock.js';
 import { RequestLog } from './common/request-log.js';
 import type { FaultSettings } from './common/faults.js';
 import { startNomadSimulator, type NomadSimHandle } from './nomad/index.js';
@@ -24,6 +25,8 @@ export interface SandboxOptions {
   defaultPageSize?: number;
   /** How long HCP Terraform processes a workspace's new state after a run applies (see TfeSimOptions). */
   stateProcessingMs?: number;
+  /** One clock for both simulators (tests pass a ManualClock); default the real one. */
+  clock?: Clock;
 }
 
 export interface Sandbox {
@@ -46,6 +49,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     log,
     ...(opts.faults ? { faults: opts.faults } : {}),
     ...(opts.replicationLagMs !== undefined ? { replicationLagMs: opts.replicationLagMs } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
   });
   let tfe: TfeSimHandle;
   try {
@@ -60,6 +64,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       ...(opts.runListRation !== undefined ? { runListRation: opts.runListRation } : {}),
       ...(opts.defaultPageSize !== undefined ? { defaultPageSize: opts.defaultPageSize } : {}),
       ...(opts.stateProcessingMs !== undefined ? { stateProcessingMs: opts.stateProcessingMs } : {}),
+      ...(opts.clock ? { clock: opts.clock } : {}),
     });
   } catch (e) {
     await nomad.stop();

@@ -17,6 +17,8 @@ export interface LocalBackendOptions {
   lockPollMs?: number;
   /** Who to record as the lock holder (tests). Default: this user, host and pid. */
   holder?: LocalLockOptions['holder'];
+  /** Waits between lock attempts (tests). Default: the real clock. */
+  clock?: LocalLockOptions['clock'];
   /** Journal size past which an append folds it into the state file. Default: 1 MiB or the state file's size, whichever is larger. */
   compactAtBytes?: number;
 }
@@ -73,6 +75,7 @@ export function createLocalBackend(path: string, opts: LocalBackendOptions = {})
     description,
     pollMs: opts.lockPollMs ?? 250,
     ...(opts.holder ? { holder: opts.holder } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
   };
   let seen: Seen | undefined;
 

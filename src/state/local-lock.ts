@@ -1,4 +1,4 @@
-import { sleep } from '../async/sleep.js';
+import { realClock, type Clock } from '../async/clock.js';
 import { randomUUID } from 'node:crypto';
 import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
@@ -22,6 +22,8 @@ export interface LocalLockOptions {
   pollMs: number;
   /** Who to record as the holder. Default: this process. */
   holder?: { owner: string; host: string; pid: number };
+  /** Waits between attempts; default the real clock. */
+  clock?: Clock;
 }
 
 function currentHolder(): { owner: string; host: string; pid: number } {
@@ -147,7 +149,8 @@ async function removeDeadLock(lockPath: string, dead: LockInfo): Promise<boolean
 export async function acquireLocalLock(opts: LocalLockOptions, operation: string, timeoutMs: number): Promise<StateLock> {
   const who = opts.holder ?? currentHolder();
   const info: LockInfo = { id: randomUUID(), owner: who.owner, host: who.host, pid: who.pid, operation, createdAt: new Date().toISOString() };
-  const deadline = Date.now() + Math.max(0, timeoutMs);
+  const clock = opts.clock ?? realClock;
+  const deadline = clock.now() + Math.max(0, timeoutMs);
   for (;;) {
     const leftBehind = `the next run on ${info.host} takes it over once this process is gone (or \`converge state unlock ${info.id}\` removes it)`;
     if (await tryCreate(opts.lockPath, info)) return { info, leftBehind, release: () => releaseIfOurs(opts.lockPath, info.id) };
@@ -157,18 +160,18 @@ export async function acquireLocalLock(opts: LocalLockOptions, operation: string
       if (taken) return { info, replaced: dead, leftBehind, release: () => releaseIfOurs(opts.lockPath, info.id) };
       continue;
     }
-    const remaining = deadline - Date.now();
+    const remaining = deadline - clock.now();
     if (remaining <= 0) {
       let holder = await readLockInfo(opts.lockPath);
       // A holder may be between creating the file and writing its JSON: look once more.
       if (holder === 'unreadable') {
-        await sleep(50);
+        await clock.sleep(50);
         holder = await readLockInfo(opts.lockPath);
       }
       if (holder === undefined) continue; // released just now: try again
       throw lockedError(opts, holder);
     }
-    await sleep(Math.min(opts.pollMs, remaining));
+    await clock.sleep(Math.min(opts.pollMs, remaining));
   }
 }
 

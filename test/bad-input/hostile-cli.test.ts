@@ -10,12 +10,16 @@ import { expectCleanRejection, locations } from './corpus.js';
 /*
  * Hostile inputs generated at test time (too big or too binary to commit), run through the built CLI's
  * plan and apply --auto-approve. Each must end in exit 1 with a located diagnostic, no stack trace,
- * nothing sent to the sandbox, within a time bound, and inside a 256 MB heap (the process is started
+ * nothing sent to the sandbox, without hanging, and inside a 256 MB heap (the process is started
  * with --max-old-space-size=256, so an alias bomb or a runaway read would crash it instead of exiting 1).
  */
 
 const HEAP_MB = 256;
-const TIME_BOUND_MS = 15_000;
+/**
+ * A safety net against a hang, not a measurement (a loaded 2-core machine once needed 15 s for the deepest
+ * input): a run still going after this is killed, and the test reports the kill before vitest's 30 s timeout.
+ */
+const TIME_BOUND_MS = 25_000;
 
 /*
  * root reads any file, so the unreadable-file case runs the CLI as nobody. That needs nobody to reach
@@ -41,8 +45,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[], opts: { uid?: number } = {}): Promise<CliResult & { ms: number }> {
-  const start = Date.now();
+function cli(args: string[], opts: { uid?: number } = {}): Promise<CliResult & { killed: boolean }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, CLI, ...args], {
       cwd: dir,
@@ -54,11 +57,15 @@ function cli(args: string[], opts: { uid?: number } = {}): Promise<CliResult & {
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), TIME_BOUND_MS);
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, TIME_BOUND_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr, ms: Date.now() - start });
+      resolve({ code: code ?? -1, stdout, stderr, killed });
     });
   });
 }
@@ -70,7 +77,7 @@ async function rejects(path: string, where: string | RegExp, opts: { uid?: numbe
   const runs = await Promise.all([['plan', path], ['apply', '--auto-approve', path]].map(async (args) => ({ args, r: await cli(args, opts) })));
   for (const { args, r } of runs) {
     const label = `${args[0]} ${path}`;
-    expect(r.ms, `${label}: took ${r.ms} ms`).toBeLessThan(TIME_BOUND_MS);
+    expect(r.killed, `${label}: still running after ${TIME_BOUND_MS} ms, killed`).toBe(false);
     const locs = expectCleanRejection(r, label);
     if (typeof where === 'string') expect(locs, label).toContain(where);
     else expect(locs.some((l) => where.test(l)), `${label}: ${locs.join(', ')}`).toBe(true);

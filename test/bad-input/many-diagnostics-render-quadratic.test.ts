@@ -5,19 +5,18 @@ import { renderDiagnosticsText } from '../../src/views/diagnostics.js';
 /*
  * Regression: each diagnostic's source line was found by scanning the file from the top, so a file of
  * 60 000 duplicate documents (4 MB, under the size limit) took 220 s to print its diagnostics.
- * Lines are now looked up in an index built once per render.
+ * Lines are now looked up in an index built once per render. bench/hostile-input.mjs times it; here the
+ * test's own timeout is the bound.
  */
 describe('rendering many diagnostics of one file was quadratic', () => {
-  it('20 000 diagnostics over an 80 000-line file render in well under a second, each quoting its own line', () => {
+  it('20 000 diagnostics over an 80 000-line file render, each quoting its own line', () => {
     const lines = Array.from({ length: 80_000 }, (_, i) => `name: object-${i + 1}`);
     const text = lines.join('\r\n') + '\r\n';
     const diags: Diagnostic[] = Array.from({ length: 20_000 }, (_, k) => {
       const line = 4 * k + 2;
       return { severity: 'error', code: 'manifest.duplicate', summary: `dup ${line}`, range: { file: 'big.yaml', start: { line, col: 7 }, end: { line, col: 20 } } };
     });
-    const start = performance.now();
     const out = renderDiagnosticsText(diags, { sources: new Map([['big.yaml', text]]), color: false });
-    expect(performance.now() - start).toBeLessThan(1000);
     expect(out).toContain('  2 | name: object-2\n');
     expect(out).toContain('  79998 | name: object-79998\n');
     expect(out).not.toContain('\r');

@@ -4,14 +4,13 @@ import { parseYamlFile } from '../../src/manifest/yaml-tree.js';
 /*
  * Regression: the YAML parser's own unique-key check (uniqueKeys) compares each key with every earlier
  * one; a 4 MB mapping of 100 000 keys took 300 s to validate. Keys are now checked with a Set while the
- * tree is converted, with the same message at the repeated key.
+ * tree is converted, with the same message at the repeated key. bench/hostile-input.mjs times it; here the
+ * test's own timeout is the bound (the quadratic check took over a minute for 50 000 keys).
  */
 describe('the unique-key check was quadratic', () => {
-  it('50 000 distinct keys parse in seconds, not minutes', () => {
+  it('50 000 distinct keys parse, each kept', () => {
     const text = 'spec:\n' + Array.from({ length: 50_000 }, (_, i) => `  k${i}: ${i}\n`).join('');
-    const start = performance.now();
     const parsed = parseYamlFile(text, 'keys.yaml');
-    expect(performance.now() - start).toBeLessThan(8000);
     expect(parsed.diagnostics).toEqual([]);
     expect(Object.keys((parsed.docs[0]?.value as { spec: object }).spec)).toHaveLength(50_000);
   });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/async/manual-clock.js';
 import { createHttpClient } from '../../src/http/client.js';
 import type { HttpClient, HttpClientOptions } from '../../src/http/types.js';
 import { ConvergeError } from '../../src/diagnostics/errors.js';
@@ -105,13 +106,21 @@ describe('createHttpClient', () => {
   it('a 5xx is retried on its own backoff, not after X-RateLimit-Reset (that header is about 429s; regression)', async () => {
     const s = await server((_req, res, _hit, n) => (n === 1 ? send(res, 500, 'boom', { 'x-ratelimit-limit': '30', 'x-ratelimit-reset': '20' }) : send(res, 200, 'ok')));
     const reporter = new MemoryReporter();
-    const c = createHttpClient({ baseUrl: s.url, reporter });
+    // The backoff waits on a manual clock, moved 100 ms at a time (never near the 2 min response deadline,
+    // which runs on it too) until the request ends.
+    const clock = new ManualClock();
+    const c = createHttpClient({ baseUrl: s.url, reporter, clock });
     clients.push(c);
-    await c.request({ method: 'GET', path: '/x' });
-    const wait = s.hits[1]!.at - s.hits[0]!.at;
-    // go-tfe's linear jitter for 5xx: 700–900 ms for the first retry (docs/reference/hcp-terraform-api.md §8).
-    expect(wait).toBeGreaterThanOrEqual(650);
-    expect(wait).toBeLessThan(3000);
+    let done = false;
+    const req = c.request({ method: 'GET', path: '/x' }).finally(() => (done = true));
+    for (let i = 0; i < 100 && !done; i++) await clock.advanceInSteps(100, 100);
+    await req;
+    expect(s.hits).toHaveLength(2);
+    // go-tfe's linear jitter for 5xx: 700–900 ms for the first retry (docs/reference/hcp-terraform-api.md §8),
+    // not the 20 s of X-RateLimit-Reset.
+    const wait = Number(reporter.events.find((e) => e.code === 'http.retry')?.data?.waitMs);
+    expect(wait).toBeGreaterThanOrEqual(700);
+    expect(wait).toBeLessThanOrEqual(900);
     expect(reporter.events.find((e) => e.code === 'http.retry')?.data).toMatchObject({ status: 500 });
   });
 

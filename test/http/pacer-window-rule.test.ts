@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Pacer } from '../../src/http/pacer.js';
-import { ManualClock } from './manual-clock.js';
+import { ManualClock } from '../../src/async/manual-clock.js';
 
 /*
  * The pacer sends a request once every request `limit` places back or earlier has been answered more than a second
@@ -46,27 +46,27 @@ function busiestSecond(sent: Sent[], arrival: (s: Sent, i: number) => number): n
 
 describe('pacer: the window rule (a request goes once the one `limit` places back was answered a second ago)', () => {
   it('sends the 31st request once the 1st was answered a second ago, not 1.1 s after it went', async () => {
-    const clock = new ManualClock();
+    const clock = new ManualClock(0);
     const pacer = new Pacer(30, 1, 100, clock);
     const sent = drive(pacer, clock, 400, () => 50);
-    await clock.advanceTo(1040);
+    await clock.advance(1040 - clock.now());
     // 30 a second evenly spread: the 30th went at 967 ms; the 31st waits for the 1st's answer (50 ms) + 1 s.
     expect(sent.length).toBe(30);
-    await clock.advanceTo(1060);
+    await clock.advance(1060 - clock.now());
     expect(sent.length).toBe(31);
     // Over ten seconds: 30 per 1 052 ms (the latency lost), where 30 per 1.1 s sent 273.
-    await clock.advanceTo(10_000);
+    await clock.advance(10_000 - clock.now());
     expect(sent.length).toBeGreaterThanOrEqual(280);
   });
 
   it('never lets 31 requests reach the server in one second, however slow the answers or late the timers', async () => {
-    const clock = new ManualClock();
+    const clock = new ManualClock(0);
     const pacer = new Pacer(30, 1, 100, clock);
     // Every seventh answer takes 400 ms (more than the old 100 ms guard), the others 20–80 ms.
     const sent = drive(pacer, clock, 400, (i) => (i % 7 === 3 ? 400 : 20 + ((i * 37) % 60)));
     // The event loop stalls now and then: time jumps 150 ms before the overdue timers fire.
-    for (let t = 0; t < 20_000; t += 50) await clock.advanceTo(t % 700 === 0 ? t + 150 : t);
-    await clock.advanceTo(40_000);
+    for (let t = 0; t < 20_000; t += 50) await clock.advance(t % 700 === 0 ? t + 150 : t - clock.now());
+    await clock.advance(40_000 - clock.now());
     expect(sent.length).toBe(400);
     // A request reaches the server at some moment between its send and its answer: the worst cases both ways.
     expect(busiestSecond(sent, (s) => s.answeredAt)).toBeLessThanOrEqual(30);
@@ -75,12 +75,12 @@ describe('pacer: the window rule (a request goes once the one `limit` places bac
   });
 
   it('a request never answered holds the others only for a while (it is taken to have arrived 2 s after it went)', async () => {
-    const clock = new ManualClock();
+    const clock = new ManualClock(0);
     const pacer = new Pacer(30, 1, 100, clock);
     const sent = drive(pacer, clock, 60, (i) => (i === 0 ? 1e9 : 50));
-    await clock.advanceTo(2_900);
+    await clock.advance(2_900 - clock.now());
     expect(sent.length).toBe(30);
-    await clock.advanceTo(3_100);
+    await clock.advance(3_100 - clock.now());
     expect(sent.length).toBeGreaterThan(30);
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/async/manual-clock.js';
 import { isConvergeError } from '../../src/diagnostics/errors.js';
 import { MemoryReporter } from '../../src/model/events.js';
 import { createHttpClient } from '../../src/http/client.js';
@@ -15,9 +16,10 @@ import { createNomadVariablesBackend } from '../../src/state/nomad/index.js';
 import { transpileTree } from '../state/transpile.js';
 
 /*
- * Lease behaviour of the Nomad state lock with real time: Nomad's minimum lock TTL is 10s
- * (docs/reference/nomad-api.md §9, enforced by the simulator), so these take ~25s and live in
- * `npm run test:slow`. The crashing holder is a separate node process running the transpiled source.
+ * Lease behaviour of the Nomad state lock. Nomad's minimum lock TTL is 10s (docs/reference/nomad-api.md §9,
+ * enforced by the simulator): the simulator and the in-process backends share a manual clock the tests move,
+ * so minutes of leases take no real time. The crashing holder is a separate node process running the
+ * transpiled source; it dies right after taking the lock, so its own (real) clock never matters.
  */
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -28,9 +30,10 @@ type Sim = Awaited<ReturnType<typeof startNomadSimulator>>;
 let sim: Sim;
 let http: HttpClient;
 const log = new RequestLog();
+const clock = new ManualClock();
 
 beforeAll(async () => {
-  sim = await startNomadSimulator({ host: '127.0.0.1', port: 0, log });
+  sim = await startNomadSimulator({ host: '127.0.0.1', port: 0, log, clock });
   http = createHttpClient({ baseUrl: sim.url });
   childDir = await mkdtemp(join(tmpdir(), 'converge-nomad-child-'));
   childBackend = await transpileTree(join(REPO, 'src/state/nomad/index.ts'), REPO, childDir);
@@ -88,31 +91,31 @@ describe('Nomad state lock leases', () => {
   it('a holder that is SIGKILLed between write and unlock: the next run gets the lock after the TTL, no human needed', async () => {
     const path = newPath();
     const { child, id } = await startHolder(path);
-    const b = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http, lockPollMs: 250 });
+    const b = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http, lockPollMs: 250, clock });
     // Between write and unlock: the holder committed its state and dies holding the lock.
     child.kill('SIGKILL');
-    const killedAt = Date.now();
 
     const refused = await lockError(b.lock('apply', { timeoutMs: 0 }));
     expect(refused.code).toBe('state.locked');
     expect(refused.message).toContain('doomed@child');
     expect(refused.message).toContain(id);
 
-    const lock = await b.lock('apply', { timeoutMs: 40_000 });
-    const waited = Date.now() - killedAt;
-    // Lease 10s from acquire (+ LockDelay 1s); the child was killed right after acquiring.
-    expect(waited).toBeGreaterThan(7_000);
-    expect(waited).toBeLessThan(30_000);
+    // Nomad's timer runs 2 x the 10s TTL from the acquire, then the 1s LockDelay: still held just before 21s.
+    await clock.advance(20_900);
+    expect((await lockError(b.lock('apply', { timeoutMs: 0 }))).code).toBe('state.locked');
+    await clock.advance(200);
+    const lock = await b.lock('apply', { timeoutMs: 0 });
     // Its committed write survived the crash.
     expect(await b.read()).toMatchObject({ serial: 1, salt: 'written-by-the-doomed-run' });
     await lock.release();
-  }, 60_000);
+  });
 
-  it('a live holder keeps the lock past its TTL by renewing every TTL/2', async () => {
+  it('a live holder keeps the lock past its TTL by renewing every TTL/3', async () => {
     const path = newPath();
-    const holder = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http, lockTtl: '10s', lockDelay: '1s' });
+    const holder = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http, lockTtl: '10s', lockDelay: '1s', clock });
     const lock = await holder.lock('apply', { timeoutMs: 0 });
-    await new Promise((r) => setTimeout(r, 13_000));
+    // Past the first lease and Nomad's 2 x TTL timer: only the renewals keep it.
+    await clock.advanceInSteps(23_000, 500);
     const other = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http });
     expect((await lockError(other.lock('apply', { timeoutMs: 0 }))).code).toBe('state.locked');
     const renewals = log.entries({ method: 'PUT' }).filter((e) => e.path.endsWith(`${path}-lock`) && e.query.includes('lock-renew'));
@@ -121,18 +124,17 @@ describe('Nomad state lock leases', () => {
     await lock.release();
     const mine = await other.lock('apply', { timeoutMs: 0 });
     await mine.release();
-  }, 60_000);
+  });
 
   it('a 60s lease held through a 2-minute apply that writes the state is still held at the end (lock-rewrite regression)', async () => {
     const path = newPath();
     const reporter = new MemoryReporter();
-    const holder = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http, lockTtl: '60s', reporter });
+    const holder = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http, lockTtl: '60s', reporter, clock });
     const lock = await holder.lock('apply', { timeoutMs: 0 });
-    const started = Date.now();
-    for (let serial = 1; Date.now() - started < 120_000; serial++) {
+    for (let serial = 1; serial <= 12; serial++) {
       const doc = await holder.read();
       await holder.write({ ...doc, serial: doc.serial + 1, salt: `write-${serial}` });
-      await new Promise((r) => setTimeout(r, 10_000));
+      await clock.advanceInSteps(10_000, 1_000);
     }
     const other = createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http });
     expect((await lockError(other.lock('apply', { timeoutMs: 0 }))).code).toBe('state.locked');
@@ -140,5 +142,5 @@ describe('Nomad state lock leases', () => {
     expect(codes).not.toContain('state.lock.lost');
     await lock.release();
     expect(reporter.events.map((e) => e.code)).not.toContain('state.lock.release-lost');
-  }, 180_000);
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ManualClock } from '../../src/async/manual-clock.js';
 import { isConvergeError } from '../../src/diagnostics/errors.js';
 import type { LockInfo, StateBackend, StateDocument, StateRecord } from '../../src/state/types.js';
 
@@ -11,11 +12,15 @@ export interface ConformanceLocation {
   /** Two independent backends over the same, empty location. */
   a: StateBackend;
   b: StateBackend;
+  /** The clock both backends wait on (lock polling): the tests run their waits on it. */
+  clock: ManualClock;
   /**
    * Starts a separate process that takes the lock and exits without releasing it (a crash or kill).
    * Resolves with the lock it held.
    */
   crashHolder(): Promise<LockInfo>;
+  /** `lease` backends: moves the service's clock past the dead holder's lease, so it clears. */
+  outliveLease?(): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -101,11 +106,12 @@ export function runBackendConformance(name: string, open: () => Promise<Conforma
 
     it(
       'lock contention: a second lock waits, then fails naming the holder',
-      withLocation(async ({ a, b }) => {
+      withLocation(async ({ a, b, clock }) => {
         const held = await a.lock('apply', { timeoutMs: 0 });
-        const started = Date.now();
-        const err = await rejection(b.lock('plan', { timeoutMs: waitMs }));
-        expect(Date.now() - started).toBeGreaterThanOrEqual(waitMs - 20);
+        const started = clock.now();
+        const err = await clock.run(rejection(b.lock('plan', { timeoutMs: waitMs })));
+        // It waited its whole timeout, on the backends' clock.
+        expect(clock.now() - started).toBe(waitMs);
         expect(err.code).toBe('state.locked');
         expect(err.message).toContain(held.info.owner);
         expect(err.message).toContain(String(held.info.pid));
@@ -120,10 +126,10 @@ export function runBackendConformance(name: string, open: () => Promise<Conforma
 
     it(
       'a waiting lock gets the lock once the holder releases it',
-      withLocation(async ({ a, b }) => {
+      withLocation(async ({ a, b, clock }) => {
         const held = await a.lock('apply', { timeoutMs: 0 });
-        setTimeout(() => void held.release(), 100);
-        const got = await b.lock('apply', { timeoutMs: 5000 });
+        clock.setTimeout(() => void held.release(), 100);
+        const got = await clock.run(b.lock('apply', { timeoutMs: 5000 }));
         expect(got.info.id).not.toBe(held.info.id);
         await got.release();
       }),
@@ -148,9 +154,13 @@ export function runBackendConformance(name: string, open: () => Promise<Conforma
 
     it(
       'a holder that dies without unlocking (crash between write and unlock) is detected',
-      withLocation(async ({ a, crashHolder }) => {
+      withLocation(async ({ a, crashHolder, outliveLease }) => {
         const dead = await crashHolder();
-        const got = await a.lock('apply', { timeoutMs: opts.deadHolder === 'lease' ? 60_000 : 0 });
+        if (opts.deadHolder === 'lease') {
+          expect((await rejection(a.lock('apply', { timeoutMs: 0 }))).code).toBe('state.locked');
+          await outliveLease?.();
+        }
+        const got = await a.lock('apply', { timeoutMs: opts.deadHolder === 'lease' && !outliveLease ? 60_000 : 0 });
         if (opts.deadHolder === 'pid') {
           expect(got.replaced?.id).toBe(dead.id);
           expect(got.replaced?.pid).toBe(dead.pid);

@@ -4,6 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/async/manual-clock.js';
 import { createLocalBackend } from '../../src/state/local-backend.js';
 import type { LockInfo } from '../../src/state/types.js';
 import { runBackendConformance } from './conformance.js';
@@ -51,9 +52,11 @@ runBackendConformance(
   async () => {
     const dir = await mkdtemp(join(tmpdir(), 'converge-state-'));
     const path = join(dir, 'nested', 'state.json');
+    const clock = new ManualClock();
     return {
-      a: createLocalBackend(path, { lockPollMs: 20 }),
-      b: createLocalBackend(path, { lockPollMs: 20 }),
+      a: createLocalBackend(path, { lockPollMs: 20, clock }),
+      b: createLocalBackend(path, { lockPollMs: 20, clock }),
+      clock,
       crashHolder: () => crashingHolder(path),
       cleanup: () => rm(dir, { recursive: true, force: true }),
     };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isConvergeError } from '../../src/diagnostics/errors.js';
+import { ManualClock } from '../../src/async/manual-clock.js';
 import { createHttpClient } from '../../src/http/client.js';
 import type { HttpClient } from '../../src/http/types.js';
 import { MemoryReporter } from '../../src/model/events.js';
@@ -38,6 +39,9 @@ beforeEach(() => {
   path = `converge/test-${++n}-${randomBytes(3).toString('hex')}`;
   log.clear();
 });
+
+/** Lock-acquire requests the simulator answered since the log held `from` entries. */
+const acquiresSince = (from: number) => log.entries().slice(from).filter((e) => e.query.includes('lock-acquire')).length;
 
 function backend(extra: Partial<NomadVariablesBackendOptions> = {}) {
   return createNomadVariablesBackend({ address: sim.url, token: sim.managementToken, path, http, lockPollMs: 100, ...extra });
@@ -219,9 +223,14 @@ describe('lock', () => {
   it('makes a second run wait, then fail with state.locked naming the holder', async () => {
     const reporter = new MemoryReporter();
     const held = await backend({ holder: alice }).lock('apply', { timeoutMs: 0 });
-    const started = Date.now();
-    const err = await rejection(backend({ reporter }).lock('apply', { timeoutMs: 600 }));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+    // The waiting run's own clock: its 600 ms of polling every 100 ms pass as the test runs it.
+    const clock = new ManualClock();
+    const started = clock.now();
+    const from = log.size;
+    const err = await clock.run(rejection(backend({ reporter, clock }).lock('apply', { timeoutMs: 600 })));
+    expect(clock.now() - started).toBe(600);
+    // An attempt at 0, 100, …, 600 ms: it waited its whole timeout, polling.
+    expect(acquiresSince(from)).toBe(7);
     expect(err.code).toBe('state.locked');
     expect(err.message).toContain('alice@ci-runner-1 (pid 4242)');
     expect(err.message).toContain('"apply"');
@@ -249,9 +258,12 @@ describe('lock', () => {
 
   it('fails at once with timeoutMs 0', async () => {
     const held = await backend().lock('apply', { timeoutMs: 0 });
-    const started = Date.now();
-    expect((await rejection(backend().lock('plan', { timeoutMs: 0 }))).code).toBe('state.locked');
-    expect(Date.now() - started).toBeLessThan(2000);
+    const clock = new ManualClock();
+    const from = log.size;
+    expect((await clock.run(rejection(backend({ clock }).lock('plan', { timeoutMs: 0 })))).code).toBe('state.locked');
+    // One attempt, no wait.
+    expect(acquiresSince(from)).toBe(1);
+    expect(clock.now()).toBe(new ManualClock().now());
     await held.release();
   });
 

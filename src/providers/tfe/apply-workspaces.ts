@@ -69,7 +69,7 @@ export async function applyWorkspaces(batch: ApplyBatch, session: TfeSession, ct
       const m = batch.all.get(addressKey({ kind: 'NoCodeModule', name: module }))?.desired?.object;
       return { name: module, limits: m?.kind === 'NoCodeModule' ? (m.spec.upgrade ?? {}) : {} };
     },
-    ...(ordered.length > 1 ? { onProgress: rolloutStatus(ctx.reporter, ordered.length) } : {}),
+    ...(ordered.length > 1 ? { onProgress: rolloutStatus(ctx.reporter, ordered.length, () => session.client.clock.now()) } : {}),
   });
   return [...out, ...upgraded];
 }

@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../../async/clock.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
 import { tfeError, type ErrorContext } from './errors.js';
 import { decodeJson, parseDocument, parseListDocument, WireError, type JsonApiResource } from './wire.js';
@@ -37,6 +38,8 @@ export class JsonApiTransport {
   constructor(
     readonly http: HttpClient,
     readonly organization: string,
+    /** Time for run following and polling (the HTTP client has its own, the same in production). */
+    readonly clock: Clock = realClock,
   ) {}
 
   /** The organization as a path segment. */

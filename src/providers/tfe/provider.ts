@@ -1,3 +1,4 @@
+import type { Clock } from '../../async/clock.js';
 import { isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { createHttpClient } from '../../http/client.js';
@@ -34,6 +35,8 @@ export interface TfeProviderOptions {
   stateName?: string;
   /** Response size cap, deadline and retry budget (http/limits.ts); defaults when absent. */
   limits?: HttpLimits;
+  /** Pacing, waits and run polling (tests pass a ManualClock). Default: the real clock. */
+  clock?: Clock;
 }
 
 /** HCP Terraform rate limit: 30 requests per second per user (docs/reference/hcp-terraform-api.md §8). */
@@ -51,8 +54,9 @@ export function connectTfe(opts: TfeProviderOptions): { address: string; http: H
       ...(opts.limits ? { limits: opts.limits } : {}),
       reporter: opts.reporter,
       service: TFE_SERVICE,
+      ...(opts.clock ? { clock: opts.clock } : {}),
     });
-  return { address, http, ownsHttp: opts.http === undefined, client: new TfeClient(http, opts.organization) };
+  return { address, http, ownsHttp: opts.http === undefined, client: new TfeClient(http, opts.organization, opts.clock) };
 }
 
 export function createTfeProvider(opts: TfeProviderOptions): Provider {

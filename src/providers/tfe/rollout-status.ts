@@ -5,7 +5,7 @@ import type { RolloutProgress } from './rollout.js';
 const EVERY_MS = 1000;
 
 /** A rollout's status line through the reporter: how many upgrades are done, running, waiting and failed. */
-export function rolloutStatus(reporter: Reporter, total: number, now: () => number = Date.now): (p: RolloutProgress) => void {
+export function rolloutStatus(reporter: Reporter, total: number, now: () => number): (p: RolloutProgress) => void {
   let last = -Infinity;
   return (p) => {
     const finished = p.running === 0 && p.waiting === 0;

@@ -1,4 +1,4 @@
-import { sleep } from '../../async/sleep.js';
+import type { Clock } from '../../async/clock.js';
 import type { TfeClient } from './client.js';
 import { workspacesWithCurrentRuns, type SweptWorkspace } from './run-sweep-api.js';
 import type { WorkspaceWire } from './wire.js';
@@ -52,7 +52,7 @@ export class RunSweeper {
   constructor(
     private readonly client: TfeClient,
     private readonly intervalMs: number,
-    private readonly clock: SweepClock = REAL_CLOCK,
+    private readonly clock: Pick<Clock, 'now' | 'sleep'> = client.clock,
   ) {}
 
   /** The run's state at the next round; `readAlone` reads it on its own (GET /runs/:id, the upgrade status). */
@@ -159,14 +159,6 @@ export class RunSweeper {
 export const LONE_ROUND_SHARE = 1 / 4;
 /** First questions per sweep page that make a crowd worth a round sooner (freshCrowd). */
 export const FRESH_PER_PAGE = 10;
-
-/** The sweeper's clock (a test gives its own and advances it). */
-export interface SweepClock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
-
-const REAL_CLOCK: SweepClock = { now: () => performance.now(), sleep: (ms) => sleep(ms) };
 
 const sweepers = new WeakMap<TfeClient, RunSweeper>();
 

@@ -1,4 +1,4 @@
-import { sleep } from '../../async/sleep.js';
+import { realClock, type Clock } from '../../async/clock.js';
 import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
 import type { Reporter } from '../../model/events.js';
 import type { ApplyOptions } from '../provider.js';
@@ -131,9 +131,8 @@ export interface FollowOptions {
   options: ApplyOptions;
   reporter: Reporter;
   signal?: AbortSignal;
-  /** Clock and sleep, replaceable in tests. */
-  now?: () => number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Time for elapsed times and waits between reads; default the real clock. */
+  clock?: Clock;
 }
 
 export type FollowResult =
@@ -165,8 +164,9 @@ export function confirmUnlessConflict(fn: () => Promise<void>): () => Promise<bo
 }
 
 export async function followRun(o: FollowOptions): Promise<FollowResult> {
-  const now = o.now ?? Date.now;
-  const wait = o.sleep ?? sleep;
+  const clock = o.clock ?? realClock;
+  const now = () => clock.now();
+  const wait = (ms: number, signal?: AbortSignal) => clock.sleep(ms, signal);
   const started = now();
   let phase = o.phase;
   let lastStatus: string | undefined;

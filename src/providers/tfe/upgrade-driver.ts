@@ -156,6 +156,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     onPhase: (p) => deps.setInFlight({ purpose: 'upgrade', runId, phase: p, startedAt, toVersion: t.toVersion }),
     options: ctx.options,
     reporter: ctx.reporter,
+    clock: client.clock,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
   switch (result.status) {

@@ -3,7 +3,6 @@ import { formatDuration } from '../../model/duration-text.js';
 import type { ApplyOutcome, PlannedChange } from '../provider.js';
 import { outcome } from './outcome.js';
 import { deletionPolicyOf } from './refine.js';
-import { sleep } from '../../async/sleep.js';
 import { type FollowResult } from './runs.js';
 import { type Env } from './workspace-env.js';
 import { followPlainRun, runOutcome, resumeRun } from './workspace-follow-run.js';
@@ -22,12 +21,13 @@ export const STILL_PROCESSING = /state is being processed/i;
 export const PROCESSING_WAIT_LIMIT_MS = 120_000;
 
 export async function safeDeleteOnceProcessed(env: Env, p: PlannedChange, id: string): Promise<boolean> {
-  const started = Date.now();
+  const clock = env.session.client.clock;
+  const started = clock.now();
   for (let n = 0; ; n++) {
     try {
       return await env.session.client.safeDeleteWorkspace(id, { what: `workspace ${p.change.name}` });
     } catch (e) {
-      const waited = Date.now() - started;
+      const waited = clock.now() - started;
       if (!(isConvergeError(e) && e.code === 'tfe.conflict' && STILL_PROCESSING.test(e.message)) || waited >= PROCESSING_WAIT_LIMIT_MS || env.ctx.signal?.aborted) throw e;
       const pause = Math.min(env.ctx.options.pollIntervalMs * 2 ** n, 10_000, PROCESSING_WAIT_LIMIT_MS - waited);
       env.ctx.reporter.emit({
@@ -36,7 +36,7 @@ export async function safeDeleteOnceProcessed(env: Env, p: PlannedChange, id: st
         message: `NoCodeWorkspace/${p.change.name}: HCP Terraform is still processing the workspace's latest state; safe-delete again in ${formatDuration(pause)}`,
         data: { kind: p.change.kind, name: p.change.name, waitMs: pause },
       });
-      await sleep(pause, env.ctx.signal);
+      await clock.sleep(pause, env.ctx.signal);
     }
   }
 }

@@ -3,7 +3,6 @@ import type { RunStep } from '../../plan/codes.js';
 import type { ApplyOutcome, PlannedChange } from '../provider.js';
 import { runUrl } from './mapping.js';
 import { outcome } from './outcome.js';
-import { sleep } from '../../async/sleep.js';
 import { sweeperFor } from './run-sweep.js';
 import { confirmUnlessConflict, followRun, type FollowResult, type RunPhase } from './runs.js';
 import { newestRun, newestRunOf, type PendingRun } from './upgrade-driver.js';
@@ -53,6 +52,7 @@ export async function followPlainRun(env: Env, p: PlannedChange, t: RunTarget): 
     confirm: t.autoApply ? undefined : confirmUnlessConflict(() => client.applyRun(t.runId, `converge: ${t.purpose} confirmed by policy`, call)),
     onPhase: record,
     options: env.ctx.options,
+    clock: client.clock,
     reporter: env.ctx.reporter,
     ...(env.ctx.signal ? { signal: env.ctx.signal } : {}),
   });
@@ -79,7 +79,8 @@ export async function findFirstRun(env: Env, ws: WorkspaceWire): Promise<string 
   const known = newestRunOf(ws);
   if (known !== null) return known;
   const { client } = env.session;
-  const started = Date.now();
+  const clock = client.clock;
+  const started = clock.now();
   const limit = Math.min(FIRST_RUN_APPEARS_MS, env.ctx.options.runTimeoutMs);
   let n = 0;
   for (;;) {
@@ -89,8 +90,8 @@ export async function findFirstRun(env: Env, ws: WorkspaceWire): Promise<string 
       () => newestRun(client, ws.id, ws.name),
     );
     if (first !== null) return first;
-    if (Date.now() - started > limit || env.ctx.signal?.aborted) return undefined;
-    await sleep(Math.min(env.ctx.options.pollIntervalMs * 10, env.ctx.options.pollIntervalMs * 2 ** n++), env.ctx.signal);
+    if (clock.now() - started > limit || env.ctx.signal?.aborted) return undefined;
+    await clock.sleep(Math.min(env.ctx.options.pollIntervalMs * 10, env.ctx.options.pollIntervalMs * 2 ** n++), env.ctx.signal);
   }
 }
 

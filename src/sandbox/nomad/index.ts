@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { realClock, type Clock } from '../../async/clock.js';
 import { Faults, seededRandom } from '../common/faults.js';
 import { shuffledOrder, sortedOrder } from './hash.js';
 import { RequestLog } from '../common/request-log.js';
@@ -28,6 +29,8 @@ export interface NomadSimOptions extends SimulatorOptions {
   maxTokenTtl?: string | number;
   /** Default true; false makes the ACL endpoints answer `ACL support disabled`. */
   aclEnabled?: boolean;
+  /** Time for lock leases, replica lag, blocking queries and injected latency; default the real clock. */
+  clock?: Clock;
 }
 
 export interface NomadSimHandle extends SimulatorHandle {
@@ -51,7 +54,7 @@ const toNs = (v: string | number | undefined, fallback: string): number =>
 export async function startNomadSimulator(opts: NomadSimOptions = {}): Promise<NomadSimHandle> {
   const faults = new Faults(opts.faults ?? {});
   const log = opts.log ?? new RequestLog();
-  const cluster = new Cluster(opts.authoritativeRegion ?? 'global', opts.replicaRegions ?? ['europe'], opts.replicationLagMs ?? 0);
+  const cluster = new Cluster(opts.authoritativeRegion ?? 'global', opts.replicaRegions ?? ['europe'], opts.replicationLagMs ?? 0, opts.clock ?? realClock);
   const settings: ModelSettings = {
     // UUIDs like Nomad's SecretIDs: converge masks any 8 characters of a token, so a token made of words
     // (`management`) would mask those words in its output.
@@ -65,7 +68,7 @@ export async function startNomadSimulator(opts: NomadSimOptions = {}): Promise<N
     mapOrder: opts.randomMapOrder ? shuffledOrder(seededRandom(faults.current.seed + 2)) : sortedOrder,
   };
   const variableFaults = noVariableFaults();
-  const server = createNomadServer({ cluster, settings, faults, log, variableFaults });
+  const server = createNomadServer({ cluster, settings, faults, log, variableFaults, clock: cluster.clock });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

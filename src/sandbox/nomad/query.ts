@@ -78,9 +78,9 @@ export async function blockingQuery<T>(
 ): Promise<QueryResult<T>> {
   let result = run();
   if (opts.minIndex === 0) return result;
-  const deadline = Date.now() + opts.waitMs + jitter() * (opts.waitMs / JITTER_FRACTION);
+  const deadline = region.clock.now() + opts.waitMs + jitter() * (opts.waitMs / JITTER_FRACTION);
   while (result.index <= opts.minIndex && !signal.aborted && !region.closed) {
-    const left = deadline - Date.now();
+    const left = deadline - region.clock.now();
     if (left <= 0) break;
     await region.waitForChange(left, signal);
     result = run();

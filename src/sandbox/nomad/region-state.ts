@@ -1,3 +1,4 @@
+import type { Clock, ClockTimer } from '../../async/clock.js';
 import type { AclPolicy, AclRole, AuthMethod, BindingRule, Variable } from './types.js';
 
 /** Table names as in Nomad's state store (`acl_policy` and `acl_roles` included: their list index is the table's). */
@@ -20,11 +21,12 @@ export class RegionState {
   readonly variables = new Map<string, Variable>();
   private readonly tables = new Map<Table, number>();
   private readonly waiters = new Set<() => void>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<ClockTimer>();
 
   constructor(
     readonly name: string,
     startIndex: number,
+    readonly clock: Clock,
   ) {
     this.raftIndex = startIndex;
   }
@@ -54,13 +56,12 @@ export class RegionState {
   waitForChange(ms: number, signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
-        clearTimeout(timer);
+        this.clock.clearTimer(timer);
         this.waiters.delete(done);
         signal.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      timer.unref();
+      const timer = this.clock.setTimeout(done, ms).unref();
       this.waiters.add(done);
       signal.addEventListener('abort', done, { once: true });
     });
@@ -68,17 +69,18 @@ export class RegionState {
 
   /** A timer that dies with the region (lock expiry). */
   later(ms: number, fn: () => void): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      fn();
-    }, Math.max(0, ms));
-    t.unref();
+    const t = this.clock
+      .setTimeout(() => {
+        this.timers.delete(t);
+        fn();
+      }, Math.max(0, ms))
+      .unref();
     this.timers.add(t);
   }
 
   close(): void {
     this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) this.clock.clearTimer(t);
     this.timers.clear();
     this.notify();
   }

@@ -1,3 +1,4 @@
+import type { Clock, ClockTimer } from '../../async/clock.js';
 import { noPathToRegion } from './errors.js';
 import { RegionState, type Table } from './region-state.js';
 import type { AclPolicy, AclRole, AuthMethod, BindingRule } from './types.js';
@@ -28,15 +29,16 @@ export class Cluster {
   readonly authoritative: RegionState;
   readonly replicas: RegionState[];
   private pending: Snapshot[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
 
   constructor(
     authoritativeName: string,
     replicaNames: readonly string[],
     private lagMs: number,
+    readonly clock: Clock,
   ) {
-    this.authoritative = new RegionState(authoritativeName, AUTHORITATIVE_START_INDEX);
-    this.replicas = replicaNames.filter((n) => n !== authoritativeName).map((n) => new RegionState(n, REPLICA_START_INDEX));
+    this.authoritative = new RegionState(authoritativeName, AUTHORITATIVE_START_INDEX, clock);
+    this.replicas = replicaNames.filter((n) => n !== authoritativeName).map((n) => new RegionState(n, REPLICA_START_INDEX, clock));
   }
 
   get names(): string[] {
@@ -57,7 +59,7 @@ export class Cluster {
     if (this.replicas.length === 0) return;
     const a = this.authoritative;
     this.pending.push({
-      at: Date.now(),
+      at: this.clock.now(),
       methods: new Map(a.authMethods),
       rules: new Map(a.bindingRules),
       policies: new Map(a.aclPolicies),
@@ -73,7 +75,7 @@ export class Cluster {
 
   /** Apply the newest snapshot whose time has come (skipping older ones is fine: replication diffs). */
   pump(): void {
-    const now = Date.now();
+    const now = this.clock.now();
     let due = -1;
     this.pending.forEach((s, i) => {
       if (s.at + this.lagMs <= now) due = i;
@@ -87,16 +89,15 @@ export class Cluster {
   }
 
   private schedule(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.clock.clearTimer(this.timer);
     this.timer = undefined;
     const first = this.pending[0];
     if (!first) return;
-    this.timer = setTimeout(() => this.pump(), Math.max(0, first.at + this.lagMs - Date.now()));
-    this.timer.unref();
+    this.timer = this.clock.setTimeout(() => this.pump(), Math.max(0, first.at + this.lagMs - this.clock.now())).unref();
   }
 
   close(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.clock.clearTimer(this.timer);
     this.timer = undefined;
     this.pending = [];
     this.authoritative.close();

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Clock } from '../../async/clock.js';
 import type { Faults } from '../common/faults.js';
 import type { RequestLog, RequestLogEntry } from '../common/request-log.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin.js';
@@ -17,6 +18,7 @@ export interface ServerDeps {
   log: RequestLog;
   /** Switches aimed at one kind of Variables request (variable-faults.ts). */
   variableFaults: VariableFaults;
+  clock: Clock;
 }
 
 const TEXT = 'text/plain; charset=utf-8';
@@ -32,8 +34,6 @@ const FAULT_TEXT: Record<429 | 500 | 503, string> = {
   500: 'No cluster leader',
   503: 'Service Unavailable',
 };
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export function createNomadServer(deps: ServerDeps): Server {
   return createServer((req, res) => {
@@ -55,7 +55,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): Promise<void> {
-  const arrived = Date.now();
+  const arrived = deps.clock.now();
   const url = new URL(req.url ?? '/', 'http://sandbox');
   const method = req.method ?? 'GET';
   const body = await readBody(req);
@@ -70,7 +70,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       path: url.pathname,
       query: url.search.slice(1),
       status,
-      ms: Date.now() - arrived,
+      ms: deps.clock.now() - arrived,
       at: new Date(arrived).toISOString(),
       ...(isWrite(method) && body.length > 0 ? { body: body.toString('utf8') } : {}),
       ...(fault ? { fault } : {}),
@@ -78,7 +78,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
 
   const delay = deps.faults.latency();
   const decision = deps.faults.decide(isWrite(method));
-  if (delay > 0) await sleep(delay);
+  if (delay > 0) await deps.clock.sleep(delay);
   if (decision.type === 'reset') {
     req.socket.destroy();
     log(0, 'reset');
@@ -104,7 +104,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       return;
     }
   }
-  await send(res, reply, wantsPretty(url.searchParams), deps.faults.current.slowBodyMs);
+  await send(res, reply, wantsPretty(url.searchParams), deps.faults.current.slowBodyMs, deps.clock);
   log(reply.status, fault);
 }
 
@@ -137,7 +137,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, url: URL, metho
   }
 }
 
-async function send(res: ServerResponse, reply: Reply, pretty: boolean, slowMs: number): Promise<void> {
+async function send(res: ServerResponse, reply: Reply, pretty: boolean, slowMs: number, clock: Clock): Promise<void> {
   if (res.destroyed) return;
   const headers: Record<string, string | number> = { ...reply.headers };
   let bytes: Buffer | undefined;
@@ -160,7 +160,7 @@ async function send(res: ServerResponse, reply: Reply, pretty: boolean, slowMs: 
   }
   for (let at = 0; at < bytes.length; at += SLOW_CHUNK_BYTES) {
     if (res.destroyed) return;
-    if (at > 0) await sleep(slowMs);
+    if (at > 0) await clock.sleep(slowMs);
     res.write(bytes.subarray(at, at + SLOW_CHUNK_BYTES));
   }
   res.end();

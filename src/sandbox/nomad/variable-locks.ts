@@ -30,7 +30,7 @@ const lockClearsAt = (v: Variable): number => (v.Lock ? v.Lock.ttlEndsAt + v.Loc
 
 /** Clear every lock whose TTL and delay have both passed. Run before each Variables request and from timers. */
 export function sweepLocks(region: RegionState): void {
-  const now = Date.now();
+  const now = region.clock.now();
   for (const v of [...region.variables.values()]) {
     if (v.Lock && lockClearsAt(v) <= now) {
       const index = region.nextIndex();
@@ -41,7 +41,7 @@ export function sweepLocks(region: RegionState): void {
 }
 
 function scheduleSweep(region: RegionState, v: Variable): void {
-  region.later(lockClearsAt(v) - Date.now() + 1, () => sweepLocks(region));
+  region.later(lockClearsAt(v) - region.clock.now() + 1, () => sweepLocks(region));
 }
 
 /** acquire: creates the variable if needed and replaces its Items, even with none (code-derived, docs/reference/nomad-api.md §9). */
@@ -59,7 +59,7 @@ export function acquireLock(ctx: RequestContext, path: string, input: VariableIn
   const index = region.nextIndex();
   const existing = region.variables.get(varKey(ns, path));
   if (existing?.Lock) return conflict(zeroVariable(ns, path));
-  const lock = { ID: randomUUID(), TTL: ttl, LockDelay: delay, ttlEndsAt: Date.now() + ttlTimerMs(ttl) };
+  const lock = { ID: randomUUID(), TTL: ttl, LockDelay: delay, ttlEndsAt: region.clock.now() + ttlTimerMs(ttl) };
   const stored = store(region, index, ns, path, items, lock, existing);
   scheduleSweep(region, stored);
   return { status: 200, headers: writeHeaders(index), json: variableJson(stored, { items: true, lock: true }, items) };
@@ -77,8 +77,8 @@ export function renewLock(ctx: RequestContext, path: string, input: VariableInpu
   if (!v) throw new HttpError(404, "variable doesn't exist");
   if (!v.Lock) throw new HttpError(409, "variable doesn't hold a lock");
   // A wrong ID, or a TTL that already ran out (the lock is only waiting out its delay), cannot renew.
-  if (v.Lock.ID !== lockId || v.Lock.ttlEndsAt <= Date.now()) throw new HttpError(409, 'attempting to modify locked variable');
-  const renewed: Variable = { ...v, Lock: { ...v.Lock, ttlEndsAt: Date.now() + ttlTimerMs(v.Lock.TTL) } };
+  if (v.Lock.ID !== lockId || v.Lock.ttlEndsAt <= region.clock.now()) throw new HttpError(409, 'attempting to modify locked variable');
+  const renewed: Variable = { ...v, Lock: { ...v.Lock, ttlEndsAt: region.clock.now() + ttlTimerMs(v.Lock.TTL) } };
   region.variables.set(varKey(ns, path), renewed);
   scheduleSweep(region, renewed);
   return { status: 200, json: variableJson(renewed, { items: false, lock: true }) };

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { realClock, type Clock } from '../../async/clock.js';
 import { Faults } from '../common/faults.js';
 import { RequestLog } from '../common/request-log.js';
 import type { SimulatorHandle, SimulatorOptions } from '../common/types.js';
@@ -54,6 +55,8 @@ export interface TfeSimOptions extends SimulatorOptions {
    * `Latest workspace state is being processed…` meanwhile (docs/reference/hcp-terraform-api.md §5). Default 1 s.
    */
   stateProcessingMs?: number;
+  /** Time for run steps, state processing, rate limits and injected latency; default the real clock. */
+  clock?: Clock;
 }
 
 export interface TfeSimHandle extends SimulatorHandle {
@@ -83,7 +86,7 @@ function buildRouter(): Router {
 export async function startTfeSimulator(opts: TfeSimOptions = {}): Promise<TfeSimHandle> {
   const seed = opts.seedFile ? await loadSeedFile(opts.seedFile) : validateSeed(opts.seed ?? DEFAULT_TFE_SEED);
   const store = new Store(seed);
-  const engine = new RunEngine(store, opts.stepDelayMs ?? 50, opts.stateProcessingMs ?? 1000);
+  const engine = new RunEngine(store, opts.stepDelayMs ?? 50, opts.stateProcessingMs ?? 1000, opts.clock ?? realClock);
   const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit?.perSecond ?? RATE_LIMIT_PER_SECOND);
   const runLists = new RunListRation(opts.runListRation === false ? false : (opts.runListRation?.perMinute ?? RUN_LIST_PER_MINUTE));
   const failures = new RequestFailures();

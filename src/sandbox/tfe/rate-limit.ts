@@ -37,7 +37,8 @@ export class RateLimiter {
     readonly windowMs = 1000,
   ) {}
 
-  check(key: string, now = Date.now()): RateDecision {
+  /** `now`: the simulator's clock, in milliseconds. */
+  check(key: string, now: number): RateDecision {
     const limit = this.perSecond;
     const span = this.windowMs;
     const recent = (this.windows.get(key) ?? []).filter((t) => now - t < span);

@@ -1,3 +1,4 @@
+import type { Clock, ClockTimer } from '../../async/clock.js';
 import { conflict } from './errors.js';
 import { FINAL_RUN_STATES, HELD_RUN_STATES, type Run, type RunKind, type Store, type Workspace } from './model.js';
 
@@ -20,7 +21,7 @@ import { FINAL_RUN_STATES, HELD_RUN_STATES, type Run, type RunKind, type Store, 
 const HOLDS_SLOT = new Set(['planning', 'applying']);
 
 export class RunEngine {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<ClockTimer>();
   private stopped = false;
   /** The organization's concurrent runs (Infinity: no limit, the default). */
   private concurrency = Infinity;
@@ -30,7 +31,9 @@ export class RunEngine {
   constructor(
     private readonly store: Store,
     private stepDelayMs: number,
-    private readonly stateProcessingMs = 1000,
+    private readonly stateProcessingMs: number,
+    /** Time for run steps and state processing; the simulator's other parts read it here too. */
+    readonly clock: Clock,
   ) {}
 
   setStepDelay(ms: number): void {
@@ -64,7 +67,7 @@ export class RunEngine {
   /** Runs a callback one step from now unless the simulator stopped. */
   later(fn: () => void, ms = this.stepDelayMs): void {
     if (this.stopped) return;
-    const t = setTimeout(() => {
+    const t = this.clock.setTimeout(() => {
       this.timers.delete(t);
       if (!this.stopped) fn();
     }, ms);
@@ -73,7 +76,7 @@ export class RunEngine {
 
   stop(): void {
     this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) this.clock.clearTimer(t);
     this.timers.clear();
   }
 
@@ -235,7 +238,7 @@ export class RunEngine {
   private applyEffects(ws: Workspace, run: Run): void {
     ws.updatedAt = new Date().toISOString();
     // The new state is processed to discover resources for a while after the apply (docs/reference/hcp-terraform-api.md §5).
-    ws.stateProcessedAt = Date.now() + this.stateProcessingMs;
+    ws.stateProcessedAt = this.clock.now() + this.stateProcessingMs;
     if (run.isDestroy) {
       ws.managedResources = 0;
       return;

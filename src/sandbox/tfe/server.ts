@@ -1,3 +1,4 @@
+import type { Clock } from '../../async/clock.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Faults } from '../common/faults.js';
 import type { RequestLog, RequestLogEntry } from '../common/request-log.js';
@@ -54,8 +55,6 @@ const FAULT_ERRORS = {
   503: { status: '503', title: 'service unavailable', detail: 'sandbox fault: injected 503' },
 };
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 export function createTfeServer(deps: ServerDeps): Server {
   return createServer((req, res) => {
     handle(req, res, deps).catch((e: unknown) => {
@@ -78,7 +77,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
 
 async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): Promise<void> {
-  const arrived = Date.now();
+  const arrived = deps.engine.clock.now();
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
   const method = req.method ?? 'GET';
   const body = await readBody(req);
@@ -93,7 +92,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       path: url.pathname,
       query: url.search.slice(1),
       status,
-      ms: Date.now() - arrived,
+      ms: deps.engine.clock.now() - arrived,
       at: new Date(arrived).toISOString(),
       ...(isWrite(method) && body.length > 0 ? { body: body.toString('utf8') } : {}),
       ...(fault ? { fault } : {}),
@@ -102,7 +101,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   const delay = deps.faults.latency();
   const chosen = deps.failures.take(method, url.pathname);
   const decision = chosen ? { type: 'chosen' as const } : deps.faults.decide(isWrite(method));
-  if (delay > 0) await sleep(delay);
+  if (delay > 0) await deps.engine.clock.sleep(delay);
   if (decision.type === 'reset') {
     req.socket.destroy();
     log(0, 'reset');
@@ -115,7 +114,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   if (chosen) {
     // A lost reply: the model acts, the client hears only the 5xx (after the delay, when one is set).
     if (chosen.acted) answer(req, url, method, body, deps);
-    if (chosen.delayMs > 0) await sleep(chosen.delayMs);
+    if (chosen.delayMs > 0) await deps.engine.clock.sleep(chosen.delayMs);
     reply = { status: chosen.status, json: errorDocument([FAULT_ERRORS[chosen.status]]) };
     fault = `status-${chosen.status}`;
   } else if (decision.type === 'status' && decision.status === 429) {
@@ -138,7 +137,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     }
   }
   reply.headers = { ...limitHeaders, ...SERVICE_HEADERS, ...reply.headers };
-  await send(res, reply, deps.faults.current.slowBodyMs);
+  await send(res, reply, deps.faults.current.slowBodyMs, deps.engine.clock);
   log(reply.status, fault);
 }
 
@@ -149,7 +148,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
  */
 function rateLimit(req: IncomingMessage, deps: ServerDeps, headers: Record<string, string>): Reply | undefined {
   if (!deps.limiter) return undefined;
-  const d = deps.limiter.check(limitKey(req, deps));
+  const d = deps.limiter.check(limitKey(req, deps), deps.engine.clock.now());
   if (deps.sendRemaining) headers['X-RateLimit-Remaining'] = String(d.remaining);
   if (d.allowed) return undefined;
   return { status: 429, json: RATE_LIMIT_BODY, headers: { 'X-RateLimit-Reset': d.resetSeconds.toFixed(3) } };
@@ -170,7 +169,7 @@ function limitKey(req: IncomingMessage, deps: ServerDeps): string {
 function runListRation(req: IncomingMessage, url: URL, method: string, deps: ServerDeps, headers: Record<string, string>): Reply | undefined {
   const limiter = deps.runLists.limiter;
   if (!limiter || !url.pathname.startsWith(`${API_PREFIX}/`) || !isRunList(method, url.pathname.slice(API_PREFIX.length))) return undefined;
-  const d = limiter.check(limitKey(req, deps));
+  const d = limiter.check(limitKey(req, deps), deps.engine.clock.now());
   headers['X-RateLimit-Limit'] = String(limiter.perSecond);
   if (deps.sendRemaining) headers['X-RateLimit-Remaining'] = String(d.remaining);
   if (d.allowed) return undefined;
@@ -209,7 +208,7 @@ function answer(req: IncomingMessage, url: URL, method: string, body: Buffer, de
   }
 }
 
-async function send(res: ServerResponse, reply: Reply, slowMs: number): Promise<void> {
+async function send(res: ServerResponse, reply: Reply, slowMs: number, clock: Clock): Promise<void> {
   if (res.destroyed) return;
   const headers: Record<string, string | number> = { 'Content-Type': JSON_API, ...reply.headers };
   let bytes: Buffer | undefined;
@@ -228,7 +227,7 @@ async function send(res: ServerResponse, reply: Reply, slowMs: number): Promise<
   }
   for (let at = 0; at < bytes.length; at += SLOW_CHUNK_BYTES) {
     if (res.destroyed) return;
-    if (at > 0) await sleep(slowMs);
+    if (at > 0) await clock.sleep(slowMs);
     res.write(bytes.subarray(at, at + SLOW_CHUNK_BYTES));
   }
   res.end();

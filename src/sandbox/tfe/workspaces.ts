@@ -92,7 +92,7 @@ function safeDelete(ctx: Ctx, ws: Workspace): Reply {
       ? 'workspace cannot be safely deleted because it is still managing resources'
       : ctx.engine.active(ws.id)
         ? 'Workspace is currently locked. Workspace must be unlocked before it can be safely deleted'
-        : (ws.stateProcessedAt ?? 0) > Date.now()
+        : (ws.stateProcessedAt ?? 0) > ctx.engine.clock.now()
           ? 'Latest workspace state is being processed to discover resources, please try again later'
           : undefined;
   if (detail) throw new ApiError(409, [{ status: '409', title: 'conflict', detail }]);

@@ -1,3 +1,4 @@
+import type { Clock } from '../../async/clock.js';
 import { randomBytes } from 'node:crypto';
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { createHttpClient } from '../../http/client.js';
@@ -51,6 +52,8 @@ export interface NomadVariablesBackendOptions {
   lockPollMs?: number;
   /** Who to record as the lock holder. Default: this user, host and pid. */
   holder?: LockHolder;
+  /** Lock polling, lease renewals and the lease deadline (tests pass a ManualClock). Default: the real clock. */
+  clock?: Clock;
   /** Journal characters past which a save folds it into the chunks. Default: 64 KiB or the snapshot's size, whichever is larger. */
   foldAtChars?: number;
 }
@@ -111,6 +114,7 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
     reporter,
     holder: opts.holder ?? defaultHolder(),
     description,
+    ...(opts.clock ? { clock: opts.clock } : {}),
   };
 
   /** ModifyIndex of the head at our last read or write (0 = no head yet): the CAS base for every write. */

@@ -1,4 +1,4 @@
-import { sleep } from '../../async/sleep.js';
+import { realClock, type Clock, type ClockTimer } from '../../async/clock.js';
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import { ConvergeError } from '../../diagnostics/errors.js';
@@ -34,6 +34,8 @@ export interface NomadLockOptions {
   holder: LockHolder;
   /** For messages: `Nomad Variables converge/state (namespace default)`. */
   description: string;
+  /** Polling, lease renewals and the local lease deadline; default the real clock. */
+  clock?: Clock;
 }
 
 /** Item keys on the lock variable and its holder record (`nomadLockId`, see recordNomadLockId). */
@@ -67,11 +69,12 @@ export async function acquireNomadLock(opts: NomadLockOptions, operation: string
     createdAt: new Date().toISOString(),
   };
   const items = lockItems(info);
-  const deadline = Date.now() + Math.max(0, timeoutMs);
+  const clock = opts.clock ?? realClock;
+  const deadline = clock.now() + Math.max(0, timeoutMs);
   let waited = false;
   for (;;) {
     // The lease counts from before the request went out: Nomad may have started it any time after.
-    const sentAt = Date.now();
+    const sentAt = clock.now();
     const res = await opts.vars.lockAcquire(opts.lockPath, items, {
       ttl: opts.ttl,
       ...(opts.lockDelay !== undefined ? { lockDelay: opts.lockDelay } : {}),
@@ -88,7 +91,7 @@ export async function acquireNomadLock(opts: NomadLockOptions, operation: string
     }
     // 409: held under another ID. The conflict body is zero-valued, so read the holder from the variable.
     const holder = await readHolder(opts.vars, opts.lockPath);
-    const remaining = deadline - Date.now();
+    const remaining = deadline - clock.now();
     if (holder?.id === info.id) {
       // Our own earlier attempt got the lock but its reply was lost, and this token cannot see Nomad's
       // lock ID (only management tokens can, §9): we can neither renew nor release it. It clears by itself.
@@ -109,7 +112,7 @@ export async function acquireNomadLock(opts: NomadLockOptions, operation: string
         data: { path: opts.lockPath, ...(holder ? { holderId: holder.id } : {}) },
       });
     }
-    await sleep(Math.min(opts.pollIntervalMs, remaining));
+    await clock.sleep(Math.min(opts.pollIntervalMs, remaining));
   }
 }
 
@@ -159,20 +162,21 @@ async function nomadLockIdOf(opts: NomadLockOptions, v: WireVariable, holder: Lo
  * apply to start nothing more. Renewals go every TTL/3, so one failed renewal leaves room for another.
  */
 function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: string, ttlMs: number, sentAt: number): HeldNomadLock {
+  const clock = opts.clock ?? realClock;
   const lostCtl = new AbortController();
   let released = false;
   let renewing = false;
   let deadline = sentAt + ttlMs;
-  let deadlineTimer: NodeJS.Timeout | undefined;
+  let deadlineTimer: ClockTimer | undefined;
   // The renewal in flight: dropped when the lock is lost or released, so a renewal hanging on a
   // silent server (retried for minutes) neither keeps the process alive nor runs after the end.
   let renewal: AbortController | undefined;
   const dropRenewal = () => renewal?.abort();
   const markLost = (why: string) => {
     if (lostCtl.signal.aborted || released) return;
-    clearInterval(timer);
+    clock.clearTimer(timer);
     dropRenewal();
-    if (deadlineTimer) clearTimeout(deadlineTimer);
+    clock.clearTimer(deadlineTimer);
     const error = lockLostError(opts.description, why);
     opts.reporter.emit({
       code: 'state.lock.lost',
@@ -183,18 +187,17 @@ function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: stri
     lostCtl.abort(error);
   };
   const armDeadline = () => {
-    if (deadlineTimer) clearTimeout(deadlineTimer);
-    deadlineTimer = setTimeout(checkDeadline, Math.max(0, deadline - Date.now()));
-    deadlineTimer.unref();
+    clock.clearTimer(deadlineTimer);
+    deadlineTimer = clock.setTimeout(checkDeadline, Math.max(0, deadline - clock.now())).unref();
   };
   const checkDeadline = () => {
-    if (Date.now() >= deadline) markLost(`no lease renewal succeeded for ${formatDuration(ttlMs)} (the lock's TTL), so another run may hold it now`);
+    if (clock.now() >= deadline) markLost(`no lease renewal succeeded for ${formatDuration(ttlMs)} (the lock's TTL), so another run may hold it now`);
     else armDeadline();
   };
   const renew = async () => {
     if (renewing || released || lostCtl.signal.aborted) return;
     renewing = true;
-    const sent = Date.now();
+    const sent = clock.now();
     const ctl = (renewal = new AbortController());
     try {
       const r = await opts.vars.lockRenew(opts.lockPath, nomadLockId, ctl.signal);
@@ -210,7 +213,7 @@ function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: stri
         code: 'state.lock.renew-failed',
         level: 'warn',
         message: `Could not renew the state lock on ${opts.lockPath}: ${e instanceof Error ? e.message : String(e)}`,
-        data: { lockId: info.id, lostInMs: Math.max(0, deadline - Date.now()) },
+        data: { lockId: info.id, lostInMs: Math.max(0, deadline - clock.now()) },
       });
     } finally {
       renewing = false;
@@ -218,25 +221,24 @@ function startHeldLock(opts: NomadLockOptions, info: LockInfo, nomadLockId: stri
     }
   };
   // unref: a held lock must never keep the process alive on its own.
-  const timer = setInterval(() => void renew(), Math.max(1000, Math.floor(ttlMs / 3)));
-  timer.unref();
+  const timer = clock.setInterval(() => void renew(), Math.max(1000, Math.floor(ttlMs / 3))).unref();
   armDeadline();
   return {
     info,
     get lost() {
       // A timer can fire late on a busy event loop; the clock cannot.
-      if (!lostCtl.signal.aborted && Date.now() >= deadline) checkDeadline();
+      if (!lostCtl.signal.aborted && clock.now() >= deadline) checkDeadline();
       return lostCtl.signal.aborted;
     },
     lostSignal: lostCtl.signal,
     leftBehind: `it stays on Nomad until \`converge state unlock ${info.id}\` removes it; otherwise the next run can take it only ${recoveryText(opts)}`,
     async release() {
       if (released) return;
-      const wasLost = lostCtl.signal.aborted || Date.now() >= deadline;
+      const wasLost = lostCtl.signal.aborted || clock.now() >= deadline;
       released = true;
-      clearInterval(timer);
+      clock.clearTimer(timer);
       dropRenewal();
-      if (deadlineTimer) clearTimeout(deadlineTimer);
+      clock.clearTimer(deadlineTimer);
       // The holder record stays: deleting it could race with the next holder writing its own.
       const r = await opts.vars.lockRelease(opts.lockPath, nomadLockId);
       if (r === 'released') {

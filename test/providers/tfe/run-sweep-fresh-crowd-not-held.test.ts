@@ -3,7 +3,7 @@ import { createHttpClient } from '../../../src/http/client.js';
 import { TfeClient } from '../../../src/providers/tfe/client.js';
 import { RunSweeper } from '../../../src/providers/tfe/run-sweep.js';
 import { startTfeSimulator, type TfeSimHandle } from '../../../src/sandbox/tfe/index.js';
-import { ManualClock, settle } from '../../http/manual-clock.js';
+import { ManualClock } from '../../../src/async/manual-clock.js';
 
 /*
  * After a rollout's canary, its other workspaces ask the sweeper whether a run is in flight. They start one by one,
@@ -26,7 +26,7 @@ async function sweeperOnSandbox(): Promise<{ sweeper: RunSweeper; clock: ManualC
   sim = await startTfeSimulator({ port: 0 });
   const http = createHttpClient({ baseUrl: `${sim.url}/api/v2`, headers: { Authorization: `Bearer ${sim.tokens.user}` }, rateLimitPerSecond: 30 });
   close = () => http.close();
-  const clock = new ManualClock();
+  const clock = new ManualClock(0);
   const s = sim;
   const sweeps = () => s.log.entries({ service: 'tfe' }).filter((e) => e.path === `/api/v2/organizations/${s.organization}/workspaces`).length;
   return { sweeper: new RunSweeper(new TfeClient(http, sim.organization), 1000, clock), clock, sweeps };
@@ -43,7 +43,7 @@ describe('run sweeper: a crowd of first questions is not held a whole interval',
     await ask(sweeper, 'ws-early', 5);
     expect(sweeps()).toBe(1);
     const late = ask(sweeper, 'ws-late', 35);
-    await clock.advanceTo(300);
+    await clock.advance(300 - clock.now());
     await late;
     expect(sweeps()).toBe(2);
   }, 10_000);
@@ -53,10 +53,10 @@ describe('run sweeper: a crowd of first questions is not held a whole interval',
     await ask(sweeper, 'ws-early', 5);
     let answered = false;
     const late = ask(sweeper, 'ws-late', 5).then(() => (answered = true));
-    await clock.advanceTo(300);
-    await settle();
+    await clock.advance(300 - clock.now());
+    await clock.settle();
     expect(answered).toBe(false);
-    await clock.advanceTo(1000);
+    await clock.advance(1000 - clock.now());
     await late;
     expect(sweeps()).toBe(2);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TfeClient } from '../../../src/providers/tfe/client.js';
 import { RunSweeper, type RunState } from '../../../src/providers/tfe/run-sweep.js';
-import { ManualClock } from '../../http/manual-clock.js';
+import { ManualClock } from '../../../src/async/manual-clock.js';
 
 /*
  * A lone run (an upgrade's canary, a single first run) is read on its own, one request a round. Rounds came once
@@ -15,7 +15,7 @@ const INTERVAL = 1000;
 
 /** A lone follower reading `statusAt(t)` through the sweeper until `until`; the times of its reads. */
 async function follow(statusAt: (t: number) => string, until: number): Promise<number[]> {
-  const clock = new ManualClock();
+  const clock = new ManualClock(0);
   // Never used: one workspace is read alone, not swept.
   const sweeper = new RunSweeper({} as TfeClient, INTERVAL, clock);
   const reads: number[] = [];
@@ -28,7 +28,7 @@ async function follow(statusAt: (t: number) => string, until: number): Promise<n
       });
     }
   })();
-  for (let t = 0; t <= until; t += 10) await clock.advanceTo(t);
+  for (let t = 0; t <= until; t += 10) await clock.advance(t - clock.now());
   done = true;
   return reads;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/async/manual-clock.js';
 import { RequestLog } from '../../../src/sandbox/common/request-log.js';
 import { TEXT, client, startSim } from './helpers.js';
 
@@ -79,31 +80,35 @@ describe('faults (src/sandbox/common Faults, applied to every request)', () => {
   });
 
   it('adds latency, and writes slow bodies in pieces', async () => {
-    const sim = await startSim({ faults: { latencyMs: 120 } });
+    // The simulator's waits run on a manual clock: each request is run to its end on it, and the time it took
+    // is read there, exactly.
+    const clock = new ManualClock();
+    const sim = await startSim({ faults: { latencyMs: 120 }, clock });
     try {
-      let t = Date.now();
-      await sim.anon.get('/v1/acl/auth-methods');
-      expect(Date.now() - t).toBeGreaterThanOrEqual(115);
-      await sim.m.put('/v1/var/slow', { Items: { k: 'x'.repeat(5000) } });
+      let t = clock.now();
+      await clock.run(sim.anon.get('/v1/acl/auth-methods'));
+      expect(clock.now() - t).toBe(120);
+      await clock.run(sim.m.put('/v1/var/slow', { Items: { k: 'x'.repeat(5000) } }));
       sim.s.faults.set({ latencyMs: 0, slowBodyMs: 60 });
-      t = Date.now();
-      const r = await sim.m.get('/v1/var/slow');
+      t = clock.now();
+      const r = await clock.run(sim.m.get('/v1/var/slow'));
       expect(r.status).toBe(200);
       expect(r.text.length).toBeGreaterThan(5000);
-      // ~5.1 KB in 1 KiB pieces: at least 5 gaps of 60 ms.
-      expect(Date.now() - t).toBeGreaterThanOrEqual(290);
-      expect(sim.s.log.entries().at(-1)?.ms).toBeGreaterThanOrEqual(290);
+      // ~5.1 KB in 1 KiB pieces: 6 pieces, 5 gaps of 60 ms.
+      expect(clock.now() - t).toBe(300);
+      expect(sim.s.log.entries().at(-1)?.ms).toBe(300);
     } finally {
       await sim.s.stop();
     }
   });
 
   it('applies latency spikes from the seeded dice', async () => {
-    const sim = await startSim({ faults: { spikeRate: 1, spikeMs: 100 } });
+    const clock = new ManualClock();
+    const sim = await startSim({ faults: { spikeRate: 1, spikeMs: 100 }, clock });
     try {
-      const t = Date.now();
-      await sim.anon.get('/v1/acl/auth-methods');
-      expect(Date.now() - t).toBeGreaterThanOrEqual(95);
+      const t = clock.now();
+      await clock.run(sim.anon.get('/v1/acl/auth-methods'));
+      expect(clock.now() - t).toBe(100);
     } finally {
       await sim.s.stop();
     }

@@ -1,10 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oidc, sleep, startSim, type AuthMethodJson, type Sim } from './helpers.js';
+import { ManualClock } from '../../../src/async/manual-clock.js';
+import { oidc, startSim, type AuthMethodJson, type Sim } from './helpers.js';
+
+/*
+ * The simulators run on a manual clock: waits, jitter and replication lag pass when the test moves it, so
+ * the tests check them to the millisecond on the simulator's clock, never on the machine's.
+ */
+
+/** A request that says when it has been answered. */
+function tracked<T>(p: Promise<T>): { promise: Promise<T>; done: () => boolean } {
+  let settled = false;
+  const promise = p.finally(() => {
+    settled = true;
+  });
+  return { promise, done: () => settled };
+}
+
+/** Lets the blocking query reach the simulator and park on a timer. */
+const parked = (clock: ManualClock, before: number) => clock.settle(() => clock.pending > before, 5000);
 
 describe('blocking queries and query parameters (docs/reference/nomad-api.md §7)', () => {
   let sim: Sim;
+  const clock = new ManualClock();
   beforeAll(async () => {
-    sim = await startSim();
+    sim = await startSim({ clock });
   });
   afterAll(async () => {
     await sim.s.stop();
@@ -13,23 +32,28 @@ describe('blocking queries and query parameters (docs/reference/nomad-api.md §7
   it('holds a read until a write moves the index past ?index, then answers at once', async () => {
     const first = await sim.anon.get('/v1/acl/auth-methods');
     const index = Number(first.headers.get('x-nomad-index'));
-    const started = Date.now();
-    const pending = sim.anon.get(`/v1/acl/auth-methods?index=${index}&wait=10s`);
-    await sleep(150);
+    const started = clock.now();
+    const before = clock.pending;
+    const pending = tracked(sim.anon.get(`/v1/acl/auth-methods?index=${index}&wait=10s`));
+    await parked(clock, before);
+    await clock.advance(150);
+    expect(pending.done()).toBe(false);
     await sim.m.post('/v1/acl/auth-method', oidc('wakes'));
-    const r = await pending;
-    const took = Date.now() - started;
-    expect(took).toBeGreaterThanOrEqual(140);
-    expect(took).toBeLessThan(5000);
+    const r = await pending.promise;
+    // Answered by the write, with the clock still at 150 ms of the 10 s wait.
+    expect(clock.now() - started).toBe(150);
+    expect(clock.pending).toBe(before);
     expect(Number(r.headers.get('x-nomad-index'))).toBeGreaterThan(index);
     expect(r.json<Array<{ Name: string }>>().map((x) => x.Name)).toContain('wakes');
   });
 
   it('wakes a blocked GET of one method on its update, not on others', async () => {
     const m = (await sim.m.post('/v1/acl/auth-method', oidc('watched'))).json<AuthMethodJson>();
+    const before = clock.pending;
     const pending = sim.m.get(`/v1/acl/auth-method/watched?index=${m.ModifyIndex}&wait=5s`);
+    await parked(clock, before);
     await sim.m.post('/v1/acl/auth-method', oidc('bystander'));
-    await sleep(100);
+    await clock.advance(100);
     await sim.m.post('/v1/acl/auth-method/watched', oidc('watched', { TokenLocality: 'local' }));
     const r = await pending;
     expect(r.json<AuthMethodJson>().TokenLocality).toBe('local');
@@ -39,19 +63,25 @@ describe('blocking queries and query parameters (docs/reference/nomad-api.md §7
   it('answers with unchanged data when the wait ends', async () => {
     const first = await sim.anon.get('/v1/acl/auth-methods');
     const index = Number(first.headers.get('x-nomad-index'));
-    const started = Date.now();
-    const r = await sim.anon.get(`/v1/acl/auth-methods?index=${index}&wait=200ms`);
-    const took = Date.now() - started;
+    const before = clock.pending;
+    const pending = tracked(sim.anon.get(`/v1/acl/auth-methods?index=${index}&wait=200ms`));
+    await parked(clock, before);
+    await clock.advance(199);
+    await clock.settle(pending.done);
+    expect(pending.done()).toBe(false);
+    // The wait plus at most wait/16 of jitter (docs/reference/nomad-api.md §7).
+    await clock.advance(1 + 200 / 16);
+    const r = await pending.promise;
     expect(r.status).toBe(200);
-    expect(took).toBeGreaterThanOrEqual(190);
-    expect(took).toBeLessThan(200 + 200 / 16 + 500);
     expect(r.headers.get('x-nomad-index')).toBe(String(index));
   });
 
   it('does not block without ?index', async () => {
-    const started = Date.now();
-    await sim.anon.get('/v1/acl/auth-methods?wait=5s');
-    expect(Date.now() - started).toBeLessThan(1000);
+    const before = clock.pending;
+    // Answered while the simulator's clock stands still: a blocked read would never come back here.
+    const r = await sim.anon.get('/v1/acl/auth-methods?wait=5s');
+    expect(r.status).toBe(200);
+    expect(clock.pending).toBe(before);
   });
 
   it('rejects bad wait, index and stale values with the real texts, in that order', async () => {
@@ -81,8 +111,9 @@ describe('blocking queries and query parameters (docs/reference/nomad-api.md §7
 
 describe('replication to a lagging replica region (docs/reference/nomad-api.md §3.1, §7)', () => {
   let sim: Sim;
+  const clock = new ManualClock();
   beforeAll(async () => {
-    sim = await startSim({ replicationLagMs: 300 });
+    sim = await startSim({ replicationLagMs: 300, clock });
   });
   afterAll(async () => {
     await sim.s.stop();
@@ -97,7 +128,7 @@ describe('replication to a lagging replica region (docs/reference/nomad-api.md �
     const early = await sim.m.get('/v1/acl/auth-method/lagged?region=europe');
     expect(early.status).toBe(404);
     expect((await sim.anon.get('/v1/acl/auth-methods?region=europe')).json<unknown[]>()).toEqual([]);
-    await sleep(450);
+    await clock.advance(450);
     const late = await sim.m.get('/v1/acl/auth-method/lagged?region=europe');
     expect(late.status).toBe(200);
     const copy = late.json<AuthMethodJson>();
@@ -120,29 +151,34 @@ describe('replication to a lagging replica region (docs/reference/nomad-api.md �
 
   it('replicates deletes after the lag too', async () => {
     await sim.m.post('/v1/acl/auth-method', oidc('short-lived'));
-    await sleep(450);
+    await clock.advance(450);
     expect((await sim.m.get('/v1/acl/auth-method/short-lived?region=europe')).status).toBe(200);
     await sim.m.del('/v1/acl/auth-method/short-lived');
     expect((await sim.m.get('/v1/acl/auth-method/short-lived?region=europe')).status).toBe(200);
-    await sleep(450);
+    await clock.advance(450);
     expect((await sim.m.get('/v1/acl/auth-method/short-lived?region=europe')).status).toBe(404);
   });
 
   it('wakes a blocking read on the replica when replication lands', async () => {
     const r0 = await sim.anon.get('/v1/acl/auth-methods?region=europe');
     const idx = Number(r0.headers.get('x-nomad-index'));
-    const pending = sim.anon.get(`/v1/acl/auth-methods?region=europe&index=${idx}&wait=5s`);
-    const started = Date.now();
+    const before = clock.pending;
+    const pending = tracked(sim.anon.get(`/v1/acl/auth-methods?region=europe&index=${idx}&wait=5s`));
+    await parked(clock, before);
     await sim.m.post('/v1/acl/auth-method', oidc('blocked-replica'));
-    const r = await pending;
-    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    // The 300 ms lag: not a millisecond before.
+    await clock.advance(299);
+    await clock.settle(pending.done);
+    expect(pending.done()).toBe(false);
+    await clock.advance(1);
+    const r = await pending.promise;
     expect(r.json<Array<{ Name: string }>>().map((x) => x.Name)).toContain('blocked-replica');
   });
 
   it('converges at once when the lag is set to 0, and lags again when raised', async () => {
     sim.s.setReplicationLag(60_000);
     await sim.m.post('/v1/acl/auth-method', oidc('stuck'));
-    await sleep(100);
+    await clock.advance(100);
     expect((await sim.m.get('/v1/acl/auth-method/stuck?region=europe')).status).toBe(404);
     sim.s.setReplicationLag(0);
     expect((await sim.m.get('/v1/acl/auth-method/stuck?region=europe')).status).toBe(200);

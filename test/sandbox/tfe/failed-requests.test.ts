@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/async/manual-clock.js';
 import { client, createNoCodeWorkspace, enableModule, latestRunId, startSim, waitForStatus, type Sim } from './helpers.js';
 
 /* The one-shot failure of a chosen request (control failRequest, POST /__sandbox/failed-requests) and the
@@ -24,16 +25,18 @@ describe('TFE sandbox: chosen request failures', () => {
   });
 
   it('with acted, the model acts and the reply is lost as a 500; over HTTP too', async () => {
-    sim = await startSim();
+    // The 50 ms delay of the lost reply waits on a manual clock: the request is run to its end on it.
+    const clock = new ManualClock();
+    sim = await startSim({ clock });
     const ncm = await enableModule(sim.user, 'vpc');
     const control = client(sim.s.url);
     const set = await control.post('/__sandbox/failed-requests', { method: 'PATCH', path: '/no-code-modules/', acted: true, delayMs: 50 });
     expect(set.status).toBe(200);
     expect(((await control.get('/__sandbox/failed-requests')).body as unknown[]).length).toBe(1);
-    const started = Date.now();
-    const r = await sim.user.patch(`/no-code-modules/${ncm}`, { data: { type: 'no-code-modules', attributes: { 'version-pin': '1.5.0' } } });
+    const started = clock.now();
+    const r = await clock.run(sim.user.patch(`/no-code-modules/${ncm}`, { data: { type: 'no-code-modules', attributes: { 'version-pin': '1.5.0' } } }));
     expect(r.status).toBe(500);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(clock.now() - started).toBe(50);
     const read = await sim.user.get(`/no-code-modules/${ncm}`);
     expect((read.body as { data: { attributes: Record<string, unknown> } }).data.attributes['version-pin']).toBe('1.5.0');
     expect((await control.get('/__sandbox/failed-requests')).body).toEqual([]);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/async/manual-clock.js';
 import { startSim, type Sim } from './helpers.js';
 
 describe('TFE sandbox: rate limit (docs/reference/hcp-terraform-api.md §8)', () => {
@@ -69,7 +70,9 @@ describe('TFE sandbox: faults (common Faults, seeded)', () => {
   });
 
   it('injected 429s carry the rate-limit body and X-RateLimit-Reset; resets drop the connection; latency applies', async () => {
-    sim = await startSim({ faults: { rate429: 1 } });
+    // Latency and slow bodies wait on a manual clock: the request is run to its end on it and timed there.
+    const clock = new ManualClock();
+    sim = await startSim({ faults: { rate429: 1 }, clock });
     const r = await sim.user.get('/organizations/acme');
     expect(r.status).toBe(429);
     expect(r.body.errors[0].status).toBe(429);
@@ -77,11 +80,11 @@ describe('TFE sandbox: faults (common Faults, seeded)', () => {
     sim.s.faults.set({ rate429: 0, rateReset: 1 });
     await expect(sim.user.get('/organizations/acme')).rejects.toThrow();
     sim.s.faults.set({ rateReset: 0, latencyMs: 60 });
-    const t = Date.now();
-    await sim.user.get('/organizations/acme');
-    expect(Date.now() - t).toBeGreaterThanOrEqual(55);
+    const t = clock.now();
+    await clock.run(sim.user.get('/organizations/acme'));
+    expect(clock.now() - t).toBe(60);
     sim.s.faults.set({ latencyMs: 0, slowBodyMs: 5 });
-    const slow = await sim.user.get('/organizations/acme/registry-modules?page[size]=10');
+    const slow = await clock.run(sim.user.get('/organizations/acme/registry-modules?page[size]=10'));
     expect(slow.status).toBe(200);
     expect(slow.body.data).toHaveLength(2);
   });

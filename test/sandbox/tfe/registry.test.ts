@@ -2,8 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/async/manual-clock.js';
 import { DEFAULT_TFE_SEED, startTfeSimulator } from '../../../src/sandbox/tfe/index.js';
-import { client, enableModule, moduleId, sleep, startSim, type Sim } from './helpers.js';
+import { client, enableModule, moduleId, startSim, type Sim } from './helpers.js';
 
 describe('TFE sandbox: projects, agent pools, registry modules, pagination (docs/reference/hcp-terraform-api.md §4, §7, §8)', () => {
   let sim: Sim;
@@ -105,16 +106,22 @@ describe('TFE sandbox: projects, agent pools, registry modules, pagination (docs
   });
 
   it('a published version is pending first, then ingested one step later', async () => {
-    // A step long enough that a loaded machine still reads the pending state before ingestion.
-    sim.s.control.setStepDelay(300);
-    sim.s.control.publishModuleVersion('acme', 'lambda', 'aws', '1.2.0');
-    const path = '/organizations/acme/registry-modules/private/acme/lambda/aws';
-    const before = await sim.user.get(path);
-    expect(before.body.data.attributes['version-statuses']).toContainEqual({ version: '1.2.0', status: 'pending' });
-    expect((await sim.user.get(`${path}/version?module_version=1.2.0`)).status).toBe(404);
-    await sleep(400);
-    sim.s.control.setStepDelay(5);
-    expect((await sim.user.get(`${path}/version?module_version=1.2.0`)).status).toBe(200);
+    // Its own simulator on a manual clock: the step passes only when the test says so, however loaded the machine.
+    const clock = new ManualClock();
+    const own = await startSim({ defaultPageSize: 1, stepDelayMs: 300, clock });
+    try {
+      own.s.control.publishModuleVersion('acme', 'lambda', 'aws', '1.2.0');
+      const path = '/organizations/acme/registry-modules/private/acme/lambda/aws';
+      const before = await own.user.get(path);
+      expect(before.body.data.attributes['version-statuses']).toContainEqual({ version: '1.2.0', status: 'pending' });
+      expect((await own.user.get(`${path}/version?module_version=1.2.0`)).status).toBe(404);
+      await clock.advance(299);
+      expect((await own.user.get(`${path}/version?module_version=1.2.0`)).status).toBe(404);
+      await clock.advance(1);
+      expect((await own.user.get(`${path}/version?module_version=1.2.0`)).status).toBe(200);
+    } finally {
+      await own.s.stop();
+    }
   });
 
   it('module variables of a no-code module version list the inputs with their options', async () => {
