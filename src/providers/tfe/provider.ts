@@ -1,6 +1,7 @@
 import { isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { createHttpClient } from '../../http/client.js';
+import { redactorOf } from '../../secrets/redactor.js';
 import { TFE_SERVICE } from './identity.js';
 import type { HttpLimits } from '../../http/limits.js';
 import type { HttpClient } from '../../http/types.js';
@@ -32,6 +33,8 @@ export interface TfeProviderOptions {
   stateName?: string;
   /** Response size cap, deadline and retry budget (http/limits.ts); defaults when absent. */
   limits?: HttpLimits;
+  /** Masks every registered secret in server error text (the run's redactor); by default only the token. */
+  redact?: (text: string) => string;
 }
 
 /** HCP Terraform rate limit: 30 requests per second per user (docs/reference/hcp-terraform-api.md §8). */
@@ -50,7 +53,7 @@ export function connectTfe(opts: TfeProviderOptions): { address: string; http: H
       reporter: opts.reporter,
       service: TFE_SERVICE,
     });
-  return { address, http, ownsHttp: opts.http === undefined, client: new TfeClient(http, opts.organization) };
+  return { address, http, ownsHttp: opts.http === undefined, client: new TfeClient(http, opts.organization, opts.redact ?? redactorOf(opts.token)) };
 }
 
 export function createTfeProvider(opts: TfeProviderOptions): Provider {
