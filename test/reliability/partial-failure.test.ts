@@ -73,7 +73,7 @@ describe('partial failure: one object fails for good, the rest applies', () => {
     expect(r.stdout).toContain('is not allowed by this cluster');
     expect(lineOf('NoCodeWorkspace/vpc-00')).toMatch(/FAILED/);
     // The service's detail is shown; converge masks the value it echoes (it may be a secret).
-    expect(r.stdout).toMatch(/422\): Value .* is not an allowed region/);
+    expect(r.stdout).toMatch(/422 invalid attribute\): Value .* is not an allowed region/);
     // Skipped, naming the dependency that failed; never sent.
     expect(lineOf('NomadBindingRule/br-01')).toMatch(/skipped.*NomadAuthMethod\/am-01 \(which it depends on\) failed/);
     expect(world.nomadProxy.log.filter((e) => e.method !== 'GET' && e.path.startsWith('/v1/acl/binding-rule'))).toEqual([]);

@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { seededRandom } from '../../src/sandbox/common/faults.js';
 
@@ -25,6 +25,8 @@ export interface ProxiedRequest {
   answer: unknown;
   /** The client never saw the answer: the proxy reset the connection after the upstream processed it. */
   resetAfter: boolean;
+  /** The answer was sent misbehaving (HostileBody) after the upstream acted. */
+  hostile?: HostileBody['mode'];
   at: number;
 }
 
@@ -33,6 +35,19 @@ export interface RejectRule {
   status: number;
   contentType: string;
   body: string;
+}
+
+/**
+ * An answer that misbehaves AFTER the upstream acted on the request (its real status and headers go out):
+ * - `cut`: half the body, then the connection is closed (a reply cut off);
+ * - `endless`: part of the body, then one space every 50 ms for as long as the client listens;
+ * - `oversize`: the body, then spaces in 64 KB chunks for as long as the client reads.
+ */
+export interface HostileBody {
+  match: (method: string, path: string) => boolean;
+  mode: 'cut' | 'endless' | 'oversize';
+  /** How many matching answers misbehave (default 1); later ones pass through. */
+  times?: number;
 }
 
 export interface RecordingProxy {
@@ -45,6 +60,8 @@ export interface RecordingProxy {
   setReject(rule: RejectRule | undefined): void;
   /** Probability (0..1) per matching request of a reset after the upstream answered. */
   setResetAfter(rate: number, match?: (method: string, path: string) => boolean): void;
+  /** Misbehave on matching answers (HostileBody); undefined clears it. Each answer sent so is marked `hostile` in the log. */
+  setHostileBody(rule: HostileBody | undefined): void;
   stop(): Promise<void>;
 }
 
@@ -56,6 +73,8 @@ export async function startRecordingProxy(upstreamUrl: string, seed = 7): Promis
   let resetMatch: (method: string, path: string) => boolean = (m) => m === 'POST';
   let selfOrigin = '';
   let reject: RejectRule | undefined;
+  let hostile: { rule: HostileBody; left: number } | undefined;
+  const timers = new Set<NodeJS.Timeout>();
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -102,6 +121,12 @@ export async function startRecordingProxy(upstreamUrl: string, seed = 7): Promis
             out[k] = typeof v === 'string' ? v.split(upstream.origin).join(selfOrigin) : v;
           }
           const bytes = Buffer.from(text);
+          if (hostile && hostile.left > 0 && hostile.rule.match(entry.method, entry.path)) {
+            hostile.left -= 1;
+            entry.hostile = hostile.rule.mode;
+            misbehave(hostile.rule.mode, entry.status, out, bytes, req, res, timers);
+            return;
+          }
           out['content-length'] = String(bytes.length);
           res.writeHead(entry.status, out);
           res.end(bytes);
@@ -123,11 +148,41 @@ export async function startRecordingProxy(upstreamUrl: string, seed = 7): Promis
       resetRate = rate;
       if (match) resetMatch = match;
     },
+    setHostileBody(rule) {
+      hostile = rule ? { rule, left: rule.times ?? 1 } : undefined;
+    },
     async stop() {
+      for (const t of timers) clearInterval(t);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function misbehave(mode: HostileBody['mode'], status: number, headers: Record<string, string | string[]>, bytes: Buffer, req: IncomingMessage, res: ServerResponse, timers: Set<NodeJS.Timeout>): void {
+  const half = bytes.subarray(0, Math.floor(bytes.length / 2));
+  if (mode === 'cut') {
+    res.writeHead(status, { ...headers, 'content-length': String(bytes.length) });
+    res.write(half, () => req.socket.destroy());
+    return;
+  }
+  res.writeHead(status, headers);
+  if (mode === 'endless') {
+    res.write(half);
+    const t = setInterval(() => res.write(' '), 50);
+    timers.add(t);
+    res.on('close', () => {
+      clearInterval(t);
+      timers.delete(t);
+    });
+    return;
+  }
+  res.write(bytes);
+  const chunk = Buffer.alloc(64 * 1024, ' ');
+  const pump = (): void => {
+    while (!res.destroyed) if (!res.write(chunk)) return void res.once('drain', pump);
+  };
+  pump();
 }
 
 function readAll(stream: IncomingMessage): Promise<Buffer> {

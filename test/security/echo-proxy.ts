@@ -22,7 +22,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** A custom answer to one write: `undefined` sends the write on to the simulator. */
-export type WriteAnswer = (write: { method: string; url: string; body: string }) => { status: number; contentType: string; text: string } | undefined;
+export type WriteAnswer = (write: { method: string; url: string; body: string }) => { status: number; contentType: string; text: string; headers?: Record<string, string> } | undefined;
 
 /**
  * `style`: how the upstream API words errors (Nomad: plain text; HCP Terraform: JSON:API `errors`).
@@ -43,7 +43,7 @@ export async function startEchoProxy(
       const custom = req.method === 'GET' || req.method === 'HEAD' ? undefined : opts.answer?.({ method: req.method ?? '', url: req.url ?? '', body });
       if (custom) {
         echoed.push(body);
-        res.writeHead(custom.status, { 'content-type': custom.contentType }).end(custom.text);
+        res.writeHead(custom.status, { ...custom.headers, 'content-type': custom.contentType }).end(custom.text);
         return;
       }
       // Reads pass through; with a custom answer, so do the writes it does not answer.

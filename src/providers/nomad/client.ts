@@ -1,6 +1,7 @@
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
 import { ConvergeError } from '../../diagnostics/errors.js';
 import type { SourceRange } from '../../diagnostics/types.js';
+import { carriesSecret } from '../../http/server-excerpt.js';
 import { isAlreadyGone, isDefaultTaken, nomadError, serverText } from './errors.js';
 import {
   decodeJson,
@@ -94,17 +95,23 @@ function goneCheck(isGone: () => Promise<boolean>): Pick<HttpRequest, 'idempoten
 export class NomadClient {
   constructor(private readonly opts: NomadClientOptions) {}
 
+  /** The answers to requests that carried a secret (the token, a client secret in the body): their errors quote only an excerpt. */
+  private readonly carried = new WeakSet<HttpResponse>();
+
   private async send(req: HttpRequest & { subject: string }, call: CallOptions = {}): Promise<HttpResponse> {
     const region = call.region ?? this.opts.region;
-    return this.opts.http.request({
+    const res = await this.opts.http.request({
       ...req,
       headers: { ...req.headers, ...(this.opts.token ? { 'X-Nomad-Token': this.opts.token } : {}) },
       query: { ...req.query, ...(region ? { region } : {}) },
     });
+    const body = req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+    if (res.status >= 300 && (Boolean(this.opts.token) || carriesSecret([body], this.opts.redact))) this.carried.add(res);
+    return res;
   }
 
   private fail(res: HttpResponse, req: { method: string; path: string; subject: string }, call: CallOptions = {}): never {
-    throw nomadError(res, { ...req, redact: this.opts.redact, ...(call.range ? { range: call.range } : {}) });
+    throw nomadError(res, { ...req, redact: this.opts.redact, carriedSecret: this.carried.has(res), ...(call.range ? { range: call.range } : {}) });
   }
 
   /** `GET /v1/acl/auth-methods`: stubs with Hash (§2). Needs no token. */
@@ -321,6 +328,6 @@ export class NomadClient {
 
   /** Server text of a response, redacted, then trimmed and shortened for a message. */
   serverText(res: HttpResponse): string {
-    return serverText(res, this.opts.redact);
+    return serverText(res, this.opts.redact, this.carried.has(res));
   }
 }

@@ -1,13 +1,15 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 import type { SourceRange } from '../../diagnostics/types.js';
+import { serverErrorCode, serverExcerpt } from '../../http/server-excerpt.js';
 import type { HttpResponse } from '../../http/types.js';
 
 /*
  * Nomad status + plain-text body → ConvergeError with a stable code. Every Nomad error body is
- * plain text, never JSON (docs/reference/nomad-api.md §6), so the text is passed through (trimmed and
- * shortened) as the server's own words. It is redacted before it is shortened or reflowed: a body
- * that echoes a secret, cut through the secret or with a multi-line key joined onto one line, would
- * no longer hold the secret in any form the output's redactor knows, and part of it would be printed.
+ * plain text, never JSON (docs/reference/nomad-api.md §6), so the text is the server's own words. It is
+ * redacted before it is shortened or reflowed: a body that echoes a secret, cut through the secret or with
+ * a multi-line key joined onto one line, would no longer hold the secret in any form the output's redactor
+ * knows. When the request carried a secret (the token, a client secret) the text is never quoted verbatim:
+ * the status, a code if the body has one, and a short excerpt (http/server-excerpt.ts).
  */
 
 export interface ErrorContext {
@@ -19,14 +21,14 @@ export interface ErrorContext {
   range?: SourceRange;
   /** Masks every registered secret; applied to the whole body before anything else touches it. */
   redact?: (text: string) => string;
+  /** The request carried a secret (the token header, a secret in its body): only an excerpt is quoted. */
+  carriedSecret?: boolean;
 }
 
-const MAX_BODY = 600;
-
-/** The body, redacted first, then trimmed and shortened. */
-export function serverText(res: HttpResponse, redact: (text: string) => string = (t) => t): string {
-  const t = redact(res.text).trim();
-  return t.length > MAX_BODY ? `${t.slice(0, MAX_BODY)}…` : t;
+/** The body as a message quotes it: redacted first, then trimmed and shortened (an excerpt when the request carried a secret). */
+export function serverText(res: HttpResponse, redact: (text: string) => string = (t) => t, carriedSecret = false, flatten = false): string {
+  const text = flatten ? flattenMultierror(redact(res.text)) : res.text;
+  return serverExcerpt(text, redact, carriedSecret);
 }
 
 /** Multierror text (`1 error occurred:\n\t* X\n\n`, §3.2) on one line: `X; Y`. */
@@ -55,14 +57,18 @@ export function isDefaultTaken(res: HttpResponse): boolean {
 }
 
 export function nomadError(res: HttpResponse, ctx: ErrorContext): ConvergeError {
-  const text = serverText(res, ctx.redact);
+  const carried = ctx.carriedSecret ?? false;
+  const text = serverText(res, ctx.redact, carried);
   const where = `${ctx.method} ${ctx.path} (${ctx.subject})`;
   const range = ctx.range ? { range: ctx.range } : {};
   const status = res.status;
+  // The status, and Nomad's (or the proxy's in front of it) code when the body is JSON that has one.
+  const code = carried ? serverErrorCode(res.text, ctx.redact ?? ((t) => t)) : undefined;
+  const label = `${status}${code !== undefined ? ` ${code}` : ''}`;
 
   if (status === 403) {
     // Any missing, bad or non-management token is 403 `Permission denied` on these endpoints (§6).
-    return new ConvergeError('nomad.permission-denied', `Nomad refused ${where}: ${text || 'Permission denied'}`, {
+    return new ConvergeError('nomad.permission-denied', `Nomad refused ${where} (${label}): ${text || 'Permission denied'}`, {
       source: 'user',
       status,
       hint: 'auth methods and binding rules need a management token: export NOMAD_TOKEN=<the SecretID of a management token>',
@@ -86,7 +92,7 @@ export function nomadError(res: HttpResponse, ctx: ErrorContext): ConvergeError 
     });
   }
   if (status === 400) {
-    return new ConvergeError('nomad.invalid', `Nomad rejected ${ctx.subject}: ${flattenMultierror(text)}`, {
+    return new ConvergeError('nomad.invalid', `Nomad rejected ${ctx.subject} (${label}): ${serverText(res, ctx.redact, carried, true)}`, {
       source: 'user',
       status,
       ...range,
@@ -100,7 +106,7 @@ export function nomadError(res: HttpResponse, ctx: ErrorContext): ConvergeError 
     });
   }
   const retryable = status === 429 || status >= 500;
-  return new ConvergeError(retryable ? 'nomad.server-error' : 'nomad.unexpected-status', `Nomad answered ${status} to ${where}: ${text || '(empty body)'}`, {
+  return new ConvergeError(retryable ? 'nomad.server-error' : 'nomad.unexpected-status', `Nomad answered ${label} to ${where}: ${text || '(empty body)'}`, {
     source: 'remote',
     status,
     retryable,

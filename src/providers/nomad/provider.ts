@@ -7,7 +7,7 @@ import type { AnyDesired, DesiredObject } from '../../model/desired.js';
 import type { Reporter } from '../../model/events.js';
 import { kindsOfProvider } from '../../kinds/registry.js';
 import type { Kind } from '../../model/kinds.js';
-import { Redactor } from '../../secrets/redactor.js';
+import { redactorOf } from '../../secrets/redactor.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, ObjectView, Provider, ProviderContext } from '../provider.js';
 import { TEMPLATED_BIND_NOTE, checkLiveMethodBindNames, isTemplatedRule } from './acl-reference-checks.js';
 import { applyAclPolicies } from './apply-acl-policies.js';
@@ -54,18 +54,12 @@ const NOMAD_KINDS: readonly Kind[] = kindsOfProvider('nomad');
 
 const isMethod = (o: AnyDesired): o is DesiredObject<'NomadAuthMethod'> => o.kind === 'NomadAuthMethod';
 
-function tokenOnlyRedactor(token: string | undefined): (text: string) => string {
-  const r = new Redactor();
-  r.add(token);
-  return (text) => r.redact(text);
-}
-
 /** The HTTP client and typed Nomad client for one connection; `ownsHttp` says who closes the HTTP client. */
 export function connectNomad(opts: NomadProviderOptions): { http: HttpClient; ownsHttp: boolean; client: NomadClient } {
   const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), ...(opts.limits ? { limits: opts.limits } : {}), reporter: opts.reporter, service: NOMAD_SERVICE });
   const client = new NomadClient({
     http,
-    redact: opts.redact ?? tokenOnlyRedactor(opts.token),
+    redact: opts.redact ?? redactorOf(opts.token),
     ...(opts.token ? { token: opts.token } : {}),
     ...(opts.region ? { region: opts.region } : {}),
   });

@@ -1,6 +1,7 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 import type { SourceRange } from '../../diagnostics/types.js';
 import type { AnyDesired } from '../../model/desired.js';
+import { serverErrorCode, serverExcerpt } from '../../http/server-excerpt.js';
 import type { HttpResponse } from '../../http/types.js';
 import { parseErrors, type WireErrorObject } from './wire.js';
 
@@ -9,6 +10,8 @@ import { parseErrors, type WireErrorObject } from './wire.js';
  * docs/reference/hcp-terraform-api.md §8: 401 only for a missing/bad token; a valid token without access gets
  * the same 404 as a missing object; 409 on safe-delete of a workspace that manages resources;
  * 422 may carry `source.pointer`; 415 when Content-Type is missing on a write (a converge bug).
+ * Every request carries the token, so the detail is never quoted verbatim: the status, the error's `code` (or
+ * `title`), and a short excerpt masked as a whole before it is cut (http/server-excerpt.ts).
  */
 
 export interface ErrorContext {
@@ -27,6 +30,10 @@ export interface ErrorContext {
    * enable, update, create-workspace: docs/reference/hcp-terraform-api.md §8): the 404 message says so too.
    */
   refusesOrganizationTokens?: boolean;
+  /** Masks every registered secret in the server's text before it is cut. */
+  redact?: (text: string) => string;
+  /** The request carried a secret (the token, a sensitive variable): only an excerpt of the detail is quoted. */
+  carriedSecret?: boolean;
 }
 
 /** Request pointers → manifest pointers per kind (the attribute names of client.ts bodies). */
@@ -97,9 +104,13 @@ function describe(errors: readonly WireErrorObject[]): string {
 
 export function tfeError(res: HttpResponse, ctx: ErrorContext): ConvergeError {
   const errors = parseErrors(res.text);
-  const detail = describe(errors);
+  const redact = ctx.redact ?? ((t: string) => t);
+  const carried = ctx.carriedSecret ?? false;
   const status = res.status;
-  const suffix = detail !== '' ? `: ${detail}` : '';
+  const code = carried ? serverErrorCode(res.text, redact) : undefined;
+  const label = `${status}${code !== undefined ? ` ${code}` : ''}`;
+  const detail = serverExcerpt(describe(errors), redact, carried);
+  const suffix = detail !== '' && detail !== code ? `: ${detail}` : '';
   switch (true) {
     case status === 401:
       return new ConvergeError('tfe.token.invalid', `HCP Terraform rejected the token (401) while reading or writing ${ctx.what}`, {
@@ -120,12 +131,12 @@ export function tfeError(res: HttpResponse, ctx: ErrorContext): ConvergeError {
         },
       );
     case status === 409:
-      return new ConvergeError('tfe.conflict', `HCP Terraform refused the change to ${ctx.what} (409)${suffix}`, { source: 'remote', status });
+      return new ConvergeError('tfe.conflict', `HCP Terraform refused the change to ${ctx.what} (${label})${suffix}`, { source: 'remote', status });
     case status === 422: {
       const pointer = errors.find((e) => e.pointer !== null)?.pointer ?? undefined;
       const mapped = ctx.desired && pointer !== undefined ? manifestPointer(ctx.desired.kind, pointer, ctx.pointers) : undefined;
       const range = ctx.desired ? rangeOf(ctx.desired, mapped) : undefined;
-      return new ConvergeError('tfe.invalid', `HCP Terraform rejected ${ctx.what} (422)${suffix}`, {
+      return new ConvergeError('tfe.invalid', `HCP Terraform rejected ${ctx.what} (${label})${suffix}`, {
         source: 'user',
         status,
         ...(range ? { range } : {}),
@@ -133,7 +144,7 @@ export function tfeError(res: HttpResponse, ctx: ErrorContext): ConvergeError {
       });
     }
     case status === 403:
-      return new ConvergeError('tfe.forbidden', `HCP Terraform forbids this on ${ctx.what} (403)${suffix}`, {
+      return new ConvergeError('tfe.forbidden', `HCP Terraform forbids this on ${ctx.what} (${label})${suffix}`, {
         source: 'user',
         status,
         hint: 'the token lacks the permission this needs (e.g. force delete needs an owner)',
@@ -149,8 +160,8 @@ export function tfeError(res: HttpResponse, ctx: ErrorContext): ConvergeError {
         hint: 'the limit is 30 requests per second per user: another process may be using the same user',
       });
     case status >= 500:
-      return new ConvergeError('tfe.server-error', `HCP Terraform failed on ${ctx.what} (${status})${suffix}`, { source: 'remote', status, retryable: true });
+      return new ConvergeError('tfe.server-error', `HCP Terraform failed on ${ctx.what} (${label})${suffix}`, { source: 'remote', status, retryable: true });
     default:
-      return new ConvergeError('tfe.unexpected-status', `HCP Terraform answered ${status} for ${ctx.what}${suffix}`, { source: 'remote', status });
+      return new ConvergeError('tfe.unexpected-status', `HCP Terraform answered ${label} for ${ctx.what}${suffix}`, { source: 'remote', status });
   }
 }

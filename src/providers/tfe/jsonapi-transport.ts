@@ -38,9 +38,16 @@ export class JsonApiTransport {
   constructor(
     readonly http: HttpClient,
     readonly organization: string,
+    /** Masks every registered secret: server error text is masked before it is cut. */
+    readonly redact: (text: string) => string = (t) => t,
     /** Time for run following and polling (the HTTP client has its own, the same in production). */
     readonly clock: Clock = realClock,
   ) {}
+
+  /** A non-2xx answer as a coded error. Every request carries the token: the error quotes only an excerpt. */
+  private error(res: HttpResponse, ctx: CallContext): Error {
+    return tfeError(res, { ...ctx, organization: this.organization, redact: this.redact, carriedSecret: true });
+  }
 
   /** The organization as a path segment. */
   get org(): string {
@@ -58,7 +65,7 @@ export class JsonApiTransport {
       ...(body !== undefined ? { body } : {}),
       subject: req.subject ?? ctx.what,
     });
-    if (!isOk(res.status)) throw tfeError(res, { ...ctx, organization: this.organization });
+    if (!isOk(res.status)) throw this.error(res, ctx);
     return res;
   }
 
@@ -79,7 +86,7 @@ export class JsonApiTransport {
   async getOrNull(path: string, query: HttpRequest['query'], ctx: CallContext): Promise<unknown> {
     const res = await this.http.request({ method: 'GET', path, headers: { Accept: MEDIA_TYPE }, subject: ctx.what, ...(query ? { query } : {}) });
     if (res.status === 404) return null;
-    if (!isOk(res.status)) throw tfeError(res, { ...ctx, organization: this.organization });
+    if (!isOk(res.status)) throw this.error(res, ctx);
     return decodeJson(res.text, ctx.what);
   }
 
@@ -100,7 +107,7 @@ export class JsonApiTransport {
   async sendOrGone(req: Pick<HttpRequest, 'method' | 'path' | 'idempotent'>, ctx: CallContext): Promise<boolean> {
     const res = await this.http.request({ ...req, headers: { Accept: MEDIA_TYPE, 'Content-Type': MEDIA_TYPE }, subject: ctx.what });
     if (res.status === 404) return false;
-    if (!isOk(res.status)) throw tfeError(res, { ...ctx, organization: this.organization });
+    if (!isOk(res.status)) throw this.error(res, ctx);
     return true;
   }
 

@@ -63,11 +63,11 @@ export const tfeModule: ProviderModule = {
   connect(input) {
     const c = connection(input);
     const stateName = input.settings.state?.name;
-    return createTfeProvider({ address: c.address, token: c.token, organization: c.organization, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, ...(stateName !== undefined ? { stateName } : {}) });
+    return createTfeProvider({ address: c.address, token: c.token, organization: c.organization, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact, ...(stateName !== undefined ? { stateName } : {}) });
   },
   exporter(input): ExportSource {
     const c = connection(input);
-    const exporter = createTfeExporter({ address: c.address, token: c.token, organization: c.organization, limits: httpLimitsFromEnv(input.env), reporter: input.reporter });
+    const exporter = createTfeExporter({ address: c.address, token: c.token, organization: c.organization, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact });
     return {
       description: `HCP Terraform organization ${c.organization} at ${c.address}`,
       kinds: kindsOfProvider('tfe'),

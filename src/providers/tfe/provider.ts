@@ -2,6 +2,7 @@ import type { Clock } from '../../async/clock.js';
 import { isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { createHttpClient } from '../../http/client.js';
+import { redactorOf } from '../../secrets/redactor.js';
 import { TFE_SERVICE } from './identity.js';
 import type { HttpLimits } from '../../http/limits.js';
 import type { HttpClient } from '../../http/types.js';
@@ -37,6 +38,8 @@ export interface TfeProviderOptions {
   limits?: HttpLimits;
   /** Pacing, waits and run polling (tests pass a ManualClock). Default: the real clock. */
   clock?: Clock;
+  /** Masks every registered secret in server error text (the run's redactor); by default only the token. */
+  redact?: (text: string) => string;
 }
 
 /** HCP Terraform rate limit: 30 requests per second per user (docs/reference/hcp-terraform-api.md §8). */
@@ -56,7 +59,7 @@ export function connectTfe(opts: TfeProviderOptions): { address: string; http: H
       service: TFE_SERVICE,
       ...(opts.clock ? { clock: opts.clock } : {}),
     });
-  return { address, http, ownsHttp: opts.http === undefined, client: new TfeClient(http, opts.organization, opts.clock) };
+  return { address, http, ownsHttp: opts.http === undefined, client: new TfeClient(http, opts.organization, opts.redact ?? redactorOf(opts.token), opts.clock) };
 }
 
 export function createTfeProvider(opts: TfeProviderOptions): Provider {

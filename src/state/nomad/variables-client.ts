@@ -1,6 +1,7 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
-import { Redactor } from '../../secrets/redactor.js';
+import { serverExcerpt } from '../../http/server-excerpt.js';
+import { redactorOf } from '../../secrets/redactor.js';
 
 /*
  * The few Nomad Variables endpoints the state backend needs (docs/reference/nomad-api.md §9).
@@ -59,11 +60,11 @@ export interface VariablesClient {
 
 export function createVariablesClient(opts: VariablesClientOptions): VariablesClient {
   const { http, token, namespace } = opts;
-  // The state holds no secret, but an error body may echo the token: masked before it is shortened.
-  const tokenRedactor = new Redactor();
-  tokenRedactor.add(token);
+  // The state holds no secret, but every request carries the token, which an error body may echo: only
+  // an excerpt is quoted, masked before it is cut (http/server-excerpt.ts).
+  const redactToken = redactorOf(token);
   const remoteError = (method: string, path: string, res: HttpResponse, op?: string): ConvergeError =>
-    statusError(method, path, { ...res, text: tokenRedactor.redact(res.text) }, op);
+    statusError(method, path, { ...res, text: serverExcerpt(res.text, redactToken, token !== '') }, op);
 
   async function send(req: HttpRequest): Promise<HttpResponse> {
     return http.request({
@@ -276,10 +277,10 @@ function parseVariable(res: HttpResponse, path: string): WireVariable {
   };
 }
 
-/** Status → coded error; `res.text` arrives redacted. Nomad errors are text/plain (docs/reference/nomad-api.md "Surprises" 7). */
+/** Status → coded error; `res.text` arrives as its redacted excerpt. Nomad errors are text/plain (docs/reference/nomad-api.md "Surprises" 7). */
 function statusError(method: string, path: string, res: HttpResponse, op?: string): ConvergeError {
   const what = `${method} /v1/var/${path}${op ? `?${op}` : ''}`;
-  const text = res.text.trim().slice(0, 300);
+  const text = res.text;
   if (res.status === 401 || res.status === 403) {
     return new ConvergeError('state.nomad.forbidden', `Nomad refused ${what}: ${text || res.status}`, {
       source: 'user',

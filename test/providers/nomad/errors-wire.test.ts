@@ -22,7 +22,7 @@ describe('nomadError (docs/reference/nomad-api.md §6)', () => {
   it('400 validation text passes through, flattened, naming the object, with its range', () => {
     const e = nomadError(res(400, 'auth method 0 invalid: 2 errors occurred:\n\t* missing OIDCClientID\n\t* invalid token locality \'x\'\n\n'), ctx);
     expect(e.code).toBe('nomad.invalid');
-    expect(e.message).toBe("Nomad rejected NomadAuthMethod/okta: auth method 0 invalid: missing OIDCClientID; invalid token locality 'x'");
+    expect(e.message).toBe("Nomad rejected NomadAuthMethod/okta (400): auth method 0 invalid: missing OIDCClientID; invalid token locality 'x'");
     expect(e.range).toEqual(RANGE);
   });
 
