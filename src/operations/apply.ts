@@ -3,10 +3,10 @@ import { hasErrors, type Diagnostic } from '../diagnostics/types.js';
 import { applyPlan, findStaleness, type ApplyResult, type PlanRun } from '../engine/index.js';
 import { adoptions, hasChanges, refreshes, type SavedPlan } from '../plan/types.js';
 import type { ApplyOptions } from '../providers/provider.js';
-import { loadValid, stateBackendFor } from './connect.js';
+import { stateBackendFor } from './connect.js';
 import type { OperationHost } from './host.js';
 import { openLockedStore } from './lock.js';
-import { checkAddresses, planLoaded, type PlanRequest, type PlanSession } from './plan.js';
+import { checkAddresses, loadForPlan, planLoaded, type PlanRequest, type PlanSession } from './plan.js';
 
 export interface ApplyRequest extends PlanRequest {
   /** A plan saved by `plan --out`: applied exactly, refused when stale; its paths, targets and rewrites win. */
@@ -45,7 +45,7 @@ export type ApplyReport =
  */
 export async function apply(host: OperationHost, req: ApplyRequest): Promise<ApplyReport> {
   checkAddresses(req);
-  const manifests = await loadValid(host, req.paths);
+  const manifests = await loadForPlan(host, req);
   if (!manifests) return { status: 'invalid' };
   const backend = stateBackendFor(host, manifests.desired.settings);
   const store = await openLockedStore(host, backend, 'apply', req.lockTimeoutMs);
