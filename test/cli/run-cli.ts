@@ -61,3 +61,13 @@ export async function tempProject(copy: string[]): Promise<{ dir: string; cleanu
  * variable's key (`db_password`): output masks any such run of a secret.
  */
 export const EXAMPLE_SECRETS = { OKTA_CLIENT_SECRET: 'cli-test-okta-secret-Zq81', VPC_DB_PASSWORD: 'cli-test-vpc-Kx93Tq-Zq81' };
+
+/** How many progress lines each HCP Terraform run printed (`… run run-… is planning`), by run id. */
+export function linesPerRun(lines: readonly string[]): Map<string, number> {
+  const perRun = new Map<string, number>();
+  for (const l of lines) {
+    const run = / run (run-\S+) is /.exec(l)?.[1];
+    if (run) perRun.set(run, (perRun.get(run) ?? 0) + 1);
+  }
+  return perRun;
+}
