@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { colorEnabled, Host, type TextSink } from '../../src/cli/host.js';
 import { formatElapsed } from '../../src/cli/progress.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, runCli, tempProject } from './run-cli.js';
+import { runCli, sandboxProject } from './run-cli.js';
 
 /** A terminal stand-in: what was written, and what a terminal would show on its current line. */
 class FakeTty implements TextSink {
@@ -158,20 +157,10 @@ describe('colour', () => {
 });
 
 describe('progress through the built CLI (not a TTY)', () => {
-  let sandbox: Sandbox;
-  let project: { dir: string; cleanup: () => Promise<void> };
+  const project = sandboxProject(['settings.yaml', 'nomad']);
 
-  beforeAll(async () => {
-    assertBuilt();
-    sandbox = await startSandbox({ stepDelayMs: 5 });
-    project = await tempProject(['settings.yaml', 'nomad']);
-  });
-  afterAll(async () => {
-    await sandbox?.stop();
-    await project?.cleanup();
-  });
 
-  const env = () => cleanEnv(project.dir, { ...sandbox.env, ...EXAMPLE_SECRETS });
+  const env = () => project.env();
 
   it('apply writes timestamped progress lines with counts to stderr, results to stdout', { timeout: 60_000 }, async () => {
     const r = await runCli(['apply', '--auto-approve'], project.dir, env());
