@@ -1,11 +1,13 @@
 import type { Diagnostic } from '../diagnostics/types.js';
+import type { Action } from '../model/action.js';
 import type { ConvergeEvent, EventLevel, Reporter } from '../model/events.js';
 import type { OperationHost } from '../operations/host.js';
 import { progressText } from '../views/apply-progress.js';
 import { renderDiagnosticsText, renderGithubAnnotations } from '../views/diagnostics.js';
 import { DigestBook } from '../secrets/digest.js';
 import { Redactor } from '../secrets/redactor.js';
-import { formatElapsed, ProgressLine } from './progress.js';
+import { ApplyTally } from './apply-tally.js';
+import { formatElapsed, fitStatus, ProgressLine } from './progress.js';
 
 /**
  * Exit codes, the same for every command (README "Exit codes"). `awaiting`: an apply that did everything else
@@ -52,9 +54,10 @@ export function colorEnabled(flag: boolean | undefined, env: NodeJS.ProcessEnv, 
  * The only place output happens. Results go to stdout, everything else (progress, warnings,
  * diagnostics) to stderr, so `plan --json > plan.json` stays clean. Every byte passes the redactor.
  *
- * Progress: commands name the current phase (`phase('applying', 7)`); `apply.change.done` events
- * count towards the total. On a TTY one status line (`[3/7] applying · <what now> · 12s`) is
- * rewritten in place; elsewhere every event is a line stamped with an ISO time and the count.
+ * Progress: commands name the current phase (`phase('applying', 7, { upgrade: 5 })`); `apply.change.start`
+ * and `apply.change.done` events are counted once (ApplyTally). On a TTY one status line (`[3/7] applying ·
+ * upgrades: 2 done, 3 running, … · <what now> · 12s`) is rewritten in place; elsewhere every event is a line
+ * stamped with an ISO time and the count. A phase with several upgrades ends them with the summary line.
  * `--quiet` shows only warnings and errors; `--verbose` adds debug events (retries, timings).
  */
 export class Host implements OperationHost {
@@ -68,7 +71,7 @@ export class Host implements OperationHost {
   private phaseName: string | undefined;
   private phaseStart = 0;
   private total: number | undefined;
-  private done = 0;
+  private readonly tally = new ApplyTally();
   private current = '';
   private ticker: NodeJS.Timeout | undefined;
   private readonly silenced = new Set<string>();
@@ -87,9 +90,13 @@ export class Host implements OperationHost {
     this.status = new ProgressLine(opts.stderr);
     this.reporter = {
       emit: (event: ConvergeEvent) => {
-        if (event.code === 'apply.change.done') this.done += 1;
-        if (LEVEL_RANK[event.level] < this.minLevel || this.silenced.has(event.code)) return;
-        this.progress(event);
+        const { upgradesFinished } = this.tally.record(event);
+        if (LEVEL_RANK[event.level] >= this.minLevel && !this.silenced.has(event.code)) this.progress(event);
+        const summary = upgradesFinished && this.minLevel <= 1 ? this.tally.upgradesSummary() : undefined;
+        if (summary !== undefined) {
+          this.line(summary);
+          this.drawStatus();
+        }
       },
     };
   }
@@ -116,15 +123,15 @@ export class Host implements OperationHost {
   }
 
   /**
-   * Starts a phase of a long operation: `total` objects to go through, when known. Announced as a
-   * line (not on --quiet); on a TTY the status line then follows it with the elapsed time.
+   * Starts a phase of a long operation: `total` objects to go through, when known, and how many of each
+   * action. Announced as a line (not on --quiet); on a TTY the status line then follows it with the elapsed time.
    */
-  phase(name: string, total?: number): void {
+  phase(name: string, total?: number, actions?: Readonly<Partial<Record<Action, number>>>): void {
     this.endPhase();
     this.phaseName = name;
     this.phaseStart = this.now();
     this.total = total;
-    this.done = 0;
+    this.tally.reset(actions);
     this.current = '';
     if (this.minLevel > 1) return;
     if (this.interactive) {
@@ -173,14 +180,14 @@ export class Host implements OperationHost {
 
   private counter(): string {
     if (this.total === undefined || this.phaseName === undefined) return '';
-    return `[${Math.min(this.done, this.total)}/${this.total}] `;
+    return `[${Math.min(this.tally.done, this.total)}/${this.total}] `;
   }
 
   private drawStatus(): void {
     if (this.phaseName === undefined || !this.interactive || this.minLevel > 1) return;
-    const elapsed = formatElapsed(this.now() - this.phaseStart);
-    const now = this.current ? ` · ${this.current}` : '';
-    this.status.draw(this.redactor.redact(`${this.counter()}${this.phaseName}${now} · ${elapsed}`));
+    const upgrades = this.tally.upgradesSummary({ whileRunning: true });
+    const head = `${this.counter()}${this.phaseName}${upgrades !== undefined ? ` · ${upgrades}` : ''}`;
+    this.status.draw(this.redactor.redact(fitStatus(head, this.current, formatElapsed(this.now() - this.phaseStart))));
   }
 
   private line(text: string): void {

@@ -2,11 +2,12 @@ import { ConvergeError } from '../diagnostics/errors.js';
 import { hasErrors, type Diagnostic } from '../diagnostics/types.js';
 import { applyPlan, findStaleness, type ApplyResult, type PlanRun } from '../engine/index.js';
 import { adoptions, hasChanges, refreshes, type SavedPlan } from '../plan/types.js';
+import type { Action } from '../model/action.js';
 import type { ApplyOptions } from '../providers/provider.js';
-import { loadValid, stateBackendFor } from './connect.js';
+import { stateBackendFor } from './connect.js';
 import type { OperationHost } from './host.js';
 import { openLockedStore } from './lock.js';
-import { checkAddresses, planLoaded, type PlanRequest, type PlanSession } from './plan.js';
+import { checkAddresses, loadForPlan, planLoaded, type PlanRequest, type PlanSession } from './plan.js';
 
 export interface ApplyRequest extends PlanRequest {
   /** A plan saved by `plan --out`: applied exactly, refused when stale; its paths, targets and rewrites win. */
@@ -45,7 +46,7 @@ export type ApplyReport =
  */
 export async function apply(host: OperationHost, req: ApplyRequest): Promise<ApplyReport> {
   checkAddresses(req);
-  const manifests = await loadValid(host, req.paths);
+  const manifests = await loadForPlan(host, req);
   if (!manifests) return { status: 'invalid' };
   const backend = stateBackendFor(host, manifests.desired.settings);
   const store = await openLockedStore(host, backend, 'apply', req.lockTimeoutMs);
@@ -60,7 +61,10 @@ export async function apply(host: OperationHost, req: ApplyRequest): Promise<App
       if (!req.savedPlan && req.approve && !(await req.approve(run))) return { status: 'cancelled', run };
       if (!(await preflight(host, session))) return { status: 'invalid' };
       if (req.signal?.aborted) return { status: 'stopped-before-start', run };
-      host.phase('applying', run.plan.changes.filter((c) => c.action !== 'no-op').length);
+      const changes = run.plan.changes.filter((c) => c.action !== 'no-op');
+      const actions: Partial<Record<Action, number>> = {};
+      for (const c of changes) actions[c.action] = (actions[c.action] ?? 0) + 1;
+      host.phase('applying', changes.length, actions);
       const ctx = req.signal ? { ...session.ctx, signal: req.signal } : session.ctx;
       const result = await applyPlan(run, { providers: session.providers, store, ctx, options: req.options });
       host.endPhase();

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../diagnostics/types.js';
+import type { Action } from '../model/action.js';
 import { silentReporter, type Reporter } from '../model/events.js';
 import { DigestBook } from '../secrets/digest.js';
 import { Redactor } from '../secrets/redactor.js';
@@ -18,8 +19,8 @@ export interface OperationHost {
   readonly digests: DigestBook;
   /** Problems found (manifests, plan time, preflight), handed over as soon as they are found. */
   diagnostics(diags: readonly Diagnostic[], sources: ReadonlyMap<string, string>): void;
-  /** A long step starts (`total` objects, when known) and ends. */
-  phase(name: string, total?: number): void;
+  /** A long step starts (`total` objects, when known, and how many of each action) and ends. */
+  phase(name: string, total?: number, actions?: Readonly<Partial<Record<Action, number>>>): void;
   endPhase(): void;
   /** A line for people that is neither a result nor an event (a lock wait). */
   notice(text: string): void;

@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path';
-import { ConvergeError } from '../diagnostics/errors.js';
-import { hasErrors } from '../diagnostics/types.js';
+import { ConvergeError, errorMessage } from '../diagnostics/errors.js';
+import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/types.js';
 import { createPlan, toSavedPlan, type PlanRun } from '../engine/index.js';
 import { KINDS, parseAddress } from '../kinds/registry.js';
 import type { ManifestLoadResult } from '../manifest/index.js';
@@ -9,7 +9,8 @@ import type { Provider, ProviderContext } from '../providers/provider.js';
 import { serializePlan } from '../plan/serialize.js';
 import type { PlanNotice } from '../plan/types.js';
 import type { StateDocument } from '../state/types.js';
-import { closeAll, kindsInPlay, loadValid, providerContext, providersFor, stateBackendFor, stateRoot } from './connect.js';
+import { closeAll, kindsInPlay, providerContext, providersFor, stateBackendFor, stateRoot } from './connect.js';
+import { loadManifests } from '../manifest/index.js';
 import type { OperationHost } from './host.js';
 import { manifestFiles, refuseEmpty } from './manifest-files.js';
 import { didYouMean } from '../diagnostics/suggest.js';
@@ -177,10 +178,71 @@ function adoptionConsentNotice(run: PlanRun, state: StateDocument, stateName: st
   return objects.size === 0 ? undefined : { code: 'adoption-needs-consent', why, state: location, objects: [...objects.values()] };
 }
 
+/**
+ * Loads and validates the manifests for a plan or an apply; hands problems to the host. Undefined when there are
+ * errors (nothing is sent then). Manifest errors do not hide the live checks (a registry module, a version, a
+ * project, an agent pool, a policy or auth method the service does not know): those still run on the documents
+ * that passed their schema, read-only, so one run reports every problem at once instead of one category per run
+ * (a workspace's missing module document, then its unknown project, then its module's bad version).
+ */
+export async function loadForPlan(host: OperationHost, req: PlanRequest): Promise<ManifestLoadResult | undefined> {
+  const manifests = await loadManifests(req.paths, { cwd: host.cwd, env: host.env });
+  if (!hasErrors(manifests.diagnostics)) {
+    if (manifests.diagnostics.length > 0) host.diagnostics(manifests.diagnostics, manifests.sources);
+    return manifests;
+  }
+  const live = await liveProblemsDespite(host, manifests, req);
+  host.diagnostics(sortDiagnostics([...manifests.diagnostics, ...live]), manifests.sources);
+  return undefined;
+}
+
+/**
+ * The plan-time (live) problems of manifests that have errors. Only with a valid Settings document free of
+ * errors (it says where the services and the state are) and every secret reference resolvable; a problem at a place a manifest error already points
+ * at is left out (one mistake, one message); when the checks cannot run (no credentials, a service out of
+ * reach) a warning says why and the manifest errors stand alone.
+ */
+async function liveProblemsDespite(host: OperationHost, manifests: ManifestLoadResult, req: PlanRequest): Promise<Diagnostic[]> {
+  const { settings, objects } = manifests.desired;
+  const errors = manifests.diagnostics.filter((d) => d.severity === 'error');
+  const inSettings = (d: Diagnostic) =>
+    settings.range !== undefined && d.range?.file === settings.range.file && d.range.start.line >= settings.range.start.line && d.range.start.line <= settings.range.end.line;
+  // A secret the environment lacks says this environment is not ready for a run: nothing is read either.
+  const blocking = (d: Diagnostic) => d.range === undefined || inSettings(d) || d.code.startsWith('secret.');
+  if (settings.range === undefined || objects.length === 0 || errors.some(blocking)) return [];
+  const at = new Set(errors.map((d) => `${d.range?.file}:${d.range?.start.line}:${d.range?.start.col}`));
+  let providers: Provider[] = [];
+  try {
+    const state = await stateBackendFor(host, settings).read();
+    providers = providersFor(host, kindsInPlay(manifests, state), settings);
+    host.phase(`planning: checking ${objects.length} manifest ${objects.length === 1 ? 'object' : 'objects'} against the live services`);
+    const run = await createPlan({
+      desired: manifests.desired,
+      providers,
+      state,
+      ctx: providerContext(host, state),
+      options: { targets: parseTargets(req.targets), rewrite: [], adopt: [], files: await manifestFiles(stateRoot(host, settings), host.cwd, manifests.sources.keys(), state) },
+    });
+    return run.plan.diagnostics.filter((d) => !at.has(`${d.range?.file}:${d.range?.start.line}:${d.range?.start.col}`));
+  } catch (e) {
+    return [
+      {
+        severity: 'warning',
+        code: 'plan.live-checks-not-run',
+        summary: `the manifests were not checked against the live services: ${errorMessage(e)}`,
+        detail: 'Fix the manifest errors; the next plan checks them against the live services too.',
+      },
+    ];
+  } finally {
+    host.endPhase();
+    await closeAll(providers);
+  }
+}
+
 /** Loads the manifests once, reads the state (no lock: nothing is written) and plans. */
 export async function openPlan(host: OperationHost, req: PlanRequest): Promise<PlanSession | undefined> {
   checkAddresses(req);
-  const manifests = await loadValid(host, req.paths);
+  const manifests = await loadForPlan(host, req);
   if (!manifests) return undefined;
   const backend = stateBackendFor(host, manifests.desired.settings);
   return planLoaded(host, manifests, await backend.read(), req, backend.description);

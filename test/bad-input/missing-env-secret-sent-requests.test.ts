@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/manifest/index.js';
 import { openWorkspace, type Workspace } from '../e2e/harness.js';
+import { oktaMethod } from '../e2e/manifests.js';
 import { expectCleanRejection } from './corpus.js';
 
 /*
@@ -9,19 +10,7 @@ import { expectCleanRejection } from './corpus.js';
  * (secret.env-missing, at the reference's line and column) and send nothing; validate stays offline
  * and does not read the environment.
  */
-const AUTH = `kind: NomadAuthMethod
-name: okta
-spec:
-  type: OIDC
-  tokenLocality: global
-  maxTokenTtl: 1h
-  config:
-    oidcDiscoveryUrl: https://acme.okta.example
-    oidcClientId: 0oa1
-    oidcClientSecret: { fromEnv: OKTA_SECRET_NOT_EXPORTED }
-    boundAudiences: [0oa1]
-    allowedRedirectUris: [https://nomad.example.com/ui/settings/tokens]
-`;
+const AUTH = oktaMethod('{ fromEnv: OKTA_SECRET_NOT_EXPORTED }');
 
 let ws: Workspace;
 beforeAll(async () => {

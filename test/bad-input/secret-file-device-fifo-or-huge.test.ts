@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/manifest/index.js';
 import { Redactor } from '../../src/secrets/redactor.js';
 import { createSecretResolver } from '../../src/secrets/resolver.js';
+import { oktaMethod } from '../e2e/manifests.js';
 
 /*
  * Regression: a `fromFile` naming /dev/zero or a FIFO was reported as "cannot be used (EISDIR)", as if it
@@ -24,21 +25,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function method(secretPath: string): string {
-  return `kind: NomadAuthMethod
-name: okta
-spec:
-  type: OIDC
-  tokenLocality: global
-  maxTokenTtl: 1h
-  config:
-    oidcDiscoveryUrl: https://acme.okta.example
-    oidcClientId: 0oa1
-    oidcClientSecret: { fromFile: ${secretPath} }
-    boundAudiences: [0oa1]
-    allowedRedirectUris: [http://localhost:4649/oidc/callback]
-`;
-}
+const method = (secretPath: string): string => oktaMethod(`{ fromFile: ${secretPath} }`);
 
 async function validateWith(secretPath: string): Promise<string[]> {
   await writeFile(join(dir, 'm.yaml'), method(secretPath));

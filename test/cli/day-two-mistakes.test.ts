@@ -2,9 +2,8 @@ import { createServer, type Server } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, runCli, tempProject } from './run-cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli, sandboxProject } from './run-cli.js';
 
 /*
  * The usual mistakes of a first week, each with an answer that says what happened and what to do:
@@ -15,27 +14,17 @@ import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, runCli, tempProject } from './r
  */
 
 describe('day-two mistakes', () => {
-  let sandbox: Sandbox;
-  let project: { dir: string; cleanup: () => Promise<void> };
-  const env = (over: Record<string, string> = {}) => cleanEnv(project.dir, { ...sandbox.env, ...EXAMPLE_SECRETS, NO_COLOR: '1', ...over });
+  const project = sandboxProject(['settings.yaml', 'nomad']);
+  const env = (over: Record<string, string> = {}) => project.env({ NO_COLOR: '1', ...over });
 
-  beforeAll(async () => {
-    assertBuilt();
-    sandbox = await startSandbox({ stepDelayMs: 5 });
-    project = await tempProject(['settings.yaml', 'nomad']);
-  });
-  afterAll(async () => {
-    await sandbox?.stop();
-    await project?.cleanup();
-  });
-  beforeEach(() => sandbox.log.clear());
+  beforeEach(() => project.sandbox.log.clear());
 
   it('--region with a name the cluster does not know is an error naming the known regions, without retries', async () => {
     const r = await runCli(['drift', '--region', 'nowhere', 'settings.yaml', 'nomad'], project.dir, env());
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stderr).toContain('Nomad knows no region "nowhere" (--region); its regions: europe, global');
     expect(r.stderr).not.toMatch(/retry/i);
-    expect(sandbox.log.entries({ service: 'nomad' }).filter((e) => e.query.includes('region=nowhere'))).toEqual([]);
+    expect(project.sandbox.log.entries({ service: 'nomad' }).filter((e) => e.query.includes('region=nowhere'))).toEqual([]);
   });
 
   it('a known --region still works', async () => {
@@ -80,7 +69,7 @@ describe('day-two mistakes', () => {
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/^FAIL {2}nomad .*Nomad does not know NOMAD_TOKEN/m);
     expect(bad.stdout).not.toContain('not a management token');
-    const weak = await runCli(['doctor', 'settings.yaml', 'nomad'], project.dir, env({ NOMAD_TOKEN: sandbox.nomad.clientToken }));
+    const weak = await runCli(['doctor', 'settings.yaml', 'nomad'], project.dir, env({ NOMAD_TOKEN: project.sandbox.nomad.clientToken }));
     expect(weak.code).toBe(1);
     expect(weak.stdout).toMatch(/^FAIL {2}nomad .*valid token but not a management token/m);
     expect(weak.stdout).not.toContain('does not know');

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, runCli, tempProject } from './run-cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli, sandboxProject } from './run-cli.js';
 
 /*
  * `converge doctor` against the sandbox: it names every missing piece in one run (not just the
@@ -9,22 +8,12 @@ import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, runCli, tempProject } from './r
  */
 
 describe('converge doctor', () => {
-  let sandbox: Sandbox;
-  let project: { dir: string; cleanup: () => Promise<void> };
+  const project = sandboxProject(['settings.yaml', 'nomad', 'tfe']);
 
-  beforeAll(async () => {
-    assertBuilt();
-    sandbox = await startSandbox({ stepDelayMs: 5 });
-    project = await tempProject(['settings.yaml', 'nomad', 'tfe']);
-  });
-  afterAll(async () => {
-    await sandbox?.stop();
-    await project?.cleanup();
-  });
-  beforeEach(() => sandbox.log.clear());
+  beforeEach(() => project.sandbox.log.clear());
 
   const env = (over: Record<string, string | undefined> = {}) => {
-    const e = cleanEnv(project.dir, { ...sandbox.env, ...EXAMPLE_SECRETS, NO_COLOR: '1' });
+    const e = project.env({ NO_COLOR: '1' });
     for (const [k, v] of Object.entries(over)) {
       if (v === undefined) delete e[k];
       else e[k] = v;
@@ -40,26 +29,26 @@ describe('converge doctor', () => {
     expect(r.stdout).toMatch(/^ok {4}nomad \(http:\/\/127\.0\.0\.1:\d+, token from NOMAD_TOKEN\): reachable/m);
     expect(r.stdout).toMatch(/^ok {4}tfe \(http:\/\/127\.0\.0\.1:\d+, organization acme, token from TFE_TOKEN\): reachable/m);
     expect(r.stdout).toContain('Ready');
-    expect(sandbox.log.writes()).toEqual([]);
-    expect(sandbox.log.size).toBeGreaterThan(0);
-    expect(r.stdout + r.stderr).not.toContain(sandbox.env.NOMAD_TOKEN);
-    expect(r.stdout + r.stderr).not.toContain(sandbox.env.TFE_TOKEN);
+    expect(project.sandbox.log.writes()).toEqual([]);
+    expect(project.sandbox.log.size).toBeGreaterThan(0);
+    expect(r.stdout + r.stderr).not.toContain(project.sandbox.env.NOMAD_TOKEN);
+    expect(r.stdout + r.stderr).not.toContain(project.sandbox.env.TFE_TOKEN);
   });
 
   it('a team token is fine for no-code writes', async () => {
-    const r = await runCli(['doctor'], project.dir, env({ TFE_TOKEN: sandbox.tfe.tokens.team }));
+    const r = await runCli(['doctor'], project.dir, env({ TFE_TOKEN: project.sandbox.tfe.tokens.team }));
     expect(r.code, r.stdout + r.stderr).toBe(0);
   });
 
   it('reports a non-management Nomad token AND an organization token in the same run', async () => {
-    const r = await runCli(['doctor'], project.dir, env({ NOMAD_TOKEN: sandbox.nomad.clientToken, TFE_TOKEN: sandbox.tfe.tokens.organization }));
+    const r = await runCli(['doctor'], project.dir, env({ NOMAD_TOKEN: project.sandbox.nomad.clientToken, TFE_TOKEN: project.sandbox.tfe.tokens.organization }));
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL {2}nomad .*not a management token/m);
     expect(r.stdout).toMatch(/^FAIL {2}tfe .*organization token/m);
     expect(r.stdout).toContain('Nothing was written');
-    expect(sandbox.log.writes()).toEqual([]);
-    expect(r.stdout + r.stderr).not.toContain(sandbox.nomad.clientToken);
-    expect(r.stdout + r.stderr).not.toContain(sandbox.tfe.tokens.organization);
+    expect(project.sandbox.log.writes()).toEqual([]);
+    expect(r.stdout + r.stderr).not.toContain(project.sandbox.nomad.clientToken);
+    expect(r.stdout + r.stderr).not.toContain(project.sandbox.tfe.tokens.organization);
   });
 
   it('reports missing tokens with where to set them, before sending anything', async () => {
@@ -67,14 +56,14 @@ describe('converge doctor', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL {2}nomad \(.*token missing\): NOMAD_TOKEN is not set\n {6}export NOMAD_TOKEN=/m);
     expect(r.stdout).toMatch(/^FAIL {2}tfe \(.*token missing\): no HCP Terraform token for 127\.0\.0\.1:\d+\n {6}export TFE_TOKEN=.*TF_TOKEN_127_0_0_1/m);
-    expect(sandbox.log.size).toBe(0);
+    expect(project.sandbox.log.size).toBe(0);
   });
 
   it('finds the token in a Terraform CLI config named by TF_CLI_CONFIG_FILE', async () => {
     const { writeFile } = await import('node:fs/promises');
-    const host = new URL(sandbox.env.TFE_ADDRESS ?? '').host;
+    const host = new URL(project.sandbox.env.TFE_ADDRESS ?? '').host;
     const rc = `${project.dir}/ci.tfrc`;
-    await writeFile(rc, `credentials "${host}" {\n  token = "${sandbox.tfe.tokens.user}"\n}\n`);
+    await writeFile(rc, `credentials "${host}" {\n  token = "${project.sandbox.tfe.tokens.user}"\n}\n`);
     const r = await runCli(['doctor'], project.dir, env({ TFE_TOKEN: undefined, TF_CLI_CONFIG_FILE: rc }));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain(`token from ${rc}`);

@@ -1,8 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, REPO, runCli, tempProject } from './run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, EXAMPLE_SECRETS, REPO, runCli, sandboxProject } from './run-cli.js';
 
 /*
  * Under GitHub Actions (GITHUB_ACTIONS=true): validation problems become workflow commands that
@@ -11,19 +10,9 @@ import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, REPO, runCli, tempProject } fro
  */
 
 describe('GitHub Actions integration (built CLI)', () => {
-  let sandbox: Sandbox;
-  let project: { dir: string; cleanup: () => Promise<void> };
-  const gh = (extra: Record<string, string> = {}) => cleanEnv(project.dir, { ...sandbox.env, ...EXAMPLE_SECRETS, NO_COLOR: '1', GITHUB_ACTIONS: 'true', ...extra });
+  const project = sandboxProject(['settings.yaml', 'nomad']);
+  const gh = (extra: Record<string, string> = {}) => project.env({ NO_COLOR: '1', GITHUB_ACTIONS: 'true', ...extra });
 
-  beforeAll(async () => {
-    assertBuilt();
-    sandbox = await startSandbox({ stepDelayMs: 5 });
-    project = await tempProject(['settings.yaml', 'nomad']);
-  });
-  afterAll(async () => {
-    await sandbox?.stop();
-    await project?.cleanup();
-  });
 
   it('validate: ::error and ::warning annotations with file, line and col', async () => {
     const broken = await readFile(join(REPO, 'test/fixtures/manifests/invalid/am-ttl-invalid.yaml'), 'utf8');
@@ -64,13 +53,13 @@ describe('GitHub Actions integration (built CLI)', () => {
     text = await readFile(summary, 'utf8');
     expect(text).toMatch(/## converge plan[\s\S]*## converge drift/);
     for (const secret of Object.values(EXAMPLE_SECRETS)) expect(text).not.toContain(secret);
-    expect(text).not.toContain(sandbox.env.NOMAD_TOKEN);
+    expect(text).not.toContain(project.sandbox.env.NOMAD_TOKEN);
   });
 
   it('no GITHUB_ACTIONS: $GITHUB_STEP_SUMMARY is left alone', async () => {
     const summary = join(project.dir, 'untouched.md');
     await writeFile(summary, '');
-    const r = await runCli(['plan'], project.dir, cleanEnv(project.dir, { ...sandbox.env, ...EXAMPLE_SECRETS, GITHUB_STEP_SUMMARY: summary }));
+    const r = await runCli(['plan'], project.dir, project.env({ GITHUB_STEP_SUMMARY: summary }));
     expect(r.code, r.stderr).toBe(0);
     expect(await readFile(summary, 'utf8')).toBe('');
   });

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspacePerTest } from '../e2e/harness.js';
+import { linesPerRun } from './run-cli.js';
 
 /*
  * Regression: without a TTY, creating a fleet of workspaces kept the counter at its first value until the whole
@@ -44,11 +45,7 @@ describe('progress without a TTY', () => {
     }
 
     // A run prints a line per stage, never one per state.
-    const perRun = new Map<string, number>();
-    for (const l of lines) {
-      const run = / run (run-\S+) is /.exec(l)?.[1];
-      if (run) perRun.set(run, (perRun.get(run) ?? 0) + 1);
-    }
+    const perRun = linesPerRun(lines);
     expect(perRun.size).toBeGreaterThanOrEqual(6);
     // queued, planning, planned, applying, applied at most (a run passes some twelve states here).
     for (const n of perRun.values()) expect(n).toBeLessThanOrEqual(5);

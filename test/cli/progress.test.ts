@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { colorEnabled, Host, type TextSink } from '../../src/cli/host.js';
 import { formatElapsed } from '../../src/cli/progress.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { assertBuilt, cleanEnv, EXAMPLE_SECRETS, runCli, tempProject } from './run-cli.js';
+import { runCli, sandboxProject } from './run-cli.js';
 
 /** A terminal stand-in: what was written, and what a terminal would show on its current line. */
 class FakeTty implements TextSink {
@@ -102,6 +101,45 @@ describe('progress on a TTY (Host driven with a fake TTY stream)', () => {
     expect(stderr.text).not.toContain('\r');
   });
 
+  it('the status line and the upgrades summary read one count: skipped upgrades are done in both, the summary ends the rollout', () => {
+    const { host, stderr } = makeHost({ tty: true });
+    const ev = (code: 'apply.change.start' | 'apply.change.done', name: string, status = 'succeeded') => ({
+      code,
+      level: (status === 'skipped' ? 'warn' : status === 'failed' ? 'error' : 'info') as 'info' | 'warn' | 'error',
+      message: `NoCodeWorkspace/${name}: upgrade${code === 'apply.change.start' ? '…' : ` ${status}`}`,
+      data: { kind: 'NoCodeWorkspace', name, action: 'upgrade', ...(code === 'apply.change.done' ? { status } : {}) },
+    });
+    const module = { kind: 'NoCodeModule', name: 'lambda', action: 'update' };
+    host.phase('applying', 6, { update: 1, upgrade: 5 });
+    host.reporter.emit({ code: 'apply.change.start', level: 'info', message: 'NoCodeModule/lambda: update…', data: module });
+    host.reporter.emit({ code: 'apply.change.done', level: 'info', message: 'NoCodeModule/lambda: update succeeded', data: { ...module, status: 'succeeded' } });
+    expect(stderr.visibleLine).toMatch(/^\[1\/6\] applying · NoCodeModule\/lambda: update… · 0ms$/); // no upgrade started: no summary yet
+    host.reporter.emit(ev('apply.change.start', 'fn-0'));
+    host.reporter.emit(ev('apply.change.done', 'fn-0'));
+    host.reporter.emit(ev('apply.change.start', 'fn-1'));
+    host.reporter.emit(ev('apply.change.start', 'fn-2'));
+    expect(stderr.visibleLine).toMatch(/^\[2\/6\] applying · upgrades: 1 done, 2 running, 2 waiting, 0 failed \(of 5\) · NoCodeWorkspace\/fn-2: upgrade… · 0ms$/);
+    host.reporter.emit(ev('apply.change.done', 'fn-1', 'failed'));
+    expect(stderr.visibleLine).toMatch(/^\[3\/6\] applying · upgrades: 2 done, 1 running, 2 waiting, 1 failed \(of 5\)/);
+    host.reporter.emit(ev('apply.change.done', 'fn-2'));
+    // The rollout stopped: the two left are skipped, counted in both the same way.
+    host.reporter.emit(ev('apply.change.done', 'fn-3', 'skipped'));
+    expect(stderr.visibleLine).toMatch(/^\[5\/6\] applying · upgrades: 4 done, 0 running, 1 waiting, 1 failed, 1 skipped \(of 5\)/);
+    host.reporter.emit(ev('apply.change.done', 'fn-4', 'skipped'));
+    expect(stderr.text).toContain('upgrades: 5 done, 0 running, 0 waiting, 1 failed, 2 skipped (of 5)\n');
+    expect(stderr.text.match(/upgrades: .*\n/g)).toHaveLength(1); // one summary line, when the rollout ends
+    expect(stderr.visibleLine).toMatch(/^\[6\/6\] applying · NoCodeWorkspace\/fn-2: upgrade… · 0ms$/); // rollout over: no summary
+    host.endPhase();
+  });
+
+  it('a long current step is shortened on the status line, never the counts or the elapsed time', () => {
+    const { host, stderr } = makeHost({ tty: true });
+    host.phase('applying', 2, { upgrade: 2 });
+    host.reporter.emit({ code: 'apply.change.start', level: 'info', message: `NoCodeWorkspace/${'x'.repeat(90)}: upgrade…`, data: { kind: 'NoCodeWorkspace', name: 'x'.repeat(90), action: 'upgrade' } });
+    expect(stderr.visibleLine.length).toBeLessThanOrEqual(120);
+    expect(stderr.visibleLine).toMatch(/^\[0\/2\] applying · upgrades: 0 done, 1 running, 1 waiting, 0 failed \(of 2\) · NoCodeWorkspace\/x+\.\.\. · 0ms$/);
+  });
+
   it('elapsed time reads well', () => {
     expect([850, 12_000, 185_000, 3_720_000].map(formatElapsed)).toEqual(['850ms', '12s', '3m05s', '1h02m']);
   });
@@ -119,20 +157,10 @@ describe('colour', () => {
 });
 
 describe('progress through the built CLI (not a TTY)', () => {
-  let sandbox: Sandbox;
-  let project: { dir: string; cleanup: () => Promise<void> };
+  const project = sandboxProject(['settings.yaml', 'nomad']);
 
-  beforeAll(async () => {
-    assertBuilt();
-    sandbox = await startSandbox({ stepDelayMs: 5 });
-    project = await tempProject(['settings.yaml', 'nomad']);
-  });
-  afterAll(async () => {
-    await sandbox?.stop();
-    await project?.cleanup();
-  });
 
-  const env = () => cleanEnv(project.dir, { ...sandbox.env, ...EXAMPLE_SECRETS });
+  const env = () => project.env();
 
   it('apply writes timestamped progress lines with counts to stderr, results to stdout', { timeout: 60_000 }, async () => {
     const r = await runCli(['apply', '--auto-approve'], project.dir, env());

@@ -4,6 +4,8 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 
 /** Runs the built CLI (dist/cli/main.js; `npm run build` first, as `npm test` does). */
 
@@ -56,8 +58,61 @@ export async function tempProject(copy: string[]): Promise<{ dir: string; cleanu
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/** A sandbox and a temp copy of some of examples/ shared by the tests of one describe block. */
+export interface SandboxProject {
+  readonly sandbox: Sandbox;
+  readonly dir: string;
+  /** A clean environment (cleanEnv) pointing at the sandbox, with the examples' secrets, then `extra`. */
+  env(extra?: Record<string, string>): NodeJS.ProcessEnv;
+}
+
+/**
+ * Call in a describe block: the built CLI is checked, a sandbox started and `copy` (paths in examples/) copied
+ * before its tests; the sandbox is stopped and the copy removed after them. Read `sandbox` and `dir` in tests
+ * and hooks (a later beforeAll of the block sees them).
+ */
+export function sandboxProject(copy: string[]): SandboxProject {
+  let sandbox: Sandbox | undefined;
+  let project: { dir: string; cleanup: () => Promise<void> } | undefined;
+  beforeAll(async () => {
+    assertBuilt();
+    sandbox = await startSandbox({ stepDelayMs: 5 });
+    project = await tempProject(copy);
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+    await project?.cleanup();
+  });
+  const ready = () => {
+    if (!sandbox || !project) throw new Error('sandboxProject: read it in a test or a hook, after its beforeAll');
+    return { sandbox, project };
+  };
+  return {
+    get sandbox() {
+      return ready().sandbox;
+    },
+    get dir() {
+      return ready().project.dir;
+    },
+    env(extra = {}) {
+      const { sandbox: s, project: p } = ready();
+      return cleanEnv(p.dir, { ...s.env, ...EXAMPLE_SECRETS, ...extra });
+    },
+  };
+}
+
 /**
  * Values for the secrets the example manifests reference with fromEnv. No run of 8 characters of them is a
  * variable's key (`db_password`): output masks any such run of a secret.
  */
 export const EXAMPLE_SECRETS = { OKTA_CLIENT_SECRET: 'cli-test-okta-secret-Zq81', VPC_DB_PASSWORD: 'cli-test-vpc-Kx93Tq-Zq81' };
+
+/** How many progress lines each HCP Terraform run printed (`… run run-… is planning`), by run id. */
+export function linesPerRun(lines: readonly string[]): Map<string, number> {
+  const perRun = new Map<string, number>();
+  for (const l of lines) {
+    const run = / run (run-\S+) is /.exec(l)?.[1];
+    if (run) perRun.set(run, (perRun.get(run) ?? 0) + 1);
+  }
+  return perRun;
+}

@@ -6,6 +6,11 @@ spec:
   state: { backend: local, path: .converge/state.json }
 `;
 
+/** The OIDC auth method `okta` with its client secret given as `secret` (a YAML `fromEnv` / `fromFile` reference, line 10). */
+export function oktaMethod(secret: string): string {
+  return OKTA_METHOD.replace('{ fromEnv: OKTA_CLIENT_SECRET }', secret);
+}
+
 /** An OIDC auth method; its client secret comes from OKTA_CLIENT_SECRET (set by harness.ts). */
 export const OKTA_METHOD = `kind: NomadAuthMethod
 name: okta

@@ -4,7 +4,6 @@ import { failed, outcome } from './outcome.js';
 import type { TfeSession } from './session.js';
 import { addressKey } from '../../model/kinds.js';
 import { rollout } from './rollout.js';
-import { rolloutStatus } from './rollout-status.js';
 import { type Env, desiredOf } from './workspace-env.js';
 import { updateWorkspace } from './workspace-update.js';
 import { createWorkspace } from './workspace-create.js';
@@ -69,7 +68,6 @@ export async function applyWorkspaces(batch: ApplyBatch, session: TfeSession, ct
       const m = batch.all.get(addressKey({ kind: 'NoCodeModule', name: module }))?.desired?.object;
       return { name: module, limits: m?.kind === 'NoCodeModule' ? (m.spec.upgrade ?? {}) : {} };
     },
-    ...(ordered.length > 1 ? { onProgress: rolloutStatus(ctx.reporter, ordered.length, () => session.client.clock.now()) } : {}),
   });
   return [...out, ...upgraded];
 }
