@@ -104,8 +104,11 @@ describe('applyPlan', () => {
   it('persists state after each change and emits start/done events', async () => {
     const w = world();
     await w.converge([gh(), okta()]);
-    expect(w.backend.writes).toBe(2);
-    expect(w.backend.doc.serial).toBe(2);
+    // A record per create, after a mark per create before it was sent: the state had no record yet, so a rerun
+    // after a kill would otherwise have to ask whose they are (decisions.md §28).
+    expect(w.backend.writes).toBe(4);
+    expect(w.backend.doc.serial).toBe(4);
+    expect(w.backend.doc.sent).toBeUndefined();
     const events = w.reporter.events.filter((e) => e.code.startsWith('apply.change'));
     expect(events.map((e) => `${e.code}:${String(e.data?.name)}`)).toEqual([
       'apply.change.start:gh',
