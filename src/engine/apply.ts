@@ -174,8 +174,8 @@ async function runBatch(
     ...ctx,
     track: async (p, one) => {
       emitStart(p);
-      await markSent(p, run, store, ctx);
-      const o = await one();
+      // Not sent when its mark could not be saved: nothing after a failed state write starts (apply-context.ts).
+      const o = (await markSent(p, run, store, ctx)) ? await one() : skippedOf(p, { code: 'earlier-not-recorded' });
       await settleSent(p, o, store, ctx);
       reported.add(key(o));
       emitDone(ctx, o);
@@ -183,12 +183,15 @@ async function runBatch(
     },
   };
   const provider = providers.find((pr) => pr.kinds.includes(kind));
+  let marked = true;
   if (provider?.tracksChanges !== true) {
     for (const p of send) emitStart(p);
-    for (const p of send) await markSent(p, run, store, ctx);
+    for (const p of send) if (marked) marked = await markSent(p, run, store, ctx);
   }
   let returned: ApplyOutcome[];
-  if (!provider) {
+  if (!marked) {
+    returned = send.map((p) => skippedOf(p, { code: 'earlier-not-recorded' }));
+  } else if (!provider) {
     const error = new ConvergeError('apply.no-provider', `no provider serves ${kind}`, { source: 'internal' });
     returned = send.map((p) => outcomeOf(p, 'failed', error.message, error));
   } else {
@@ -232,12 +235,19 @@ async function runBatch(
  * A failed state write keeps it: the object may exist unrecorded.
  */
 
-async function markSent(p: PlannedChange, run: PlanRunLike, store: ApplyInput['store'], ctx: EngineApplyContext): Promise<void> {
-  if (p.change.action !== 'create' || store.get(p.change) !== undefined || ctx.signal?.aborted) return;
+/** False when the mark was needed but could not be saved: the create must not be sent. */
+async function markSent(p: PlannedChange, run: PlanRunLike, store: ApplyInput['store'], ctx: EngineApplyContext): Promise<boolean> {
+  if (p.change.action !== 'create' || store.get(p.change) !== undefined || ctx.signal?.aborted) return true;
   // Only where a rerun would ask for consent (decisions.md §27): a named state, or one with no record yet. An
   // unnamed state that holds a record adopts what matches by itself, so a mark there would cost a write for nothing.
-  if (run.plan.state?.name === undefined && store.records().length > 0) return;
-  await ctx.recorded(() => store.markSent(p.change, new Date()));
+  if (run.plan.state?.name === undefined && store.records().length > 0) return true;
+  try {
+    await ctx.recorded(() => store.markSent(p.change, new Date()));
+    return true;
+  } catch {
+    // recorded() has stopped the apply's remote work and kept the error as the reason.
+    return false;
+  }
 }
 
 async function settleSent(p: PlannedChange, o: ApplyOutcome, store: ApplyInput['store'], ctx: EngineApplyContext): Promise<void> {

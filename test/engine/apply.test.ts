@@ -101,6 +101,17 @@ describe('applyPlan', () => {
     expect(result.outcomes).toEqual([expect.objectContaining({ name: 'gh', status: 'failed', error: expect.objectContaining({ code: 'apply.no-outcome' }) })]);
   });
 
+  it('a create whose sent mark cannot be saved is not sent (nothing starts after a failed state write)', async () => {
+    const w = world();
+    w.backend.write = () => Promise.reject(new Error('no space left on device'));
+    const result = await w.apply(await w.plan([gh(), okta()]));
+    expect(result.outcomes.map((o) => [addressKey(o), o.status, o.detail?.code])).toEqual([
+      ['NomadAuthMethod/gh', 'skipped', 'earlier-not-recorded'],
+      ['NomadAuthMethod/okta', 'skipped', 'earlier-not-recorded'],
+    ]);
+    expect(w.nomad.calls.flatMap((c) => c.changes)).toEqual([]);
+  });
+
   it('persists state after each change and emits start/done events', async () => {
     const w = world();
     await w.converge([gh(), okta()]);
