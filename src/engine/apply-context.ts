@@ -11,13 +11,16 @@ import type { StateRecord } from '../state/types.js';
  * "FAILED to create"), and no further remote work starts: everything done after it could not be
  * recorded either. The next apply finds those objects by their natural keys.
  */
+/** The engine's own view of the context: also runs its own state writes with the same failure handling. */
+export type EngineApplyContext = ApplyContext & { recorded(write: () => Promise<void>): Promise<void> };
+
 export function createApplyContext(
   store: StateStore,
   ctx: ProviderContext,
   options: ApplyOptions,
   /** The record as it is saved: the engine adds what providers do not know (its manifest file). */
   complete: (record: StateRecord) => StateRecord = (r) => r,
-): ApplyContext {
+): EngineApplyContext {
   const stop = new AbortController();
   // A lost state lock (another run may hold it now) stops new remote work like a failed state write.
   const signals = [ctx.signal, stop.signal, store.lockLost].filter((s): s is AbortSignal => s !== undefined);
@@ -44,5 +47,6 @@ export function createApplyContext(
     save: (record) => recorded(() => store.put(complete(record))),
     forget: (address) => recorded(() => store.remove(address)),
     setInFlight: (address, run) => recorded(() => store.setInFlight(address, run)),
+    recorded,
   };
 }

@@ -6,7 +6,7 @@ import type { OutcomeDetail } from '../plan/codes.js';
 import { addressKey, type Address, type Kind } from '../model/kinds.js';
 import { KINDS } from '../kinds/registry.js';
 import type { ApplyContext, ApplyOutcome, OutcomeStatus, PlannedChange, Provider } from '../providers/provider.js';
-import { createApplyContext } from './apply-context.js';
+import { createApplyContext, type EngineApplyContext } from './apply-context.js';
 import { dependenciesOf } from './dependencies.js';
 import { sourceOf } from './refresh.js';
 import type { ApplyCounts, ApplyInput, ApplyResult, PlanRun } from './types.js';
@@ -62,6 +62,7 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
 
   // Before any write: the records are right whatever the writes do, and a provider working out which
   // live objects are already owned (a rule create whose answer was lost) sees them.
+  if (!applyCtx.signal?.aborted) await dropUnsent(run, store, applyCtx);
   const adopted = applyCtx.signal?.aborted ? [] : await recordAdoptions(run, providers, store, applyCtx, new Date());
   const refreshed = applyCtx.signal?.aborted ? [] : await recordRefreshes(run, providers, store, applyCtx, new Date());
 
@@ -82,7 +83,7 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
       }
     }
     if (send.length > 0) {
-      for (const o of await runBatch(providers, phase, kind, send, run, applyCtx)) record(phase, o);
+      for (const o of await runBatch(providers, phase, kind, send, run, applyCtx, store)) record(phase, o);
     }
     if (phase === 'delete') {
       for (const p of changes) {
@@ -154,7 +155,8 @@ async function runBatch(
   kind: Kind,
   send: PlannedChange[],
   run: PlanRunLike,
-  ctx: ApplyContext,
+  ctx: EngineApplyContext,
+  store: ApplyInput['store'],
 ): Promise<ApplyOutcome[]> {
   // Each change's start and end are reported when the provider really starts and ends it (ApplyContext.track), so
   // progress counts objects as they finish and no "create…" is said of an object not sent yet; an outcome the
@@ -172,16 +174,25 @@ async function runBatch(
     ...ctx,
     track: async (p, one) => {
       emitStart(p);
-      const o = await one();
+      // Not sent when its mark could not be saved: nothing after a failed state write starts (apply-context.ts).
+      const o = (await markSent(p, run, store, ctx)) ? await one() : skippedOf(p, { code: 'earlier-not-recorded' });
+      // A mark that cannot be dropped stays (harmless: the plan drops it once it finds nothing live).
+      await settleSent(p, o, store, ctx).catch(() => undefined);
       reported.add(key(o));
       emitDone(ctx, o);
       return o;
     },
   };
   const provider = providers.find((pr) => pr.kinds.includes(kind));
-  if (provider?.tracksChanges !== true) for (const p of send) emitStart(p);
+  let marked = true;
+  if (provider?.tracksChanges !== true) {
+    for (const p of send) emitStart(p);
+    for (const p of send) if (marked) marked = await markSent(p, run, store, ctx);
+  }
   let returned: ApplyOutcome[];
-  if (!provider) {
+  if (!marked) {
+    returned = send.map((p) => skippedOf(p, { code: 'earlier-not-recorded' }));
+  } else if (!provider) {
     const error = new ConvergeError('apply.no-provider', `no provider serves ${kind}`, { source: 'internal' });
     returned = send.map((p) => outcomeOf(p, 'failed', error.message, error));
   } else {
@@ -208,8 +219,51 @@ async function runBatch(
     }
   }
   result.push(...unused);
-  for (const o of result) if (!reported.has(key(o))) emitDone(ctx, o);
+  for (const o of result) {
+    if (reported.has(key(o))) continue;
+    const p = send.find((c) => c.change.kind === o.kind && c.change.name === o.name);
+    if (p) await settleSent(p, o, store, ctx).catch(() => undefined);
+    emitDone(ctx, o);
+  }
   return result;
+}
+
+/*
+ * Creates sent without a record yet (decisions.md §28). A create is marked in the state before it is sent, so a
+ * run killed before it could record the object leaves the mark, and the rerun takes the object it finds under
+ * that name as its own without asking for consent: this state made it. The record's `put` drops the mark; a
+ * create the apply saw fail (the provider looks a create whose answer was lost up by name first) drops it too.
+ * A failed state write keeps it: the object may exist unrecorded.
+ */
+
+/** False when the mark was needed but could not be saved: the create must not be sent. */
+async function markSent(p: PlannedChange, run: PlanRunLike, store: ApplyInput['store'], ctx: EngineApplyContext): Promise<boolean> {
+  if (p.change.action !== 'create' || store.get(p.change) !== undefined || ctx.signal?.aborted) return true;
+  // Only where a rerun would ask for consent (decisions.md §27): a named state, or one with no record yet. An
+  // unnamed state that holds a record adopts what matches by itself, so a mark there would cost a write for nothing.
+  if (run.plan.state?.name === undefined && store.records().length > 0) return true;
+  try {
+    await ctx.recorded(() => store.markSent(p.change, new Date()));
+    return true;
+  } catch {
+    // recorded() has stopped the apply's remote work and kept the error as the reason.
+    return false;
+  }
+}
+
+async function settleSent(p: PlannedChange, o: ApplyOutcome, store: ApplyInput['store'], ctx: EngineApplyContext): Promise<void> {
+  if (p.change.action !== 'create' || store.get(p.change) !== undefined) return;
+  if (o.status !== 'failed' && o.status !== 'skipped') return;
+  if (o.error?.code === 'state.write-failed' || ctx.signal?.aborted) return;
+  await ctx.recorded(() => store.clearSent(p.change));
+}
+
+/** Marks whose object the plan found neither live nor recorded: that create never made it, so the mark goes. */
+async function dropUnsent(run: PlanRunLike, store: ApplyInput['store'], ctx: EngineApplyContext): Promise<void> {
+  for (const c of store.sent()) {
+    const view = run.views.get(addressKey(c));
+    if (view && !view.live && !view.record) await ctx.recorded(() => store.clearSent(c));
+  }
 }
 
 /**

@@ -164,11 +164,15 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
  * matching ones by itself (decisions.md §9).
  */
 function adoptionConsentNotice(run: PlanRun, state: StateDocument, stateName: string | undefined, location: string, req: PlanRequest): PlanNotice | undefined {
-  // New: never written (serial 0). A state emptied by its own deletes, or one whose first apply was killed after
-  // its first record, is not: it adopts what a crash left unrecorded by itself, as before (decisions.md §15).
-  const why = stateName !== undefined ? 'named-state' : state.serial === 0 && state.records.length === 0 ? 'new-state' : undefined;
+  // New: never written (serial 0), or holding only the marks of creates a killed first apply sent (§28). A state
+  // emptied by its own deletes, or one whose first apply was killed after its first record, is not: it adopts what
+  // a crash left unrecorded by itself, as before (decisions.md §15).
+  const sent = state.sent ?? [];
+  const isNew = state.records.length === 0 && (state.serial === 0 || sent.length > 0);
+  const why = stateName !== undefined ? 'named-state' : isNew ? 'new-state' : undefined;
   if (why === undefined || req.adoptAll === true) return undefined;
-  const consented = new Set(parseTargets(req.adopt, '--adopt').map(addressKey));
+  // What this state itself sent a create for is its own: a rerun after a kill takes it without asking (§28).
+  const consented = new Set([...parseTargets(req.adopt, '--adopt').map(addressKey), ...sent.map(addressKey)]);
   const objects = new Map<string, { kind: Kind; name: string }>();
   for (const { change, view } of run.planned) {
     const key = addressKey(view);

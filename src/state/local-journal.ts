@@ -1,6 +1,6 @@
 import { addressKey } from '../model/kinds.js';
-import { byKindThenName, corruptState, recordProblem } from './state-document.js';
-import type { StateChange, StateDocument, StateRecord } from './types.js';
+import { byKindThenName, corruptState, recordProblem, sentCreateProblem } from './state-document.js';
+import type { SentCreate, StateChange, StateDocument, StateRecord } from './types.js';
 
 /*
  * The local backend's journal, `<state>.journal` beside the state file: one JSON line per change, appended
@@ -20,7 +20,11 @@ interface JournalHeader {
   base: number;
 }
 
-type JournalEntry = { serial: number; put: StateRecord } | { serial: number; remove: { kind: StateRecord['kind']; name: string } };
+type JournalEntry =
+  | { serial: number; put: StateRecord }
+  | { serial: number; remove: { kind: StateRecord['kind']; name: string } }
+  | { serial: number; sent: SentCreate }
+  | { serial: number; unsent: { kind: StateRecord['kind']; name: string } };
 
 export function journalHeaderLine(salt: string, base: number): string {
   const header: JournalHeader = { journal: JOURNAL_FORMAT, salt, base };
@@ -28,8 +32,20 @@ export function journalHeaderLine(salt: string, base: number): string {
 }
 
 export function journalLine(serial: number, change: StateChange): string {
-  const entry: JournalEntry = change.op === 'put' ? { serial, put: change.record } : { serial, remove: { kind: change.kind, name: change.name } };
-  return JSON.stringify(entry) + '\n';
+  return JSON.stringify(journalEntry(serial, change)) + '\n';
+}
+
+function journalEntry(serial: number, change: StateChange): JournalEntry {
+  switch (change.op) {
+    case 'put':
+      return { serial, put: change.record };
+    case 'remove':
+      return { serial, remove: { kind: change.kind, name: change.name } };
+    case 'sent':
+      return { serial, sent: change.create };
+    case 'unsent':
+      return { serial, unsent: { kind: change.kind, name: change.name } };
+  }
 }
 
 export interface Replayed {
@@ -39,6 +55,7 @@ export interface Replayed {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isAddress = (v: unknown): v is { kind: string; name: string } => isObject(v) && typeof v.kind === 'string' && typeof v.name === 'string';
 const parseLine = (line: string): unknown => {
   try {
     return JSON.parse(line);
@@ -63,6 +80,7 @@ export function replayJournal(snapshot: StateDocument, text: string, path: strin
     throw corruptState(path, `the journal belongs to another state (its salt differs from ${path.replace(/\.journal$/, '')}'s)`);
   }
   const records = new Map(snapshot.records.map((r) => [addressKey(r), r]));
+  const sent = new Map((snapshot.sent ?? []).map((c) => [addressKey(c), c]));
   let serial = snapshot.serial;
   let goodBytes = Buffer.byteLength(whole[0] ?? '') + 1;
   for (let i = 1; i < whole.length; i++) {
@@ -79,15 +97,23 @@ export function replayJournal(snapshot: StateDocument, text: string, path: strin
         if (problem !== undefined) throw corruptState(path, problem);
         const record = entry.put as StateRecord;
         records.set(addressKey(record), record);
-      } else if (isObject(entry.remove) && typeof entry.remove.kind === 'string' && typeof entry.remove.name === 'string') {
+        sent.delete(addressKey(record));
+      } else if (isAddress(entry.remove)) {
         records.delete(`${entry.remove.kind}/${entry.remove.name}`);
+      } else if (sentCreateProblem(entry.sent, `line ${i + 1}`) === undefined) {
+        const create = entry.sent as SentCreate;
+        sent.set(addressKey(create), create);
+      } else if (isAddress(entry.unsent)) {
+        sent.delete(`${entry.unsent.kind}/${entry.unsent.name}`);
       } else {
-        throw corruptState(path, `line ${i + 1} is neither a put nor a remove`);
+        throw corruptState(path, `line ${i + 1} is neither a put, a remove, a sent nor an unsent`);
       }
       serial = entry.serial;
     }
     goodBytes += Buffer.byteLength(line) + 1;
   }
   if (serial === snapshot.serial) return { doc: snapshot, goodBytes };
-  return { doc: { ...snapshot, serial, records: [...records.values()].sort(byKindThenName) }, goodBytes };
+  const { sent: _before, ...rest } = snapshot;
+  const creates = [...sent.values()];
+  return { doc: { ...rest, serial, records: [...records.values()].sort(byKindThenName), ...(creates.length > 0 ? { sent: creates } : {}) }, goodBytes };
 }

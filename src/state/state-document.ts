@@ -28,6 +28,14 @@ export function recordProblem(r: unknown, at: string): string | undefined {
   return undefined;
 }
 
+/** Why `c` is not a SentCreate (decisions.md §28), or undefined when it is one. */
+export function sentCreateProblem(c: unknown, at: string): string | undefined {
+  if (!isObject(c) || typeof c.kind !== 'string' || !isKind(c.kind) || typeof c.name !== 'string' || typeof c.at !== 'string') {
+    return `${at} is not a sent create (kind, name, at)`;
+  }
+  return undefined;
+}
+
 /** Checks the document shape; a state that does not parse is never silently replaced. */
 export function parseStateDocument(text: string, path: string): StateDocument {
   let data: unknown;
@@ -50,5 +58,12 @@ export function parseStateDocument(text: string, path: string): StateDocument {
     const problem = recordProblem(r, `records[${i}]`);
     if (problem !== undefined) throw corruptState(path, problem);
   });
+  if (data.sent !== undefined) {
+    if (!Array.isArray(data.sent)) throw corruptState(path, '`sent` is not a list');
+    data.sent.forEach((c: unknown, i) => {
+      const problem = sentCreateProblem(c, `sent[${i}]`);
+      if (problem !== undefined) throw corruptState(path, problem);
+    });
+  }
   return data as unknown as StateDocument;
 }

@@ -3,7 +3,7 @@ import { ConvergeError } from '../diagnostics/errors.js';
 import { addressKey, type Address } from '../model/kinds.js';
 import { byKindThenName } from './state-document.js';
 import type { Reporter } from '../model/events.js';
-import { STATE_FORMAT_VERSION, type InFlightRun, type StateBackend, type StateChange, type StateDocument, type StateLock, type StateRecord } from './types.js';
+import { STATE_FORMAT_VERSION, type InFlightRun, type SentCreate, type StateBackend, type StateChange, type StateDocument, type StateLock, type StateRecord } from './types.js';
 
 /** A new, empty state with a fresh random salt (decisions.md §3). */
 export function emptyState(): StateDocument {
@@ -28,6 +28,12 @@ export interface StateStore {
   put(record: StateRecord): Promise<void>;
   remove(address: Address): Promise<void>;
   setInFlight(address: Address, run: InFlightRun | undefined): Promise<void>;
+  /** Creates sent without a record yet (decisions.md §28). */
+  sent(): SentCreate[];
+  /** Records that a create of `address` is about to be sent; a later `put` of it drops the mark. */
+  markSent(address: Address, at: Date): Promise<void>;
+  /** Drops the mark of a create known not to have made the object (nothing written when there is none). */
+  clearSent(address: Address): Promise<void>;
   /** Releases the lock (if taken). Idempotent. */
   close(): Promise<void>;
 }
@@ -71,11 +77,13 @@ export async function openStateStore(backend: StateBackend, opts: OpenStateStore
   // Records by address, so a save and a lookup cost the same at 10 000 records as at 10. The sorted
   // document is built only when someone asks for it (and cached until the next change).
   const byAddress = new Map(head.records.map((r) => [addressKey(r), r]));
+  const sentByAddress = new Map((head.sent ?? []).map((c) => [addressKey(c), c]));
   let serial = head.serial;
   let sorted: StateRecord[] | undefined = head.records;
   const currentDoc = (): StateDocument => {
     sorted ??= [...byAddress.values()].sort(byKindThenName);
-    return { version: head.version, salt: head.salt, serial, records: sorted };
+    const sent = [...sentByAddress.values()];
+    return { version: head.version, salt: head.salt, serial, records: sorted, ...(sent.length > 0 ? { sent } : {}) };
   };
   const upgrade = opts.upgradeDigests;
   const upgraded = (r: StateRecord): StateRecord => (upgrade ? { ...r, secretDigests: upgrade(r.secretDigests) } : r);
@@ -89,16 +97,23 @@ export async function openStateStore(backend: StateBackend, opts: OpenStateStore
   let closed = false;
 
   /** Applies the change in memory, persists it, and undoes it in memory if persisting failed. */
-  const mutate = (makeChange: () => StateChange): Promise<void> => {
+  const mutate = (makeChange: () => StateChange | undefined): Promise<void> => {
     const next = queue.then(async () => {
       if (closed) throw new ConvergeError('state.closed', 'the state store is closed', { source: 'internal' });
       const made = makeChange();
+      if (made === undefined) return;
       // The changed record carries its digests in the current form (an old state migrates as it is written).
       const change: StateChange = made.op === 'put' ? { ...made, record: upgraded(made.record) } : made;
-      const key = change.op === 'put' ? addressKey(change.record) : addressKey(change);
+      const key = change.op === 'put' ? addressKey(change.record) : change.op === 'sent' ? addressKey(change.create) : addressKey(change);
       const before = byAddress.get(key);
-      if (change.op === 'put') byAddress.set(key, change.record);
-      else byAddress.delete(key);
+      const sentBefore = sentByAddress.get(key);
+      if (change.op === 'put') {
+        byAddress.set(key, change.record);
+        // The record is made: the create it followed is no longer only sent.
+        sentByAddress.delete(key);
+      } else if (change.op === 'remove') byAddress.delete(key);
+      else if (change.op === 'sent') sentByAddress.set(key, change.create);
+      else sentByAddress.delete(key);
       serial += 1;
       sorted = undefined;
       try {
@@ -110,6 +125,8 @@ export async function openStateStore(backend: StateBackend, opts: OpenStateStore
       } catch (e) {
         if (before === undefined) byAddress.delete(key);
         else byAddress.set(key, before);
+        if (sentBefore === undefined) sentByAddress.delete(key);
+        else sentByAddress.set(key, sentBefore);
         serial -= 1;
         sorted = undefined;
         throw e;
@@ -140,6 +157,9 @@ export async function openStateStore(backend: StateBackend, opts: OpenStateStore
         const { inFlight: _previous, ...rest } = current;
         return { op: 'put', record: run === undefined ? rest : { ...rest, inFlight: run } };
       }),
+    sent: () => [...sentByAddress.values()],
+    markSent: (address, at) => mutate(() => ({ op: 'sent', create: { kind: address.kind, name: address.name, at: at.toISOString() } })),
+    clearSent: (address) => mutate(() => (sentByAddress.has(addressKey(address)) ? { op: 'unsent', kind: address.kind, name: address.name } : undefined)),
     async close() {
       if (closed) return;
       await queue;

@@ -42,6 +42,18 @@ export interface StateRecord {
   inFlight?: InFlightRun;
 }
 
+/**
+ * A create this state sent (or was about to send) and has no record of yet: written before the request goes
+ * out, dropped when the record is made or the create is known to have failed. A rerun after a kill takes the
+ * live object it finds under that name as its own without asking (decisions.md §28): this state made it.
+ */
+export interface SentCreate {
+  kind: Kind;
+  name: string;
+  /** When the create was about to be sent (ISO time). */
+  at: string;
+}
+
 export interface StateDocument {
   version: typeof STATE_FORMAT_VERSION;
   /** Random per-state salt for secret digests (not secret by itself; prevents dictionary matching across states). */
@@ -49,6 +61,8 @@ export interface StateDocument {
   /** Incremented on every write; lets backends detect lost updates. */
   serial: number;
   records: StateRecord[];
+  /** Creates sent without a record yet (decisions.md §28); absent when there are none. */
+  sent?: SentCreate[];
 }
 
 export interface LockInfo {
@@ -77,8 +91,14 @@ export interface StateLock {
   release(): Promise<void>;
 }
 
-/** One change to the records: what a journal line holds (`put` replaces the record at its kind and name). */
-export type StateChange = { op: 'put'; record: StateRecord } | { op: 'remove'; kind: Kind; name: string };
+/** One change to the state: what a journal line holds (`put` replaces the record at its kind and name). */
+export type StateChange =
+  | { op: 'put'; record: StateRecord }
+  | { op: 'remove'; kind: Kind; name: string }
+  /** A create about to be sent (SentCreate); a `put` of the same address drops it. */
+  | { op: 'sent'; create: SentCreate }
+  /** A create known not to have made the object: its SentCreate goes. */
+  | { op: 'unsent'; kind: Kind; name: string };
 
 /** A place to keep state. Local file and Nomad Variables implement it; one conformance suite tests both. */
 export interface StateBackend {

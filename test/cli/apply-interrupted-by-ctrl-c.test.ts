@@ -73,9 +73,9 @@ describe('Ctrl-C during apply', () => {
     expect(state.records).toHaveLength(done);
 
     ws.sandbox.nomad.faults.reset();
-    // Stopped before its first record, the state was never written: the rerun's adoption of what the stopped
-    // run created needs consent like any new state's (docs/decisions.md §27).
-    const again = await ws.cli(['apply', '--auto-approve', '--adopt-all', ...NOMAD]);
+    // What the stopped run sent a create for is marked in the state before it was sent: the rerun takes it as
+    // its own without --adopt-all (docs/decisions.md §28).
+    const again = await ws.cli(['apply', '--auto-approve', ...NOMAD]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toContain('lock');
     // Every object was created exactly once across both runs.
@@ -104,9 +104,9 @@ describe('Ctrl-C during apply', () => {
     expect(existsSync(join(ws.dir, '.converge', 'state.json.lock'))).toBe(true);
 
     ws.sandbox.nomad.faults.reset();
-    // Stopped before its first record, the state was never written: the rerun's adoption of what the stopped
-    // run created needs consent like any new state's (docs/decisions.md §27).
-    const again = await ws.cli(['apply', '--auto-approve', '--adopt-all', ...NOMAD]);
+    // What the stopped run sent a create for is marked in the state before it was sent: the rerun takes it as
+    // its own without --adopt-all (docs/decisions.md §28).
+    const again = await ws.cli(['apply', '--auto-approve', ...NOMAD]);
     expect(again.code, again.stderr).toBe(0);
     expect((await ws.cli(['plan', '--detailed-exitcode', ...NOMAD])).code).toBe(0);
   });

@@ -49,9 +49,9 @@ describe('a second SIGTERM says what becomes of the state lock', () => {
     ws.sandbox.nomad.faults.reset();
     const unlock = await ws.cli(['state', 'unlock', id as string, 'settings.yaml']);
     expect(unlock.code, unlock.stderr).toBe(0);
-    // Stopped before its first record, the state was never written: the rerun's adoption of what the stopped
-    // run created needs consent like any new state's (docs/decisions.md §27).
-    const rerun = await ws.cli(['apply', '--auto-approve', '--adopt-all', 'nomad', 'settings.yaml']);
+    // What the stopped run sent a create for is marked in the state before it was sent: the rerun takes it as
+    // its own without --adopt-all (docs/decisions.md §28).
+    const rerun = await ws.cli(['apply', '--auto-approve', 'nomad', 'settings.yaml']);
     expect(rerun.code, rerun.stderr).toBe(0);
   }, 60_000);
 

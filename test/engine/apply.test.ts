@@ -101,11 +101,25 @@ describe('applyPlan', () => {
     expect(result.outcomes).toEqual([expect.objectContaining({ name: 'gh', status: 'failed', error: expect.objectContaining({ code: 'apply.no-outcome' }) })]);
   });
 
+  it('a create whose sent mark cannot be saved is not sent (nothing starts after a failed state write)', async () => {
+    const w = world();
+    w.backend.write = () => Promise.reject(new Error('no space left on device'));
+    const result = await w.apply(await w.plan([gh(), okta()]));
+    expect(result.outcomes.map((o) => [addressKey(o), o.status, o.detail?.code])).toEqual([
+      ['NomadAuthMethod/gh', 'skipped', 'earlier-not-recorded'],
+      ['NomadAuthMethod/okta', 'skipped', 'earlier-not-recorded'],
+    ]);
+    expect(w.nomad.calls.flatMap((c) => c.changes)).toEqual([]);
+  });
+
   it('persists state after each change and emits start/done events', async () => {
     const w = world();
     await w.converge([gh(), okta()]);
-    expect(w.backend.writes).toBe(2);
-    expect(w.backend.doc.serial).toBe(2);
+    // A record per create, after a mark per create before it was sent: the state had no record yet, so a rerun
+    // after a kill would otherwise have to ask whose they are (decisions.md §28).
+    expect(w.backend.writes).toBe(4);
+    expect(w.backend.doc.serial).toBe(4);
+    expect(w.backend.doc.sent).toBeUndefined();
     const events = w.reporter.events.filter((e) => e.code.startsWith('apply.change'));
     expect(events.map((e) => `${e.code}:${String(e.data?.name)}`)).toEqual([
       'apply.change.start:gh',

@@ -58,6 +58,11 @@ export interface RecordingProxy {
    * does for a value it rejects (e.g. a 422 JSON:API error, a 400 text error); undefined clears it.
    */
   setReject(rule: RejectRule | undefined): void;
+  /**
+   * The next matching request is forwarded (the upstream processes it) and its answer is never sent: the client
+   * waits until it gives up or is killed. Resolves with the request once the upstream has answered it.
+   */
+  holdAnswer(match: (method: string, path: string) => boolean): Promise<ProxiedRequest>;
   /** Probability (0..1) per matching request of a reset after the upstream answered. */
   setResetAfter(rate: number, match?: (method: string, path: string) => boolean): void;
   /** Misbehave on matching answers (HostileBody); undefined clears it. Each answer sent so is marked `hostile` in the log. */
@@ -75,6 +80,7 @@ export async function startRecordingProxy(upstreamUrl: string, seed = 7): Promis
   let reject: RejectRule | undefined;
   let hostile: { rule: HostileBody; left: number } | undefined;
   const timers = new Set<NodeJS.Timeout>();
+  let hold: { match: (method: string, path: string) => boolean; held: (r: ProxiedRequest) => void } | undefined;
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -110,6 +116,12 @@ export async function startRecordingProxy(upstreamUrl: string, seed = 7): Promis
           // Links the simulator builds from its own origin must lead back through the proxy.
           const text = raw.toString('utf8').split(upstream.origin).join(selfOrigin);
           entry.answer = parseJson(Buffer.from(text));
+          if (hold?.match(entry.method, entry.path)) {
+            const { held } = hold;
+            hold = undefined;
+            held(entry);
+            return;
+          }
           if (resetRate > 0 && resetMatch(entry.method, entry.path) && random() < resetRate) {
             entry.resetAfter = true;
             req.socket.destroy();
@@ -143,6 +155,9 @@ export async function startRecordingProxy(upstreamUrl: string, seed = 7): Promis
     log,
     setReject(rule) {
       reject = rule;
+    },
+    holdAnswer(match) {
+      return new Promise((held) => (hold = { match, held }));
     },
     setResetAfter(rate, match) {
       resetRate = rate;

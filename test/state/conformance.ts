@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../src/async/manual-clock.js';
 import { isConvergeError } from '../../src/diagnostics/errors.js';
+import { openStateStore } from '../../src/state/state-store.js';
 import type { LockInfo, StateBackend, StateDocument, StateRecord } from '../../src/state/types.js';
 
 /*
@@ -88,6 +89,28 @@ export function runBackendConformance(name: string, open: () => Promise<Conforma
         const next: StateDocument = { ...doc, serial: 2, records: [record('gh')] };
         await b.write(next);
         expect(await a.read()).toEqual(next);
+      }),
+    );
+
+    it(
+      'keeps the mark of a create sent without a record across readers until its record is made or it is cleared',
+      withLocation(async ({ a, b }) => {
+        const store = await openStateStore(a, { lock: true, operation: 'apply', lockTimeoutMs: 0 });
+        const at = new Date('2026-01-01T00:00:00.000Z');
+        await store.markSent({ kind: 'NomadAuthMethod', name: 'okta' }, at);
+        await store.markSent({ kind: 'NomadAuthMethod', name: 'gh' }, at);
+        // What a killed run leaves: the marks, no record.
+        expect(await b.read()).toMatchObject({ serial: 2, records: [], sent: [{ kind: 'NomadAuthMethod', name: 'okta', at: at.toISOString() }, { kind: 'NomadAuthMethod', name: 'gh' }] });
+        await store.put(record('okta'));
+        await store.clearSent({ kind: 'NomadAuthMethod', name: 'gh' });
+        await store.clearSent({ kind: 'NomadAuthMethod', name: 'gh' });
+        const doc = await b.read();
+        expect(doc).toMatchObject({ serial: 4, records: [record('okta')] });
+        expect(doc.sent).toBeUndefined();
+        await store.markSent({ kind: 'NomadAuthMethod', name: 'gh' }, at);
+        await store.close();
+        // Folded into one document at close, the mark is still there.
+        expect((await b.read()).sent).toEqual([{ kind: 'NomadAuthMethod', name: 'gh', at: at.toISOString() }]);
       }),
     );
 

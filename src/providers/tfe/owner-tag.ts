@@ -3,7 +3,8 @@ import type { Diagnostic } from '../../diagnostics/types.js';
 import type { JsonValue } from '../../model/json.js';
 import type { Change } from '../../plan/types.js';
 import type { StateRecord } from '../../state/types.js';
-import type { ObjectView } from '../provider.js';
+import type { Address } from '../../model/kinds.js';
+import type { ApplyContext, ObjectView } from '../provider.js';
 import type { TfeSession } from './session.js';
 
 /*
@@ -85,14 +86,60 @@ export async function claimWorkspace(session: TfeSession, view: ObjectView, work
   );
 }
 
-/** After a create: the tag failing must not stop following the first run; the next plan adds it (claimChange). */
-export async function claimCreated(session: TfeSession, view: ObjectView, workspaceId: string, name: string): Promise<void> {
+/*
+ * The no-code workspace create takes no tags (docs/reference/workspace-tags.md), so a workspace is untagged
+ * between its create and the tag write. When that write fails, the record says so (`extra.ownerTagPending`, the
+ * tag) and the creating apply tries once more after following the first run; a tag still missing is added by
+ * this state's next plan (claimChange), which the record's mark names. Another state cannot see the mark: a
+ * named or new one takes an untagged workspace only with consent (decisions.md §27, §29).
+ */
+const PENDING = 'ownerTagPending';
+
+/** The owner tag a create could not write yet, from the record (or null). */
+export function pendingOwnerTag(record: StateRecord | undefined): string | null {
+  const tag = record?.extra[PENDING];
+  return typeof tag === 'string' ? tag : null;
+}
+
+/** Records (`tag`) or clears (null) the owner tag pending on a workspace's record; writes only on a change. */
+export async function setPendingOwnerTag(ctx: ApplyContext, address: Address, tag: string | null): Promise<void> {
+  const record = ctx.record(address);
+  if (!record || pendingOwnerTag(record) === tag) return;
+  const { [PENDING]: _previous, ...extra } = record.extra;
+  await ctx.save({ ...record, extra: tag === null ? extra : { ...extra, [PENDING]: tag }, updatedAt: new Date().toISOString() });
+}
+
+/**
+ * After a create (its record saved): tags the workspace. A failure must not stop following the first run: it
+ * is a warning, and the record keeps the tag as pending. Returns whether the tag is on the workspace.
+ */
+export async function claimCreated(session: TfeSession, ctx: ApplyContext, view: ObjectView, workspaceId: string, name: string): Promise<boolean> {
+  if (session.stateName === undefined) return true;
+  try {
+    await claimWorkspace(session, view, workspaceId, name);
+    await setPendingOwnerTag(ctx, view, null);
+    return true;
+  } catch (e) {
+    if (isConvergeError(e) && e.code === 'state.write-failed') throw e;
+    const message = e instanceof Error ? e.message : String(e);
+    session.reporter.emit({ code: 'tfe.workspace.owner-tag', level: 'warn', message: `workspace ${name} was created but not tagged with its owner yet (${message}); converge tries again after its first run, and the next plan adds the tag if it is still missing` });
+    await setPendingOwnerTag(ctx, view, ownerTag(session.stateName));
+    return false;
+  }
+}
+
+/** The creating apply's second try, after the first run: a tag still missing stays pending for the next plan. */
+export async function retryPendingTag(session: TfeSession, ctx: ApplyContext, view: ObjectView, workspaceId: string, name: string): Promise<void> {
+  if (session.stateName === undefined || pendingOwnerTag(ctx.record(view)) === null || ctx.signal?.aborted) return;
   try {
     await claimWorkspace(session, view, workspaceId, name);
   } catch (e) {
+    if (isConvergeError(e) && e.code === 'state.write-failed') throw e;
     const message = e instanceof Error ? e.message : String(e);
-    session.reporter.emit({ code: 'tfe.workspace.owner-tag', level: 'warn', message: `workspace ${name} was created but not tagged with its owner (${message}); the next plan adds the tag` });
+    session.reporter.emit({ code: 'tfe.workspace.owner-tag', level: 'warn', message: `workspace ${name} is still not tagged with its owner (${message}); the next plan adds the tag` });
+    return;
   }
+  await setPendingOwnerTag(ctx, view, null);
 }
 
 /**

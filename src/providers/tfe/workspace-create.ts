@@ -3,7 +3,7 @@ import type { ApplyOutcome, PlannedChange } from '../provider.js';
 import { createBody, workspaceIntentOf } from './apply-intent.js';
 import { parseSourceModuleId } from './mapping.js';
 import { outcome } from './outcome.js';
-import { claimCreated } from './owner-tag.js';
+import { claimCreated, retryPendingTag } from './owner-tag.js';
 import type { WorkspaceWire } from './wire.js';
 import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './workspace-env.js';
 import { secretVersions } from './workspace-variables.js';
@@ -14,6 +14,14 @@ import { followPlainRun, findFirstRun, runOutcome } from './workspace-follow-run
  */
 
 export async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDesired): Promise<ApplyOutcome> {
+  let created: string | undefined;
+  const result = await createAndFollow(env, p, d, (id) => (created = id));
+  // A named state's tag that failed right after the create gets a second try once the first run is followed.
+  if (created !== undefined) await retryPendingTag(env.session, env.ctx, p.view, created, d.name);
+  return result;
+}
+
+async function createAndFollow(env: Env, p: PlannedChange, d: WorkspaceDesired, made: (id: string) => void): Promise<ApplyOutcome> {
   const { client } = env.session;
   const intent = workspaceIntentOf(p).create;
   if (!intent) return outcome(p, 'failed', { code: 'internal-no-create-body' });
@@ -41,7 +49,8 @@ export async function createWorkspace(env: Env, p: PlannedChange, d: WorkspaceDe
   const version = parseSourceModuleId(ws.sourceModuleId)?.version ?? str(p.view.desired?.fields.moduleVersion);
   // Saved before following the first run: a killed apply must not lose the workspace.
   await saveRecord(env, p, ws.id, appliedFields(p, version), { workspaceId: ws.id, moduleId, ...(await secretVersions(env, p, d, ws.id, true)) });
-  await claimCreated(env.session, p.view, ws.id, d.name);
+  made(ws.id);
+  await claimCreated(env.session, env.ctx, p.view, ws.id, d.name);
   const runId = await findFirstRun(env, ws);
   if (runId === undefined) {
     return outcome(p, 'succeeded', { code: 'created-no-first-run', id: ws.id });

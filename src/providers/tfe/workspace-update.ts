@@ -1,7 +1,7 @@
 import type { ApplyOutcome, PlannedChange } from '../provider.js';
 import { sendWorkspaceIntent } from './apply-intent.js';
 import { outcome } from './outcome.js';
-import { claimWorkspace } from './owner-tag.js';
+import { claimWorkspace, setPendingOwnerTag } from './owner-tag.js';
 import { pendingRun } from './upgrade-driver.js';
 import type { Env, WorkspaceDesired } from './workspace-env.js';
 import { runOutcome, resumeRun, adoptFirstRun } from './workspace-follow-run.js';
@@ -16,6 +16,7 @@ export async function updateWorkspace(env: Env, p: PlannedChange, d: WorkspaceDe
   if (!live) return outcome(p, 'failed', { code: 'internal-no-live' });
   const done = await sendWorkspaceIntent(env, p, d, live.id);
   await claimWorkspace(env.session, p.view, live.id, d.name);
+  await setPendingOwnerTag(env.ctx, p.view, null);
   let inFlight = env.ctx.record(p.change)?.inFlight;
   if (!inFlight && typeof live.extra.pendingFirstRun === 'string') {
     // The plan saw the adopted workspace's first run waiting (load.ts): look again, it may have ended since.
