@@ -163,6 +163,7 @@ export function mergeGrants(policies: readonly ParsedBlock[][]): Grants {
       }
     }
   }
-  g.operatorCapabilities = operator.operator ?? [];
+  g.operatorCapabilities = [...(operator.operator ?? [])].sort();
+  for (const t of [g.namespaces, g.variables, g.nodePools, g.hostVolumes]) for (const caps of Object.values(t)) caps.sort();
   return g;
 }

@@ -9,7 +9,7 @@ import { ClaimError, extractClaims, newIdentity, type AuthClaims, type Claims, t
  * for what the token may then do. docs/reference/nomad-login.md walks through it with its sources.
  */
 
-export const LOGIN_EXPLANATION_FORMAT_VERSION = 1;
+export const LOGIN_EXPLANATION_FORMAT_VERSION = '1.0';
 
 export interface LoginMethod {
   name: string;
@@ -55,7 +55,7 @@ export interface RuleExplanation {
 }
 
 export interface LoginExplanation {
-  formatVersion: number;
+  formatVersion: string;
   method: string;
   /** What the selectors saw. Absent when the claims could not be mapped. */
   identity?: AuthClaims;

@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ConvergeError } from '../../diagnostics/errors.js';
+import { hasErrors } from '../../diagnostics/types.js';
+import { explainLogin, methodNames, readClaimsText, worldFromDesired } from '../../login/index.js';
+import { loadManifests } from '../../manifest/index.js';
+import { didYouMean } from '../../manifest/suggest.js';
+import { renderDiagnosticsText } from '../../views/diagnostics.js';
+import { loginExplanationJson, renderLoginMarkdown, renderLoginText, type ExplainContext } from '../../views/login-explain.js';
+import { EXIT, type Host } from '../host.js';
+
+export interface LoginExplainOptions {
+  method: string;
+  claims: string;
+  json?: boolean;
+  markdown?: boolean;
+}
+
+/** Reads a claims file: JSON claims or a JWT. A JWT is never printed. */
+async function readClaims(host: Host, file: string): Promise<{ claims: Record<string, unknown>; form: 'json' | 'jwt' }> {
+  let text: string;
+  try {
+    text = await readFile(resolve(host.cwd, file), 'utf8');
+  } catch (e) {
+    throw new ConvergeError('login.claims-unreadable', `cannot read the claims file ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { source: 'user', hint: 'Pass --claims FILE: a JSON object of claims, or a JWT.' });
+  }
+  const r = readClaimsText(text);
+  if ('error' in r) throw new ConvergeError('login.claims-invalid', `${file}: ${r.error}`, { source: 'user', hint: 'Write the claims as one JSON object, e.g. {"email": "ada@acme.example", "groups": ["engineering"]}, or save the JWT itself.' });
+  return { claims: r.claims, form: r.jwt ? 'jwt' : 'json' };
+}
+
+/**
+ * `converge login explain`: what Nomad would do with a login by the given claims, evaluated offline
+ * against the manifests. Sends nothing and reads no secret.
+ */
+export async function loginExplainCommand(host: Host, paths: string[], opts: LoginExplainOptions): Promise<number> {
+  const loaded = await loadManifests(paths, { cwd: host.cwd });
+  if (hasErrors(loaded.diagnostics)) {
+    host.err(renderDiagnosticsText(loaded.diagnostics, { sources: loaded.sources, color: host.color }));
+    host.err('The manifests have errors: fix them, then explain the login again.\n');
+    return EXIT.error;
+  }
+  const { claims, form } = await readClaims(host, opts.claims);
+  const world = worldFromDesired(loaded.desired.objects, opts.method);
+  if (!world) {
+    const names = methodNames(loaded.desired.objects);
+    const guess = didYouMean(opts.method, names);
+    throw new ConvergeError('login.no-such-method', `no NomadAuthMethod named ${opts.method} in ${paths.join(' ')}${guess ? ` (did you mean ${guess}?)` : ''}`, {
+      source: 'user',
+      hint: names.length > 0 ? `The manifests hold: ${names.join(', ')}.` : 'The manifests hold no NomadAuthMethod: pass the paths that hold the method and its binding rules.',
+    });
+  }
+  const x = explainLogin(world, claims);
+  const ctx: ExplainContext = { claimsFile: opts.claims, claimsForm: form, against: 'manifests' };
+  if (opts.json) host.out(JSON.stringify(loginExplanationJson(x, ctx), null, 2) + '\n');
+  else if (opts.markdown) host.out(renderLoginMarkdown(x, ctx));
+  else host.out(renderLoginText(x, ctx));
+  return EXIT.ok;
+}
