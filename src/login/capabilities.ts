@@ -167,3 +167,21 @@ export function mergeGrants(policies: readonly ParsedBlock[][]): Grants {
   for (const t of [g.namespaces, g.variables, g.nodePools, g.hostVolumes]) for (const caps of Object.values(t)) caps.sort();
   return g;
 }
+
+/**
+ * The capabilities a namespace gets (acl/acl.go matchingNamespaceCapabilitySet): its own block if
+ * there is one, else the matching glob closest to the name (the fewest characters the `*` stand for).
+ */
+export function namespaceCapabilities(g: Grants, namespace: string): string[] {
+  const exact = g.namespaces[namespace];
+  if (exact) return exact;
+  let best: { caps: string[]; difference: number } | undefined;
+  for (const [pattern, caps] of Object.entries(g.namespaces)) {
+    if (!pattern.includes('*')) continue;
+    const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\-]/g, '\\$&')).join('.*')}$`);
+    if (!re.test(namespace)) continue;
+    const difference = namespace.length - pattern.replace(/\*/g, '').length;
+    if (!best || difference < best.difference) best = { caps, difference };
+  }
+  return best?.caps ?? [];
+}

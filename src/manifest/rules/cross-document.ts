@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { KIND_DEFINITIONS } from '../../kinds/registry.js';
+import { checkLoginTests } from '../../login/login-tests.js';
 import { SETTINGS_KIND } from '../../model/kinds.js';
 import { DocDiagnostics, where } from './context.js';
 import type { LoadedDoc } from './context.js';
@@ -37,4 +38,5 @@ export function checkAcrossDocuments(docs: readonly LoadedDoc[], out: Diagnostic
     byAddress.set(address, doc);
   }
   for (const def of KIND_DEFINITIONS) def.checkAcross?.(docs, out);
+  checkLoginTests(docs, out);
 }
