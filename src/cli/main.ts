@@ -234,7 +234,8 @@ login
   .argument('[paths...]', 'manifest files or directories', ['.'])
   .option('--json', 'the explanation as JSON (schemas/login-explanation.json)')
   .option('--markdown', 'Markdown for a pull-request comment')
-  .action(async (paths: string[], opts: { method: string; claims: string; json?: boolean; markdown?: boolean }) => {
+  .option('--live', 'evaluate against what Nomad holds (NOMAD_ADDR, NOMAD_TOKEN; reads only) instead of the manifests')
+  .action(async (paths: string[], opts: { method: string; claims: string; json?: boolean; markdown?: boolean; live?: boolean }) => {
     await run(program, async (host) => (await import('./commands/login.js')).loginExplainCommand(host, paths, opts));
   });
 

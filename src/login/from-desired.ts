@@ -1,8 +1,12 @@
 import type { AnyDesired } from '../model/desired.js';
+import type { ExportDocument } from '../providers/export-types.js';
 import type { LoginRule, LoginWorld } from './explain.js';
 
+/** A document with its kind and spec: one from the manifests, or one `converge export` built from a live object. */
+type Doc = ExportDocument & { at?: string };
+
 /** The names of the auth methods among the documents. */
-export function methodNames(objects: readonly AnyDesired[]): string[] {
+export function methodNames(objects: readonly { kind: string; name: string }[]): string[] {
   return objects.filter((o) => o.kind === 'NomadAuthMethod').map((o) => o.name);
 }
 
@@ -11,6 +15,14 @@ export function methodNames(objects: readonly AnyDesired[]): string[] {
  * policies are every NomadAclRole and NomadAclPolicy document; undefined when no document names the method.
  */
 export function worldFromDesired(objects: readonly AnyDesired[], method: string): LoginWorld | undefined {
+  return worldFromDocuments(
+    objects.map((o) => ({ kind: o.kind, name: o.name, spec: o.spec, at: `${o.range.file}:${o.range.start.line}` }) as Doc),
+    method,
+  );
+}
+
+/** The login world of one auth method from documents (manifests, or live objects as export builds them). */
+export function worldFromDocuments(objects: readonly Doc[], method: string): LoginWorld | undefined {
   const m = objects.find((o) => o.kind === 'NomadAuthMethod' && o.name === method);
   if (!m || m.kind !== 'NomadAuthMethod') return undefined;
   const rules: LoginRule[] = [];
@@ -20,7 +32,7 @@ export function worldFromDesired(objects: readonly AnyDesired[], method: string)
     if (o.kind === 'NomadBindingRule' && o.spec.authMethod === method) {
       rules.push({
         label: o.name,
-        at: `${o.range.file}:${o.range.start.line}`,
+        ...(o.at !== undefined ? { at: o.at } : {}),
         bindType: o.spec.bindType,
         ...(o.spec.selector !== undefined ? { selector: o.spec.selector } : {}),
         ...(o.spec.bindName !== undefined ? { bindName: o.spec.bindName } : {}),
