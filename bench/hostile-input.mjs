@@ -3,7 +3,7 @@
 //   node bench/hostile-input.mjs
 import { performance } from 'node:perf_hooks';
 import { parseYamlFile } from '../dist/manifest/yaml-tree.js';
-import { didYouMean } from '../dist/manifest/suggest.js';
+import { didYouMean } from '../dist/diagnostics/suggest.js';
 import { renderDiagnosticsText } from '../dist/views/diagnostics.js';
 
 const RUNS = 3;

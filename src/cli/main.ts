@@ -225,6 +225,20 @@ program
     await run(program, async (host) => (await import('./commands/import.js')).importCommand(host, address, paths));
   });
 
+const login = program.command('login').description('see what a login would get before anyone logs in (offline)');
+login
+  .command('explain')
+  .description('what Nomad would do with a login by these claims: identity, each binding rule, the token and its capabilities')
+  .requiredOption('--method <name>', 'the NomadAuthMethod to log in with')
+  .requiredOption('--claims <file>', 'JSON claims, or a JWT whose payload is read (its signature is not checked)')
+  .argument('[paths...]', 'manifest files or directories', ['.'])
+  .option('--json', 'the explanation as JSON (schemas/login-explanation.json)')
+  .option('--markdown', 'Markdown for a pull-request comment')
+  .option('--live', 'evaluate against what Nomad holds (NOMAD_ADDR, NOMAD_TOKEN; reads only) instead of the manifests')
+  .action(async (paths: string[], opts: { method: string; claims: string; json?: boolean; markdown?: boolean; live?: boolean }) => {
+    await run(program, async (host) => (await import('./commands/login.js')).loginExplainCommand(host, paths, opts));
+  });
+
 const singleDash = singleDashLongFlag(program, process.argv.slice(2));
 if (singleDash) {
   process.stderr.write(singleDash);

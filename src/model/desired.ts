@@ -2,6 +2,9 @@ import type { SourceRange } from '../diagnostics/types.js';
 import type { Kind } from './kinds.js';
 import type { SettingsSpec, SpecByKind } from './specs.js';
 
+/** A document's kind, name and spec, whatever it came from (a manifest, or a live object as export builds it). */
+export type KindDocument = { [K in Kind]: { kind: K; name: string; spec: SpecByKind[K] } }[Kind];
+
 /** One manifest document after validation: what the user wants to exist. */
 export interface DesiredObject<K extends Kind = Kind> {
   kind: K;

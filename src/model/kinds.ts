@@ -9,6 +9,9 @@ export type Kind = keyof SpecByKind & string;
 /** Documents that configure converge itself rather than a remote object. */
 export const SETTINGS_KIND = 'Settings';
 
+/** Login tests: checked offline against the other documents, never sent anywhere (src/login/login-tests.ts). */
+export const LOGIN_TEST_KIND = 'NomadLoginTest';
+
 export interface Address {
   kind: Kind;
   name: string;

@@ -1,8 +1,8 @@
+import type { KindDocument } from '../model/desired.js';
 import type { Kind } from '../model/kinds.js';
-import type { SpecByKind } from '../model/specs.js';
 
 /** One manifest document built from a live object (same shape `converge validate` accepts). */
-export type ExportDocument = { [K in Kind]: { kind: K; name: string; spec: SpecByKind[K] } }[Kind];
+export type ExportDocument = KindDocument;
 
 /**
  * A secret field the export replaced with `{ fromEnv: env }`: the server never returns its value

@@ -21,12 +21,15 @@ describe('README', () => {
     commands = [...top.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
     const state = await runCli(['state', '--help'], REPO, env);
     const stateCommands = [...state.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
+    const login = await runCli(['login', '--help'], REPO, env);
+    const loginCommands = [...login.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
     const pages = await Promise.all([
       ...commands.map((c) => runCli([c, '--help'], REPO, env)),
       ...stateCommands.map((c) => runCli(['state', c, '--help'], REPO, env)),
+      ...loginCommands.map((c) => runCli(['login', c, '--help'], REPO, env)),
     ]);
-    help = [top.stdout, state.stdout, ...pages.map((p) => p.stdout)].join('\n');
-    commands.push(...stateCommands.map((c) => `state ${c}`));
+    help = [top.stdout, state.stdout, login.stdout, ...pages.map((p) => p.stdout)].join('\n');
+    commands.push(...stateCommands.map((c) => `state ${c}`), ...loginCommands.map((c) => `login ${c}`));
   });
 
   it('keeps the quick start at the top', () => {

@@ -9,6 +9,7 @@ import { validateCommand } from './validate.js';
 import { planCommand } from './plan.js';
 import { applyCommand } from './apply.js';
 import { driftCommand } from './drift.js';
+import { loginExplainCommand } from './login.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
 
@@ -20,7 +21,7 @@ const DEMO_SECRETS: Record<string, string> = {
 
 /**
  * `npm start`: the story a new user wants to see, on the examples, against the in-process sandbox:
- * validate → plan → apply → plan shows no changes → an out-of-band change shows as drift →
+ * validate (login tests included) → who gets what at login → plan → apply → plan shows no changes → an out-of-band change shows as drift →
  * a module version bump drives a workspace upgrade to completion.
  */
 export async function demoCommand(outer: Host, opts: { examples?: string }): Promise<number> {
@@ -43,6 +44,10 @@ export async function demoCommand(outer: Host, opts: { examples?: string }): Pro
 
     say('1. converge validate');
     expect('validate', await validateCommand(host, ['.'], {}), [EXIT.ok]);
+
+    say('1b. converge login explain: what Ada gets when she logs in with okta, before anyone applies anything');
+    await writeFile(join(work, 'ada-claims.json'), JSON.stringify({ email: 'ada@acme.example', groups: ['engineering'] }));
+    expect('login explain', await loginExplainCommand(host, ['.'], { method: 'okta', claims: 'ada-claims.json' }), [EXIT.ok]);
 
     say('2. converge plan (the sandbox starts empty)');
     expect('plan', await planCommand(host, ['.'], { detailedExitcode: true }), [EXIT.changes]);

@@ -13,6 +13,23 @@
  * Columns are 1-based offsets into the selector text.
  */
 
+/** The parsed selector, for evaluation (src/login/bexpr.ts). `raw` is the value as go-bexpr keeps it. */
+export type SelectorNode =
+  | { kind: 'and' | 'or'; left: SelectorNode; right: SelectorNode }
+  | { kind: 'not'; operand: SelectorNode }
+  | {
+      kind: 'match';
+      op: '==' | '!=' | 'in' | 'not in' | 'is empty' | 'is not empty' | 'matches' | 'not matches';
+      /** The selector's path, e.g. ["list", "groups"] for list.groups or list["groups"]. */
+      path: string[];
+      /** The selector as written. */
+      selector: string;
+      /** The value's text (a string decoded, a number or bare word as written); undefined for is empty. */
+      raw?: string;
+      /** The whole expression as written, for explanations. */
+      text: string;
+    };
+
 export interface SelectorError {
   message: string;
   /** 1-based column inside the selector */
@@ -124,8 +141,6 @@ export const MAX_SELECTOR_NESTING = 100;
 class Parser {
   private i = 0;
   private depth = 0;
-  constructor(private readonly toks: Tok[]) {}
-
   private peek(offset = 0): Tok {
     return this.toks[Math.min(this.i + offset, this.toks.length - 1)] as Tok;
   }
@@ -141,57 +156,64 @@ class Parser {
     return t.kind === 'eof' ? 'end of selector' : `"${t.text}"`;
   }
 
-  parse(): void {
+  constructor(
+    private readonly toks: Tok[],
+    private readonly src: string,
+  ) {}
+
+  parse(): SelectorNode {
     if (this.peek().kind === 'eof') throw new SelectorSyntaxError('the selector is empty', 1);
-    this.or();
+    const node = this.or();
     const t = this.peek();
     if (t.kind === 'rparen') throw new SelectorSyntaxError('unmatched ")"', t.col);
     if (t.kind !== 'eof') throw new SelectorSyntaxError(`expected "and", "or" or end of selector, found ${this.describe(t)}`, t.col);
+    return node;
   }
 
-  private or(): void {
-    this.and();
+  private or(): SelectorNode {
+    let left = this.and();
     while (this.isWord(this.peek(), 'or')) {
       this.next();
-      this.and();
+      left = { kind: 'or', left, right: this.and() };
     }
+    return left;
   }
 
-  private and(): void {
-    this.not();
+  private and(): SelectorNode {
+    let left = this.not();
     while (this.isWord(this.peek(), 'and')) {
       this.next();
-      this.not();
+      left = { kind: 'and', left, right: this.not() };
     }
+    return left;
   }
 
-  private not(): void {
+  private not(): SelectorNode {
     const t = this.peek();
     if (this.depth >= MAX_SELECTOR_NESTING) throw new SelectorSyntaxError(`nested more than ${MAX_SELECTOR_NESTING} levels deep (parentheses and "not")`, t.col);
     this.depth++;
     try {
-      this.notInner(t);
+      return this.notInner(t);
     } finally {
       this.depth--;
     }
   }
 
-  private notInner(t: Tok): void {
+  private notInner(t: Tok): SelectorNode {
     // `not` followed by `in`/`contains`/`matches` belongs to an operator, never here (no left side yet).
     if (this.isWord(t, 'not')) {
       this.next();
-      this.not();
-      return;
+      return { kind: 'not', operand: this.not() };
     }
     if (t.kind === 'lparen') {
       this.next();
-      this.or();
+      const inner = this.or();
       const close = this.peek();
       if (close.kind !== 'rparen') throw new SelectorSyntaxError(`unmatched "(": expected ")", found ${this.describe(close)}`, t.col);
       this.next();
-      return;
+      return inner;
     }
-    this.match();
+    return this.match();
   }
 
   private operand(what: string): Tok {
@@ -205,14 +227,25 @@ class Parser {
     return this.next();
   }
 
-  private match(): void {
+  /** The text from token `from` to the token just read. */
+  private textFrom(from: Tok): string {
+    const last = this.toks[this.i - 1] as Tok;
+    return this.src.slice(from.col - 1, last.col - 1 + last.text.length);
+  }
+
+  private node(op: Extract<SelectorNode, { kind: 'match' }>['op'], sel: Tok, value: Tok | undefined, start: Tok): SelectorNode {
+    const raw = value === undefined ? undefined : value.kind === 'string' ? (value.value ?? '') : value.text;
+    return { kind: 'match', op, path: selectorPath(sel.text), selector: sel.text, ...(raw !== undefined ? { raw } : {}), text: this.textFrom(start) };
+  }
+
+  private match(): SelectorNode {
     const left = this.operand('a selector (like value.email) or a value');
     const op = this.peek();
     if (op.kind === 'op') {
       this.requireSelector(left, op.text);
       this.next();
-      this.operand(`a value after "${op.text}"`);
-      return;
+      const value = this.operand(`a value after "${op.text}"`);
+      return this.node(op.text === '==' ? '==' : '!=', left, value, left);
     }
     let negated = false;
     if (this.isWord(op, 'not')) {
@@ -224,7 +257,7 @@ class Parser {
       this.next();
       const right = this.operand('a selector after "in" (like list.groups)');
       if (right.kind !== 'ident') throw new SelectorSyntaxError('the right side of "in" must be a selector (like list.groups)', right.col);
-      return;
+      return this.node(negated ? 'not in' : 'in', right, left, left);
     }
     if (this.isWord(word, 'contains') || this.isWord(word, 'matches')) {
       this.requireSelector(left, word.text);
@@ -237,16 +270,19 @@ class Parser {
           throw new SelectorSyntaxError('the regular expression after "matches" does not compile', value.col);
         }
       }
-      return;
+      // go-bexpr's grammar turns `contains` into its `in` operator with the sides swapped (grammar.peg).
+      const op = word.text === 'matches' ? (negated ? 'not matches' : 'matches') : negated ? 'not in' : 'in';
+      return this.node(op, left, value, left);
     }
     if (this.isWord(word, 'is') && !negated) {
       this.requireSelector(left, 'is empty');
       this.next();
-      if (this.isWord(this.peek(), 'not')) this.next();
+      const not = this.isWord(this.peek(), 'not');
+      if (not) this.next();
       const e = this.peek();
       if (!this.isWord(e, 'empty')) throw new SelectorSyntaxError(`expected "empty" after "is", found ${this.describe(e)}`, e.col);
       this.next();
-      return;
+      return this.node(not ? 'is not empty' : 'is empty', left, undefined, left);
     }
     throw new SelectorSyntaxError(
       `expected an operator (==, !=, in, not in, contains, matches, is empty), found ${this.describe(word)}`,
@@ -259,13 +295,32 @@ class Parser {
   }
 }
 
-/** Undefined when the selector parses; else the first problem and its column. */
-export function checkSelector(selector: string): SelectorError | undefined {
+/** `value.email` → [value, email]; `list["first name"]` → [list, first name]. */
+function selectorPath(text: string): string[] {
+  const parts: string[] = [];
+  const re = /^\.?([a-zA-Z][a-zA-Z0-9_/]*)|^\[\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`)\s*\]/;
+  let rest = text;
+  while (rest !== '') {
+    const m = re.exec(rest);
+    if (!m) break;
+    parts.push(m[1] ?? (m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : (m[3] ?? '')));
+    rest = rest.slice(m[0].length);
+  }
+  return parts;
+}
+
+/** The parsed selector, or the first problem and its column. */
+export function parseSelector(selector: string): { ast: SelectorNode } | { error: SelectorError } {
   try {
-    new Parser(tokenize(selector)).parse();
-    return undefined;
+    return { ast: new Parser(tokenize(selector), selector).parse() };
   } catch (e) {
-    if (e instanceof SelectorSyntaxError) return { message: e.message, col: e.col };
+    if (e instanceof SelectorSyntaxError) return { error: { message: e.message, col: e.col } };
     throw e;
   }
+}
+
+/** Undefined when the selector parses; else the first problem and its column. */
+export function checkSelector(selector: string): SelectorError | undefined {
+  const r = parseSelector(selector);
+  return 'error' in r ? r.error : undefined;
 }

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { KIND_DEFINITIONS } from '../../kinds/registry.js';
+import { checkLoginTests } from '../../login/login-tests.js';
 import { SETTINGS_KIND } from '../../model/kinds.js';
 import { DocDiagnostics, where } from './context.js';
 import type { LoadedDoc } from './context.js';
@@ -36,5 +37,7 @@ export function checkAcrossDocuments(docs: readonly LoadedDoc[], out: Diagnostic
     }
     byAddress.set(address, doc);
   }
-  for (const def of KIND_DEFINITIONS) def.checkAcross?.(docs, (doc) => new DocDiagnostics(doc, out));
+  const sinkFor = (doc: LoadedDoc): DocDiagnostics => new DocDiagnostics(doc, out);
+  for (const def of KIND_DEFINITIONS) def.checkAcross?.(docs, sinkFor);
+  checkLoginTests(docs, sinkFor);
 }

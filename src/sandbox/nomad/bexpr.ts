@@ -1,7 +1,7 @@
 /**
  * A parse check for binding-rule selectors: a subset of go-bexpr's grammar, enough to tell a well-formed
- * selector from a broken one (docs/reference/nomad-api.md §10: "parse-checked"). Nothing is evaluated: the
- * sandbox has no login. Error texts imitate go-bexpr's pigeon parser (`1:COL (OFFSET): no match found,
+ * selector from a broken one (docs/reference/nomad-api.md §10: "parse-checked"). Logins evaluate selectors
+ * with login-selector.ts. Error texts imitate go-bexpr's pigeon parser (`1:COL (OFFSET): no match found,
  * expected: ...`) but are not byte-for-byte the same.
  *
  *   Input    := OrExpr EOF

@@ -5,6 +5,7 @@ import { bindingRuleById, createBindingRule, listBindingRules } from './binding-
 import type { Reply, RequestContext } from './context.js';
 import { HttpError } from './errors.js';
 import { identify, requireAclEnabled } from './auth.js';
+import { login } from './login.js';
 import { listVariables, variableByPath } from './variables.js';
 
 /**
@@ -22,6 +23,7 @@ const exact: Record<string, (ctx: RequestContext) => Promise<Reply> | Reply> = {
   '/v1/vars': listVariables,
   '/v1/regions': listRegions,
   '/v1/acl/token/self': tokenSelf,
+  '/v1/acl/login': login,
 };
 
 /**
