@@ -15,10 +15,21 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.stop();
 });
 
-async function server(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const s = await startServer(handler);
+async function server(handler: Parameters<typeof startServer>[0], now?: () => number): Promise<TestServer> {
+  const s = await startServer(handler, now);
   servers.push(s);
   return s;
+}
+
+/**
+ * Runs `work` with the client's waits on `clock`, moved 10 ms at a time (never near the 2 min response deadline,
+ * which runs on it too) until the work ends: waits are checked on the clock, never on the wall clock.
+ */
+async function onClock<T>(clock: ManualClock, work: Promise<T>): Promise<T> {
+  let done = false;
+  const watched = work.finally(() => (done = true));
+  for (let i = 0; i < 10_000 && !done; i++) await clock.advanceInSteps(10, 10);
+  return watched;
 }
 
 function client(opts: HttpClientOptions): HttpClient {
@@ -71,24 +82,25 @@ describe('createHttpClient', () => {
   });
 
   it('a 429 with Retry-After pauses a concurrent second request to the same host', async () => {
+    const clock = new ManualClock(0);
     const s = await server((req, res, _hit, n) => {
       if (req.url === '/a' && n === 1) send(res, 429, 'rate limited', { 'retry-after': '1' });
       else send(res, 200, 'ok');
-    });
+    }, () => clock.now());
     const reporter = new MemoryReporter();
-    const c = client({ baseUrl: s.url, reporter });
-    const t0 = performance.now();
+    const c = client({ baseUrl: s.url, reporter, clock });
     const first = c.request({ method: 'GET', path: '/a' });
     // Let the 429 arrive before the second request starts.
-    await new Promise((r) => setTimeout(r, 100));
-    const second = c.request({ method: 'GET', path: '/b' });
-    const [ra, rb] = await Promise.all([first, second]);
+    for (let i = 0; i < 1000 && !reporter.events.some((e) => e.code === 'http.retry'); i++) await clock.advanceInSteps(1, 1);
+    const asked = clock.now();
+    const [ra, rb] = await onClock(clock, Promise.all([first, c.request({ method: 'GET', path: '/b' })]));
     expect(ra.status).toBe(200);
     expect(rb.status).toBe(200);
     const bHit = s.hits.find((h) => h.url === '/b');
     expect(bHit).toBeDefined();
-    // /b was held at the gate until the Retry-After second had passed.
-    expect(bHit!.at - t0).toBeGreaterThanOrEqual(900);
+    // /b was held at the gate until the Retry-After second had passed (on the client's clock).
+    expect(bHit!.at).toBeGreaterThanOrEqual(s.hits[0]!.at + 1000);
+    expect(bHit!.at).toBeGreaterThan(asked);
     const retry = reporter.events.find((e) => e.code === 'http.retry');
     expect(retry?.level).toBe('warn');
     expect(retry?.data?.status).toBe(429);
@@ -97,10 +109,11 @@ describe('createHttpClient', () => {
   });
 
   it('X-RateLimit-Reset (float seconds) is honoured on a 429 without Retry-After', async () => {
-    const s = await server((_req, res, _hit, n) => (n === 1 ? send(res, 429, '', { 'x-ratelimit-reset': '0.3' }) : send(res, 200, 'ok')));
-    const c = client({ baseUrl: s.url });
-    await c.request({ method: 'GET', path: '/r' });
-    expect(s.hits[1]!.at - s.hits[0]!.at).toBeGreaterThanOrEqual(280);
+    const clock = new ManualClock(0);
+    const s = await server((_req, res, _hit, n) => (n === 1 ? send(res, 429, '', { 'x-ratelimit-reset': '0.3' }) : send(res, 200, 'ok')), () => clock.now());
+    const c = client({ baseUrl: s.url, clock });
+    await onClock(clock, c.request({ method: 'GET', path: '/r' }));
+    expect(s.hits[1]!.at - s.hits[0]!.at).toBeGreaterThanOrEqual(300);
   });
 
   it('a 5xx is retried on its own backoff, not after X-RateLimit-Reset (that header is about 429s; regression)', async () => {
@@ -133,26 +146,27 @@ describe('createHttpClient', () => {
   });
 
   it('X-RateLimit-Remaining: 0 holds the next request until the reset, without a 429', async () => {
-    const s = await server((_req, res, _hit, n) =>
-      n === 1 ? send(res, 200, 'ok', { 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0.25' }) : send(res, 200, 'ok'),
+    const clock = new ManualClock(0);
+    const s = await server(
+      (_req, res, _hit, n) =>
+        n === 1 ? send(res, 200, 'ok', { 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0.25' }) : send(res, 200, 'ok'),
+      () => clock.now(),
     );
-    const c = client({ baseUrl: s.url });
-    await c.request({ method: 'GET', path: '/1' });
-    await c.request({ method: 'GET', path: '/2' });
-    expect(s.hits[1]!.at - s.hits[0]!.at).toBeGreaterThanOrEqual(230);
+    const c = client({ baseUrl: s.url, clock });
+    await onClock(clock, c.request({ method: 'GET', path: '/1' }));
+    await onClock(clock, c.request({ method: 'GET', path: '/2' }));
+    expect(s.hits[1]!.at - s.hits[0]!.at).toBeGreaterThanOrEqual(250);
     expect(c.stats().status429).toBe(0);
   });
 
   it('paces a burst at rateLimitPerSecond', async () => {
-    const s = await server((_req, res) => send(res, 200, 'ok'));
-    const c = client({ baseUrl: s.url, rateLimitPerSecond: 20 });
-    const t0 = performance.now();
-    await Promise.all(Array.from({ length: 11 }, (_, i) => c.request({ method: 'GET', path: `/p/${i}` })));
-    const elapsed = performance.now() - t0;
-    // 11 requests at 20/s: the first goes at once, the other 10 at 50 ms spacing.
-    expect(elapsed).toBeGreaterThanOrEqual(480);
-    expect(elapsed).toBeLessThan(1500);
+    const clock = new ManualClock(0);
+    const s = await server((_req, res) => send(res, 200, 'ok'), () => clock.now());
+    const c = client({ baseUrl: s.url, rateLimitPerSecond: 20, clock });
+    await onClock(clock, Promise.all(Array.from({ length: 11 }, (_, i) => c.request({ method: 'GET', path: `/p/${i}` }))));
+    // 11 requests at 20/s: the first goes at once, the other 10 spaced out over at least half a second of the clock.
     const ats = s.hits.map((h) => h.at).sort((a, b) => a - b);
+    expect(ats[10]! - ats[0]!).toBeGreaterThanOrEqual(450);
     for (let i = 1; i < ats.length; i++) expect(ats[i]! - ats[i - 1]!).toBeGreaterThanOrEqual(35);
   });
 

@@ -20,13 +20,17 @@ export interface TestServer {
 }
 
 /** A real node:http server on 127.0.0.1, port 0. The handler sees every request, in arrival order. */
-export async function startServer(handler: (req: IncomingMessage, res: ServerResponse, hit: Hit, n: number) => void): Promise<TestServer> {
+/** `now` stamps each hit (a test on a manual clock passes the clock's, so hit times are the client's times). */
+export async function startServer(
+  handler: (req: IncomingMessage, res: ServerResponse, hit: Hit, n: number) => void,
+  now: () => number = () => performance.now(),
+): Promise<TestServer> {
   const hits: Hit[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const hit: Hit = { method: req.method ?? '', url: req.url ?? '', at: performance.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const hit: Hit = { method: req.method ?? '', url: req.url ?? '', at: now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       hits.push(hit);
       handler(req, res, hit, hits.length);
     });
