@@ -48,7 +48,11 @@ export interface StoryOptions {
   realTime?: boolean;
 }
 
-/** Lets work that waits on `clock` end: a ManualClock is advanced in small steps (so no HTTP deadline fires early). */
+/**
+ * Lets work that waits on `clock` end. A ManualClock moves only once the work has had many turns to run (its
+ * loopback requests answered), then to the earliest timer but by at most a second at a time, so an HTTP response
+ * deadline (minutes) never fires while a reply is on its way.
+ */
 export async function onClock<T>(clock: Clock, work: Promise<T>): Promise<T> {
   if (!(clock instanceof ManualClock)) return work;
   let done = false;
@@ -58,7 +62,9 @@ export async function onClock<T>(clock: Clock, work: Promise<T>): Promise<T> {
   watched.catch(() => undefined);
   while (!done) {
     await clock.settle(() => done, 50);
-    if (!done) await clock.advance(10);
+    if (done) break;
+    const next = clock.nextDue;
+    await clock.advance(next === undefined ? 10 : Math.min(Math.max(0, next - clock.now()), 1000));
   }
   return watched;
 }
