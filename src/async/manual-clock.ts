@@ -34,6 +34,11 @@ export class ManualClock implements Clock {
     return this.timers.size;
   }
 
+  /** When the earliest pending timer falls due; undefined when none is pending. */
+  get nextDue(): number | undefined {
+    return this.earliest()?.due;
+  }
+
   setTimeout(fn: () => void, ms: number): ClockTimer {
     return this.add(fn, ms, undefined);
   }

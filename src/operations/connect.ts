@@ -25,7 +25,7 @@ export async function loadValid(host: OperationHost, paths: string[], opts: { se
 
 /** What a provider module needs from this command's host. */
 export function connectInput(host: OperationHost, settings: Settings, extra: Partial<Pick<ConnectInput, 'purpose' | 'organization'>> = {}): ConnectInput {
-  return { env: host.env, settings: settings.spec, reporter: host.reporter, secret: (v) => host.redactor.add(v), redact: (text) => host.redactor.redact(text), purpose: 'manage', ...extra };
+  return { env: host.env, settings: settings.spec, reporter: host.reporter, secret: (v) => host.redactor.add(v), redact: (text) => host.redactor.redact(text), purpose: 'manage', ...(host.clock ? { clock: host.clock } : {}), ...extra };
 }
 
 /**
@@ -41,7 +41,7 @@ export function stateBackendFor(host: OperationHost, settings: Settings): StateB
   const spec = settings.spec.state;
   if (spec === undefined || spec.backend === 'local') {
     const path = spec?.path ?? '.converge/state.json';
-    return createLocalBackend(isAbsolute(path) ? path : resolve(stateRoot(host, settings), path));
+    return createLocalBackend(isAbsolute(path) ? path : resolve(stateRoot(host, settings), path), host.clock ? { clock: host.clock } : {});
   }
   const module = PROVIDER_MODULES.find((m) => m.id === spec.backend);
   // The schema admits only the backends a provider module hosts.

@@ -1,3 +1,4 @@
+import type { Clock } from '../async/clock.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { Action } from '../model/action.js';
 import { silentReporter, type Reporter } from '../model/events.js';
@@ -26,6 +27,11 @@ export interface OperationHost {
   notice(text: string): void;
   /** Drop events of this code from now on (the operation has already said the same). */
   silence(code: string): void;
+  /**
+   * Optional: the time every wait of the operation reads (HTTP pacing and retries, run following, the state lock).
+   * Absent: the real clock. Tests pass the ManualClock that also drives the simulators.
+   */
+  readonly clock?: Clock;
   /** Optional: the state lock now held (`undefined` once released), for a host that may exit at once. */
   lockHeld?(lock: { id: string; leftBehind?: string } | undefined): void;
 }
@@ -35,8 +41,11 @@ export interface LibraryHost extends OperationHost {
   readonly found: Diagnostic[];
 }
 
-/** A host for library use: no output; diagnostics collected in `found`, events to `reporter` if given. */
-export function libraryHost(opts: { cwd?: string; env?: NodeJS.ProcessEnv; reporter?: Reporter } = {}): LibraryHost {
+/**
+ * A host for library use: no output; diagnostics collected in `found`, events to `reporter` if given; waits on
+ * `clock` if given (the real clock otherwise).
+ */
+export function libraryHost(opts: { cwd?: string; env?: NodeJS.ProcessEnv; reporter?: Reporter; clock?: Clock } = {}): LibraryHost {
   const found: Diagnostic[] = [];
   return {
     cwd: opts.cwd ?? process.cwd(),
@@ -44,6 +53,7 @@ export function libraryHost(opts: { cwd?: string; env?: NodeJS.ProcessEnv; repor
     reporter: opts.reporter ?? silentReporter,
     redactor: new Redactor(),
     digests: new DigestBook(),
+    ...(opts.clock ? { clock: opts.clock } : {}),
     found,
     diagnostics: (diags) => void found.push(...diags),
     phase: () => undefined,

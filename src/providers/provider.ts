@@ -1,3 +1,4 @@
+import type { Clock } from '../async/clock.js';
 import type { Address, Kind } from '../model/kinds.js';
 import type { AnyDesired } from '../model/desired.js';
 import type { JsonValue } from '../model/json.js';
@@ -189,6 +190,8 @@ export interface ConnectInput {
   purpose: 'manage' | 'export';
   /** `converge export --organization`. */
   organization?: string;
+  /** Time for HTTP pacing and retries, run following and the state lock; absent: the real clock. */
+  clock?: Clock;
 }
 
 /** One connected service's live objects as manifest documents (`converge export`). Read-only. */
@@ -228,4 +231,9 @@ export interface ProviderModule {
    * connected as the provider connects.
    */
   stateBackend?(input: ConnectInput, spec: Exclude<NonNullable<SettingsSpec['state']>, { backend: 'local' }>): StateBackend;
+}
+
+/** `{ clock }` when the input names one, else nothing: spread into a connection's options, whose default is the real clock. */
+export function clockOf(input: Pick<ConnectInput, 'clock'>): { clock?: Clock } {
+  return input.clock ? { clock: input.clock } : {};
 }

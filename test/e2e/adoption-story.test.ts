@@ -1,11 +1,16 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { givenApplied, openWorkspace, seedNomadAcl, type Workspace } from './harness.js';
+import { renderPlanMarkdown } from '../../src/views/plan-markdown.js';
+import { renderPlanText } from '../../src/views/plan-text.js';
+import { openStory, type Story } from '../library/story.js';
+import { runCli, seedNomadAcl, type Workspace } from './harness.js';
 import { lambdaManifests, TFE_SETTINGS } from './manifests.js';
 
 /*
- * Adoption without writes (decisions.md §9), built CLI against both sandboxes over loopback: objects
+ * Adoption without writes (decisions.md §9), the library against both simulators in this process (the runs
+ * followed on one ManualClock); the built CLI only for what it alone prints (the apply's recorded line, a
+ * saved plan applied from its file). Objects
  * converge made, then the state is lost. Every object still matches its manifest and none holds a
  * secret, so the plan has nothing to change (exit 0) but says what the next apply records; that
  * apply sends no request that writes, and afterwards ownership is real: a removed document deletes.
@@ -45,64 +50,59 @@ const ALL = ['NomadAuthMethod/github-actions', 'NomadBindingRule/deployers', 'No
 interface StateFile {
   records: { kind: string; name: string; id: string; extra: Record<string, unknown> }[];
 }
-interface JsonPlan {
-  changes: { kind: string; name: string; action: string; adopt?: boolean; notes?: string[] }[];
-}
 
-describe('adoption of matching live objects after the state is lost (built CLI ↔ sandbox)', () => {
-  let ws: Workspace;
-  const stateFile = () => join(ws.dir, '.converge', 'state.json');
+describe('adoption of matching live objects after the state is lost (library ↔ simulators in-process)', () => {
+  let s: Story;
+  const stateFile = () => join(s.dir, '.converge', 'state.json');
   const readState = async () => JSON.parse(await readFile(stateFile(), 'utf8')) as StateFile;
-  const loseState = () => rm(join(ws.dir, '.converge'), { recursive: true, force: true });
+  const loseState = () => rm(join(s.dir, '.converge'), { recursive: true, force: true });
+  const cli = (args: string[]) => runCli(args, { cwd: s.dir, env: s.env });
+  const planned = async (req: { adoptAll?: boolean } = {}) => (await s.plan(req))!.run.plan;
   let applied: StateFile;
 
-  // Each test starts from a fresh sandbox and directory with the objects applied and the state lost,
+  // Each test starts from a fresh simulator and directory with the objects applied and the state lost,
   // and first makes the rest of the world it needs, so any one of them runs alone (`-t`).
   beforeEach(async () => {
-    ws = await openWorkspace();
+    s = await openStory();
     // The policies the rules bind, made outside converge (a rule binding a missing policy fails the plan).
-    await seedNomadAcl(ws, { policies: ['deploy', 'read-only'] });
-    await ws.write('settings.yaml', TFE_SETTINGS);
-    await ws.write('methods.yaml', METHODS);
-    await ws.write('rules.yaml', `${DEPLOYERS}---\n${READERS}`);
-    await ws.write('lambda.yaml', lambdaManifests());
-    await givenApplied(ws, ['--poll-interval', '20ms']);
+    await seedNomadAcl(s as unknown as Workspace, { policies: ['deploy', 'read-only'] });
+    await s.write('settings.yaml', TFE_SETTINGS);
+    await s.write('methods.yaml', METHODS);
+    await s.write('rules.yaml', `${DEPLOYERS}---\n${READERS}`);
+    await s.write('lambda.yaml', lambdaManifests());
+    expect((await s.apply()).status).toBe('applied');
     applied = await readState();
     await loseState();
   });
-  afterEach(async () => ws?.close());
+  afterEach(async () => s?.close());
 
-  it('plan: no changes (exit 0), one line saying what the next apply records, the rules matched by natural key said; nothing written', async () => {
-    ws.sandbox.log.clear();
-    const r = await ws.cli(['plan', '--detailed-exitcode']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toContain('No changes.');
-    expect(r.stdout).toContain('5 existing objects match the manifests and will be recorded as owned by the next apply');
-    for (const a of ALL) expect(r.stdout).toContain(`= ${a}`);
-    // A rule adopted without state is said, with how it was matched.
-    expect(r.stdout.match(/note: adopted existing rule [0-9a-f-]+: matched by auth method, selector, bind type and bind name/g)).toHaveLength(2);
-
-    const j = await ws.cli(['plan', '--json']);
-    const plan = JSON.parse(j.stdout) as JsonPlan;
+  it('plan: no changes, one line saying what the next apply records, the rules matched by natural key said; nothing written', async () => {
+    s.sandbox.log.clear();
+    const plan = await planned();
     expect(plan.changes.map((c) => `${c.action} ${c.adopt === true ? 'adopt ' : ''}${c.kind}/${c.name}`)).toEqual(ALL.map((a) => `no-op adopt ${a}`));
+    const text = renderPlanText(plan, { color: false });
+    expect(text).toContain('No changes.');
+    expect(text).toContain('5 existing objects match the manifests and will be recorded as owned by the next apply');
+    for (const a of ALL) expect(text).toContain(`= ${a}`);
+    // A rule adopted without state is said, with how it was matched.
+    expect(text.match(/note: adopted existing rule [0-9a-f-]+: matched by auth method, selector, bind type and bind name/g)).toHaveLength(2);
 
-    const md = await ws.cli(['plan', '--markdown']);
-    expect(md.stdout).toContain('No changes.');
-    expect(md.stdout).toContain('5 existing objects match the manifests');
-    expect(ws.sandbox.log.writes()).toEqual([]);
+    const md = renderPlanMarkdown(plan);
+    expect(md).toContain('No changes.');
+    expect(md).toContain('5 existing objects match the manifests');
+    expect(s.sandbox.log.writes()).toEqual([]);
     await expect(readFile(stateFile(), 'utf8')).rejects.toThrow();
   });
 
   it('apply: records every object as owned without a single write, with the records apply itself would make', async () => {
-    ws.sandbox.log.clear();
+    s.sandbox.log.clear();
     // A lost state is a new one: it takes the live objects over only with consent (decisions.md §27).
-    const refused = await ws.cli(['apply', '--auto-approve']);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('refusing to record 5 existing objects as owned without consent');
-    const r = await ws.cli(['apply', '--auto-approve', '--adopt-all']);
+    await expect(s.apply()).rejects.toThrow('refusing to record 5 existing objects as owned without consent');
+    // The line only the CLI prints; nothing here waits on a run, so the process's real time is no matter.
+    const r = await cli(['apply', '--auto-approve', '--adopt-all']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`No changes to live objects. Recorded 5 existing objects as owned (nothing was sent): ${ALL.join(', ')}.`);
-    expect(ws.sandbox.log.writes()).toEqual([]);
+    expect(s.sandbox.log.writes()).toEqual([]);
     const state = await readState();
     expect(state.records.map((x) => `${x.kind}/${x.name} ${x.id}`)).toEqual(applied.records.map((x) => `${x.kind}/${x.name} ${x.id}`));
     const byName = new Map(state.records.map((x) => [x.name, x]));
@@ -114,16 +114,17 @@ describe('adoption of matching live objects after the state is lost (built CLI �
 
   it('then the plan is clean, says no adoption, and reads Nomad by Hash alone', async () => {
     // Adopted: the apply after the state was lost recorded every object.
-    await givenApplied(ws, ['--adopt-all']);
-    ws.sandbox.log.clear();
-    const r = await ws.cli(['plan', '--detailed-exitcode']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toContain('No changes.');
-    expect(r.stdout).not.toContain('recorded as owned');
-    expect(r.stdout).not.toContain('note:');
+    expect((await s.apply({ adoptAll: true })).status).toBe('applied');
+    s.sandbox.log.clear();
+    const plan = await planned();
+    expect(plan.changes.every((c) => c.action === 'no-op' && !c.adopt)).toBe(true);
+    const text = renderPlanText(plan, { color: false });
+    expect(text).toContain('No changes.');
+    expect(text).not.toContain('recorded as owned');
+    expect(text).not.toContain('note:');
     // The identity probe first (is this Nomad?); the policy list checks that the policies the rules bind exist
     // (one list, no single reads).
-    expect(ws.sandbox.log.entries({ service: 'nomad' }).map((e) => `${e.method} ${e.path}`)).toEqual([
+    expect(s.sandbox.log.entries({ service: 'nomad' }).map((e) => `${e.method} ${e.path}`)).toEqual([
       'GET /v1/regions',
       'GET /v1/acl/policies',
       'GET /v1/acl/auth-methods',
@@ -132,24 +133,23 @@ describe('adoption of matching live objects after the state is lost (built CLI �
   });
 
   it('ownership is real: a removed document now plans its delete', async () => {
-    await givenApplied(ws, ['--adopt-all']);
-    await ws.write('rules.yaml', DEPLOYERS);
-    const r = await ws.cli(['plan', '--json', '--detailed-exitcode']);
-    expect(r.code).toBe(2);
-    const plan = JSON.parse(r.stdout) as JsonPlan;
-    expect(plan.changes.map((c) => `${c.action} ${c.kind}/${c.name}`)).toEqual(['delete NomadBindingRule/readers']);
+    expect((await s.apply({ adoptAll: true })).status).toBe('applied');
+    await s.write('rules.yaml', DEPLOYERS);
+    const plan = await planned();
+    expect(plan.changes.filter((c) => c.action !== 'no-op').map((c) => `${c.action} ${c.kind}/${c.name}`)).toEqual(['delete NomadBindingRule/readers']);
   });
 
   it('a saved plan of adoptions applies the same way, and once applied it says so', async () => {
-    const p = await ws.cli(['plan', '--adopt-all', '--out', 'adopt.plan.json']);
+    // The saved-plan file is the CLI's; nothing here waits on a run.
+    const p = await cli(['plan', '--adopt-all', '--out', 'adopt.plan.json']);
     expect(p.code, p.stderr).toBe(0);
-    ws.sandbox.log.clear();
-    const a = await ws.cli(['apply', '--plan', 'adopt.plan.json']);
+    s.sandbox.log.clear();
+    const a = await cli(['apply', '--plan', 'adopt.plan.json']);
     expect(a.code, a.stderr).toBe(0);
     expect(a.stdout).toContain('Recorded 5 existing objects as owned');
-    expect(ws.sandbox.log.writes()).toEqual([]);
+    expect(s.sandbox.log.writes()).toEqual([]);
     expect((await readState()).records).toHaveLength(5);
-    const again = await ws.cli(['apply', '--plan', 'adopt.plan.json']);
+    const again = await cli(['apply', '--plan', 'adopt.plan.json']);
     expect(again.code).toBe(1);
     // Said as what it is, not as objects that "appeared" or changed since the plan.
     expect(again.stderr).toContain('this saved plan was already applied');

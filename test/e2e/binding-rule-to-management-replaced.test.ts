@@ -1,40 +1,40 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openWorkspace, type Workspace } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { storyPerTest, worded } from '../library/story.js';
 
 /*
  * Regression: a binding rule changed from `role` to `management` was planned as an update,
  * which the real server refuses (`bind name should be empty`: it merges the empty BindName with the
  * stored one before validating, docs/reference/nomad-api.md §10). It is planned as delete + create, saying why.
+ * In-process: the library against the Nomad simulator.
  */
 
-let ws: Workspace | undefined;
-afterEach(async () => {
-  await ws?.close();
-  ws = undefined;
-});
+const story = storyPerTest();
 
 describe('a binding rule that becomes management', () => {
   it('is replaced, with the reason in the plan; the re-plan is clean', async () => {
-    ws = await openWorkspace({ copyExamples: true });
-    expect((await ws.cli(['apply', '--auto-approve', '.'])).code).toBe(0);
-    const file = join(ws.dir, 'nomad', 'binding-rules.yaml');
+    const s = await story({ copyExamples: true });
+    // The examples' login tests expect this rule's role, which a management rule no longer grants.
+    await rm(join(s.dir, 'nomad', 'login-tests.yaml'));
+    expect((await s.apply()).status).toBe('applied');
+    const file = join(s.dir, 'nomad', 'binding-rules.yaml');
     const text = await readFile(file, 'utf8');
     await writeFile(file, text.replace('  bindType: role\n  bindName: developer\n', '  bindType: management\n'));
 
-    const plan = await ws.cli(['plan', '--json', '.']);
-    expect(plan.code, plan.stderr).toBe(0);
-    const changes = (JSON.parse(plan.stdout) as { changes: { kind: string; name: string; action: string; reason?: string }[] }).changes.filter(
-      (c) => c.name === 'engineers-are-developers',
-    );
+    const planned = await s.plan();
+    const changes = planned!.run.plan.changes.filter((c) => c.name === 'engineers-are-developers').map(worded);
     expect(changes.map((c) => c.action)).toEqual(['delete', 'create']);
     expect(changes[0]?.reason).toContain('management');
 
-    const apply = await ws.cli(['apply', '--auto-approve', '.']);
-    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
-    expect(apply.stdout + apply.stderr).not.toContain('bind name should be empty');
-    const replan = await ws.cli(['plan', '--detailed-exitcode', '.']);
-    expect(replan.code, replan.stdout + replan.stderr).toBe(0);
+    s.sandbox.log.clear();
+    const applied = await s.apply();
+    expect(applied.status).toBe('applied');
+    const writes = s.writes('nomad');
+    expect(writes.filter((w) => w.includes('/v1/acl/binding-rule')).map((w) => w.split(' ')[0])).toEqual(['DELETE', 'POST']);
+    // The server refused nothing (the old update was answered `bind name should be empty`).
+    expect(s.sandbox.log.writes('nomad').filter((e) => e.status >= 400)).toEqual([]);
+    const replan = await s.plan();
+    expect(replan!.run.plan.changes.every((c) => c.action === 'no-op')).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { ConvergeError } from '../../diagnostics/errors.js';
 import { httpLimitsFromEnv } from '../../http/limits.js';
 import { kindsOfProvider } from '../../kinds/registry.js';
 import type { Reporter } from '../../model/events.js';
-import type { ConnectInput, ExportSource, ProviderModule } from '../provider.js';
+import { clockOf, type ConnectInput, type ExportSource, type ProviderModule } from '../provider.js';
 import { nomadFromEnv, type NomadConnection } from './environment.js';
 import { createNomadExporter } from './export.js';
 import { createNomadProvider } from './provider.js';
@@ -64,7 +64,7 @@ export const nomadModule: ProviderModule = {
   },
   connect(input) {
     const c = connection(input);
-    return createNomadProvider({ address: c.address, token: c.token, tls: c.tls, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact, ...(c.region ? { region: c.region } : {}) });
+    return createNomadProvider({ address: c.address, token: c.token, tls: c.tls, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact, ...clockOf(input), ...(c.region ? { region: c.region } : {}) });
   },
   stateBackend(input, spec) {
     const nomad = nomadConnection(input);
@@ -81,13 +81,14 @@ export const nomadModule: ProviderModule = {
       tls: nomad.tls,
       limits: httpLimitsFromEnv(input.env),
       reporter: input.reporter,
+      ...clockOf(input),
       ...(spec.namespace ? { namespace: spec.namespace } : {}),
       ...(spec.lockPath ? { lockPath: spec.lockPath } : {}),
     });
   },
   exporter(input): ExportSource {
     const c = connection(input);
-    const exporter = createNomadExporter({ address: c.address, token: c.token, tls: c.tls, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact, ...(c.region ? { region: c.region } : {}) });
+    const exporter = createNomadExporter({ address: c.address, token: c.token, tls: c.tls, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact, ...clockOf(input), ...(c.region ? { region: c.region } : {}) });
     return { description: `Nomad at ${c.address}`, kinds: kindsOfProvider('nomad'), export: exporter.export, close: exporter.close };
   },
 };

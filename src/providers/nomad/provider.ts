@@ -1,3 +1,4 @@
+import type { Clock } from '../../async/clock.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { createHttpClient } from '../../http/client.js';
 import { NOMAD_SERVICE } from './identity.js';
@@ -48,6 +49,8 @@ export interface NomadProviderOptions {
    * redactor's `redact`, which knows every resolved secret). By default only the token is masked.
    */
   redact?: (text: string) => string;
+  /** Pacing, Retry-After waits and backoff of the HTTP client built here (tests pass a ManualClock). Default: the real clock. */
+  clock?: Clock;
 }
 
 const NOMAD_KINDS: readonly Kind[] = kindsOfProvider('nomad');
@@ -56,7 +59,7 @@ const isMethod = (o: AnyDesired): o is DesiredObject<'NomadAuthMethod'> => o.kin
 
 /** The HTTP client and typed Nomad client for one connection; `ownsHttp` says who closes the HTTP client. */
 export function connectNomad(opts: NomadProviderOptions): { http: HttpClient; ownsHttp: boolean; client: NomadClient } {
-  const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), ...(opts.limits ? { limits: opts.limits } : {}), reporter: opts.reporter, service: NOMAD_SERVICE });
+  const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), ...(opts.limits ? { limits: opts.limits } : {}), reporter: opts.reporter, service: NOMAD_SERVICE, ...(opts.clock ? { clock: opts.clock } : {}) });
   const client = new NomadClient({
     http,
     redact: opts.redact ?? redactorOf(opts.token),

@@ -1,7 +1,7 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { httpLimitsFromEnv } from '../../http/limits.js';
 import { kindsOfProvider } from '../../kinds/registry.js';
-import type { ConnectInput, ExportSource, ProviderModule } from '../provider.js';
+import { clockOf, type ConnectInput, type ExportSource, type ProviderModule } from '../provider.js';
 import { organizationConflict, tfeFromEnv, tfTokenEnvName, type TfeConnection } from './credentials.js';
 import { createTfeExporter } from './export.js';
 import { createTfeProvider } from './provider.js';
@@ -63,11 +63,11 @@ export const tfeModule: ProviderModule = {
   connect(input) {
     const c = connection(input);
     const stateName = input.settings.state?.name;
-    return createTfeProvider({ address: c.address, token: c.token, organization: c.organization, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact, ...(stateName !== undefined ? { stateName } : {}) });
+    return createTfeProvider({ address: c.address, token: c.token, organization: c.organization, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact, ...clockOf(input), ...(stateName !== undefined ? { stateName } : {}) });
   },
   exporter(input): ExportSource {
     const c = connection(input);
-    const exporter = createTfeExporter({ address: c.address, token: c.token, organization: c.organization, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact });
+    const exporter = createTfeExporter({ address: c.address, token: c.token, organization: c.organization, limits: httpLimitsFromEnv(input.env), reporter: input.reporter, redact: input.redact, ...clockOf(input) });
     return {
       description: `HCP Terraform organization ${c.organization} at ${c.address}`,
       kinds: kindsOfProvider('tfe'),

@@ -1,0 +1,122 @@
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
+import type { Clock } from '../../src/async/clock.js';
+import { ManualClock } from '../../src/async/manual-clock.js';
+import { apply, drift, libraryHost, plan, type ApplyReport, type ApplyRequest, type LibraryHost, type PlanRequest } from '../../src/operations/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import type { Change } from '../../src/plan/types.js';
+import { noteLines, reasonLine } from '../../src/views/change-sentences.js';
+import { REPO } from '../e2e/harness.js';
+
+/*
+ * End-to-end stories in-process: the library (src/operations) against the simulators started in this process,
+ * no CLI process. A story asserts on plans, apply reports, diagnostics and the simulators' request logs; what
+ * only a process shows (exit codes, stdout/stderr, colours, signals) stays in the CLI tests (test/cli, test/e2e).
+ */
+
+/** A change with the sentences the plan's views print for it (`reason`, `notes` as in `plan --json`). */
+export function worded(c: Change): Omit<Change, 'notes'> & { reason?: string; notes: string[] } {
+  const reason = reasonLine(c);
+  return { ...c, notes: noteLines(c), ...(reason !== undefined ? { reason } : {}) };
+}
+
+export interface Story {
+  dir: string;
+  sandbox: Sandbox;
+  env: Record<string, string>;
+  /** The clock the sandbox and every library call wait on (a ManualClock unless the story asked for real time). */
+  clock: Clock;
+  write(file: string, text: string): Promise<void>;
+  /** A fresh library host over this directory and environment (its `found` lists the diagnostics). */
+  host(extraEnv?: Record<string, string>): LibraryHost;
+  plan(req?: Partial<PlanRequest>, extraEnv?: Record<string, string>): ReturnType<typeof plan>;
+  drift(req?: Partial<PlanRequest>): ReturnType<typeof drift>;
+  /** `apply --auto-approve` of the directory; throws unless the run applied (or found nothing to do) without a failed change. */
+  apply(req?: Partial<ApplyRequest>): Promise<ApplyReport>;
+  /** Writes to one simulator as `METHOD /path`, in order. */
+  writes(service: 'nomad' | 'tfe'): string[];
+  close(): Promise<void>;
+}
+
+export interface StoryOptions {
+  sandbox?: SandboxOptions;
+  copyExamples?: boolean;
+  env?: Record<string, string>;
+  /** Real time instead of a ManualClock (for a story that waits on nothing the clock can reach). */
+  realTime?: boolean;
+}
+
+/**
+ * Lets work that waits on `clock` end. A ManualClock moves only once the work has had many turns to run (its
+ * loopback requests answered), then to the earliest timer but by at most a second at a time, so an HTTP response
+ * deadline (minutes) never fires while a reply is on its way.
+ */
+export async function onClock<T>(clock: Clock, work: Promise<T>): Promise<T> {
+  if (!(clock instanceof ManualClock)) return work;
+  let done = false;
+  const watched = work.finally(() => {
+    done = true;
+  });
+  watched.catch(() => undefined);
+  while (!done) {
+    await clock.settle(() => done, 50);
+    if (done) break;
+    const next = clock.nextDue;
+    await clock.advance(next === undefined ? 10 : Math.min(Math.max(0, next - clock.now()), 1000));
+  }
+  return watched;
+}
+
+export async function openStory(opts: StoryOptions = {}): Promise<Story> {
+  const dir = await mkdtemp(join(tmpdir(), 'converge-story-'));
+  if (opts.copyExamples) await cp(join(REPO, 'examples'), dir, { recursive: true, filter: (p) => !p.includes(join(REPO, 'examples', 'ci')) });
+  const clock: Clock = opts.realTime ? (await import('../../src/async/clock.js')).realClock : new ManualClock();
+  const sandbox = await startSandbox({ stepDelayMs: 5, ...opts.sandbox, ...(opts.realTime ? {} : { clock }) });
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    ...sandbox.env,
+    OKTA_CLIENT_SECRET: 'e2e-okta-secret-Zq81',
+    VPC_DB_PASSWORD: 'e2e-vpc-Pw4Rk7-Zq81',
+    ...opts.env,
+  };
+  const host = (extraEnv?: Record<string, string>) => libraryHost({ cwd: dir, env: { ...env, ...extraEnv }, clock });
+  const story: Story = {
+    dir,
+    sandbox,
+    env,
+    clock,
+    async write(file, text) {
+      await mkdir(dirname(join(dir, file)), { recursive: true });
+      await writeFile(join(dir, file), text);
+    },
+    host,
+    plan: (req = {}, extraEnv) => onClock(clock, plan(host(extraEnv), { paths: ['.'], ...req })),
+    drift: (req = {}) => onClock(clock, drift(host(), { paths: ['.'], ...req })),
+    async apply(req = {}) {
+      const h = host();
+      const report = await onClock(clock, apply(h, { paths: ['.'], lockTimeoutMs: 0, options: { runTimeoutMs: 600_000, pollIntervalMs: 50, concurrency: 4 }, ...req }));
+      if (report.status === 'invalid') throw new Error(`apply found problems: ${h.found.map((d) => d.summary).join('; ')}`);
+      if (report.status === 'applied' && report.result.counts.failed > 0) throw new Error(`apply failed: ${JSON.stringify(report.result.counts)}`);
+      return report;
+    },
+    writes: (service) => sandbox.log.writes(service).map((e) => `${e.method} ${e.path}`),
+    async close() {
+      await sandbox.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return story;
+}
+
+/** One story per test, closed after the test whatever it did. */
+export function storyPerTest(): (opts?: StoryOptions) => Promise<Story> {
+  let current: Story | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (opts) => (current = await openStory(opts));
+}
