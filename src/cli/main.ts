@@ -49,6 +49,14 @@ async function run(program: Command, action: (host: Host) => Promise<number>): P
   process.exitCode = await runCommand(host, action);
 }
 
+/** The options of a run that writes (`apply`, `destroy`), each spelled once. */
+const applyRunOption = {
+  parallelism: () => new Option('--parallelism <n>', 'workspace upgrades at once after the canary').default('4'),
+  runTimeout: () => new Option('--run-timeout <duration>', 'how long to follow one HCP Terraform run').default('30m'),
+  lockTimeout: () => new Option('--lock-timeout <duration>', 'wait this long for a held state lock').default('0s'),
+  pollInterval: () => new Option('--poll-interval <duration>', 'first interval between run status reads (backs off to 10x)').default('1s'),
+};
+
 const program = new Command();
 program
   .name('converge')
@@ -83,6 +91,8 @@ program
   .option('--refresh-only', 'plan no changes; show only how `apply --refresh-only` would bring the state records of owned objects up to the live objects')
   .option('--allow-empty', 'allow planning from no manifest documents while the state owns objects')
   .option('--region <region>', 'also read this Nomad region and report its replication lag')
+  .option('--destroy', 'plan the deletion of every object the state owns in scope (the paths, --target and what depends on it)')
+  .option('--deletion <policy>', 'with --destroy: delete every workspace under this policy (safe, destroy or orphan) for this run')
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/plan.js')).planCommand(host, paths, opts));
   });
@@ -109,13 +119,30 @@ program
   .option('--adopt-all', 'consent to recording every existing object the plan would adopt, in a new or named state (decisions §25)')
   .option('--refresh-only', 'only bring the state records of owned objects up to the live objects; sends nothing')
   .option('--allow-empty', 'allow applying from no manifest documents while the state owns objects')
-  .option('--parallelism <n>', 'workspace upgrades at once after the canary', '4')
-  .option('--run-timeout <duration>', 'how long to follow one HCP Terraform run', '30m')
-  .option('--lock-timeout <duration>', 'wait this long for a held state lock', '0s')
-  .option('--poll-interval <duration>', 'first interval between run status reads (backs off to 10x)', '1s')
+  .addOption(applyRunOption.parallelism())
+  .addOption(applyRunOption.runTimeout())
+  .addOption(applyRunOption.lockTimeout())
+  .addOption(applyRunOption.pollInterval())
   .option('--json', 'JSON apply result on stdout')
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/apply.js')).applyCommand(host, paths, opts));
+  });
+
+program
+  .command('destroy')
+  .description('delete every object the state owns in scope, dependents first (asks first on a TTY)')
+  .argument('[paths...]', 'manifest files or directories', ['.'])
+  .option('--auto-approve', 'do not ask for confirmation')
+  .option('--target <kind/name>', 'limit to this object and what depends on it (repeatable)', collect, [])
+  .option('--deletion <policy>', 'delete every workspace under this policy (safe, destroy or orphan) for this run')
+  .addOption(applyRunOption.parallelism())
+  .addOption(applyRunOption.runTimeout())
+  .addOption(applyRunOption.lockTimeout())
+  .addOption(applyRunOption.pollInterval())
+  .option('--json', 'JSON apply result on stdout')
+  .addHelpText('after', '\nExamples:\n  converge plan --destroy --out destroy.json   # review, then: converge apply --plan destroy.json\n  converge destroy --target NomadAuthMethod/okta\n  converge destroy --deletion destroy --auto-approve\n')
+  .action(async (paths: string[], opts) => {
+    await run(program, async (host) => (await import('./commands/apply.js')).applyCommand(host, paths, { ...opts, destroy: true }));
   });
 
 program

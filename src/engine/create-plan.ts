@@ -10,7 +10,7 @@ import { fingerprint } from './fingerprint.js';
 import { adoptedNote, forceRewrite, genericChange } from './generic-change.js';
 import { sortForApply } from './order.js';
 import { refreshOnlyChange, withRefresh } from './refresh.js';
-import { expandTargets, outOfScope, outOfScopeNotice } from './scope.js';
+import { expandDependents, expandTargets, outOfScope, outOfScopeNotice, withoutDesired } from './scope.js';
 import type { PlanInput, PlanRun } from './types.js';
 import { didYouMean } from '../diagnostics/suggest.js';
 
@@ -133,10 +133,16 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
       });
     }
   }
-  const expanded = options.exactTargets === true ? { keys: new Set(targets.map(addressKey)), notices: [] } : expandTargets(targets, views);
+  const destroy = options.destroy === true;
+  // A destroy plan takes the targets with what depends on them (deleting an auth method deletes its binding
+  // rules first), where a normal plan takes them with what they depend on; read before the documents go.
+  const expanded = options.exactTargets === true ? { keys: new Set(targets.map(addressKey)), notices: [] } : destroy ? expandDependents(targets, views) : expandTargets(targets, views);
+  if (destroy) withoutDesired(views);
   const skipped = outOfScope(views.values(), options.files);
   const skippedKeys = new Set([...skipped.notGiven, ...skipped.unresolved].map(addressKey));
-  const inScope = (a: Address) => !skippedKeys.has(addressKey(a)) && (targets.length === 0 || expanded.keys.has(addressKey(a)));
+  // A destroy plan is about what the state owns: an unowned object in the manifests is left alone.
+  const owned = (a: Address) => !destroy || views.get(addressKey(a))?.record !== undefined;
+  const inScope = (a: Address) => !skippedKeys.has(addressKey(a)) && (targets.length === 0 || expanded.keys.has(addressKey(a))) && owned(a);
   const rewriteKeys = new Set((options.rewrite ?? []).map(addressKey));
   for (const key of rewriteKeys) {
     const view = views.get(key);
@@ -178,12 +184,13 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     const rewrite = rewriteKeys.has(addressKey(view));
     const base = rewrite ? forceRewrite(generic.change, view) : generic.change;
     const provider = providerOf.get(addressKey(view));
-    const refined = provider?.refine ? provider.refine(view, base, views, { rewrite }) : [base];
+    const refined = provider?.refine ? provider.refine(view, base, views, { rewrite, ...(options.deletion !== undefined ? { deletion: options.deletion } : {}) }) : [base];
     for (const change of refined) planned.push({ change: refined.length === 1 ? withRefresh(settleAdoption(change), view) : settleAdoption(change), view });
   }
   diagnostics.push(...deletesInUse(planned));
   const notices: PlanNotice[] = [
     ...(options.refreshOnly === true ? [{ code: 'refresh-only' as const }] : []),
+    ...(destroy ? [{ code: 'destroy' as const, ...(options.deletion !== undefined ? { deletion: options.deletion } : {}) }] : []),
     ...expanded.notices,
     ...outOfScopeNotice(skipped),
   ];

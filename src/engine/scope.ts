@@ -63,3 +63,40 @@ export function expandTargets(targets: readonly Address[], views: ReadonlyMap<st
   }
   return { keys, notices };
 }
+
+/**
+ * A destroy plan's scope with `--target`: the targets and, transitively, every object that depends on them
+ * (a binding rule on its auth method, role or policy; a role on its policies; a workspace on its module), as
+ * Terraform's `destroy -target` does: deleting a target while its dependents stay would break them. Each added
+ * one is said as a notice.
+ */
+export function expandDependents(targets: readonly Address[], views: ReadonlyMap<string, ObjectView>): { keys: Set<string>; notices: PlanNotice[] } {
+  const dependents = new Map<string, ObjectView[]>();
+  for (const v of views.values()) {
+    for (const dep of dependenciesOf(v)) {
+      const key = addressKey(dep);
+      dependents.set(key, [...(dependents.get(key) ?? []), v]);
+    }
+  }
+  const keys = new Set(targets.map(addressKey));
+  const notices: PlanNotice[] = [];
+  const queue = [...targets];
+  for (let t = queue.shift(); t !== undefined; t = queue.shift()) {
+    for (const user of dependents.get(addressKey(t)) ?? []) {
+      if (keys.has(addressKey(user))) continue;
+      keys.add(addressKey(user));
+      notices.push({ code: 'target-dependent', target: { kind: t.kind, name: t.name }, dependent: { kind: user.kind, name: user.name } });
+      queue.push(user);
+    }
+  }
+  return { keys, notices };
+}
+
+/** The desired set emptied (a destroy plan): every view keeps only its live object and its record. */
+export function withoutDesired(views: Map<string, ObjectView>): void {
+  for (const [key, view] of views) {
+    if (view.desired === undefined) continue;
+    const { desired: _desired, ...rest } = view;
+    views.set(key, rest);
+  }
+}

@@ -1,7 +1,7 @@
 import type { Address } from '../model/kinds.js';
 import type { DesiredSet } from '../model/desired.js';
 import type { ApplyOptions, ApplyOutcome, ObjectView, PlannedChange, Provider, ProviderContext } from '../providers/provider.js';
-import type { Plan, ReadFingerprint } from '../plan/types.js';
+import type { Change, Plan, ReadFingerprint } from '../plan/types.js';
 import type { StateDocument } from '../state/types.js';
 import type { StateStore } from '../state/state-store.js';
 
@@ -30,6 +30,14 @@ export interface PlanOptions {
   rewrite?: Address[];
   /** Also read this (Nomad replica) region and report its replication lag; the plan itself always reads the authoritative region. */
   readRegion?: string;
+  /**
+   * `plan --destroy` / `converge destroy`: the desired set is empty within the scope (the given paths,
+   * `--target` and what depends on the targets), so every owned object there is planned as a delete,
+   * dependents first, under each object's own deletion policy and protection (decisions.md §30).
+   */
+  destroy?: boolean;
+  /** `--deletion POLICY` (destroy plans only): the deletion policy of every workspace this run deletes. */
+  deletion?: NonNullable<Change['deletion']>;
   /** Clock for `createdAt` (tests). */
   now?: () => Date;
 }

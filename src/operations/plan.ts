@@ -32,6 +32,13 @@ export interface PlanRequest {
   allowEmpty?: boolean;
   /** Only accept live values into the state: nothing is created, updated or deleted. */
   refreshOnly?: boolean;
+  /**
+   * Plan the deletion of every owned object in scope (the given paths, `--target` and what depends on the
+   * targets), as if their documents were gone: `plan --destroy`, `converge destroy` (decisions.md §30).
+   */
+  destroy?: boolean;
+  /** `--deletion POLICY` (destroy only): every workspace deleted in this run is deleted under this policy. */
+  deletion?: 'safe' | 'destroy' | 'orphan';
   /** Plan the targets without what they depend on (import records one object). */
   exactTargets?: boolean;
 }
@@ -82,6 +89,18 @@ export function checkAddresses(req: PlanRequest): void {
   parseTargets(req.targets);
   parseTargets(req.rewrite, '--rewrite');
   parseTargets(req.adopt, '--adopt');
+  if (req.deletion !== undefined && req.destroy !== true) {
+    throw new ConvergeError('cli.deletion-without-destroy', `--deletion ${req.deletion} applies only to a destroy plan`, {
+      source: 'user',
+      hint: 'use it with `converge plan --destroy` or `converge destroy`; to change a workspace\'s policy for good, set `deletion:` in its manifest and apply',
+    });
+  }
+  if (req.deletion !== undefined && !['safe', 'destroy', 'orphan'].includes(req.deletion)) {
+    throw new ConvergeError('cli.bad-deletion', `--deletion ${String(req.deletion)} is not a deletion policy`, { source: 'user', hint: 'write --deletion safe, --deletion destroy or --deletion orphan' });
+  }
+  if (req.destroy === true && (req.refreshOnly === true || (req.rewrite ?? []).length > 0 || (req.adopt ?? []).length > 0 || req.adoptAll === true)) {
+    throw new ConvergeError('cli.destroy-with-writes', 'a destroy plan only deletes: it cannot be combined with --refresh-only, --rewrite, --adopt or --adopt-all', { source: 'user', hint: 'run the destroy alone' });
+  }
 }
 
 /**
@@ -93,7 +112,7 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
   const targets = parseTargets(req.targets);
   const rewrite = parseTargets(req.rewrite, '--rewrite');
   const adopt = parseTargets(req.adopt, '--adopt');
-  refuseEmpty(manifests.desired.objects.length, state, req.paths, req.allowEmpty === true || req.refreshOnly === true);
+  refuseEmpty(manifests.desired.objects.length, state, req.paths, req.allowEmpty === true || req.refreshOnly === true || req.destroy === true);
   const files = await manifestFiles(stateRoot(host, manifests.desired.settings), host.cwd, manifests.sources.keys(), state);
   const providers = providersFor(host, kindsInPlay(manifests, state), manifests.desired.settings);
   const ctx = providerContext(host, state);
@@ -112,6 +131,8 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
         files,
         ...(req.exactTargets === true ? { exactTargets: true } : {}),
         ...(req.refreshOnly === true ? { refreshOnly: true } : {}),
+        ...(req.destroy === true ? { destroy: true } : {}),
+        ...(req.deletion !== undefined ? { deletion: req.deletion } : {}),
         ...(req.region ? { readRegion: req.region } : {}),
       },
     });
@@ -144,6 +165,8 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
               adoptAll: req.adoptAll === true,
               allowEmpty: req.allowEmpty === true,
               refreshOnly: req.refreshOnly === true,
+              destroy: req.destroy === true,
+              ...(req.deletion !== undefined ? { deletion: req.deletion } : {}),
             }),
           ),
         ),

@@ -102,9 +102,10 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
   if (!isStringArray(saved.targets)) throw bad(file, '`saved.targets` is not a list');
   if (saved.rewrite !== undefined && !isStringArray(saved.rewrite)) throw bad(file, '`saved.rewrite` is not a list');
   if (saved.adopt !== undefined && !isStringArray(saved.adopt)) throw bad(file, '`saved.adopt` is not a list');
-  for (const flag of ['adoptAll', 'allowEmpty', 'refreshOnly'] as const) {
+  for (const flag of ['adoptAll', 'allowEmpty', 'refreshOnly', 'destroy'] as const) {
     if (saved[flag] !== undefined && typeof saved[flag] !== 'boolean') throw bad(file, `\`saved.${flag}\` is not true or false`);
   }
+  if (saved.deletion !== undefined && saved.deletion !== 'safe' && saved.deletion !== 'destroy' && saved.deletion !== 'orphan') throw bad(file, '`saved.deletion` is not safe, destroy or orphan');
   if (!Array.isArray(saved.reads) || !saved.reads.every((r) => isObject(r) && typeof r.kind === 'string' && typeof r.name === 'string' && (r.digest === null || typeof r.digest === 'string') && isObject(r.fields))) {
     throw bad(file, '`saved.reads` is not a list of read fingerprints');
   }

@@ -83,7 +83,11 @@ export type PlanNotice =
    */
   | { code: 'adoption-needs-consent'; why: 'new-state' | 'named-state'; state: string; objects: { kind: Kind; name: string }[] }
   | { code: 'target-dependency'; target: { kind: Kind; name: string }; dependency: { kind: Kind; name: string } }
-  | { code: 'refresh-only' };
+  | { code: 'refresh-only' }
+  /** A destroy plan (`plan --destroy`, `converge destroy`): every owned object in scope is deleted; `deletion`: `--deletion` given. */
+  | { code: 'destroy'; deletion?: 'safe' | 'destroy' | 'orphan' }
+  /** A destroy plan's `--target` also deletes what depends on the target. */
+  | { code: 'target-dependent'; target: { kind: Kind; name: string }; dependent: { kind: Kind; name: string } };
 
 export type DriftCause = 'outside' | 'pending' | 'missing' | 'hidden';
 
@@ -160,6 +164,9 @@ export interface SavedPlan extends Plan {
     adoptAll?: boolean;
     allowEmpty?: boolean;
     refreshOnly?: boolean;
+    /** `--destroy` and `--deletion`, so apply re-derives the same destroy plan. */
+    destroy?: boolean;
+    deletion?: 'safe' | 'destroy' | 'orphan';
     reads: ReadFingerprint[];
     /** Salted digests of each secret as resolved at plan time, keyed by `Kind/name#path`. */
     secretDigests: Record<string, string>;

@@ -84,6 +84,8 @@ export interface LoadResult {
 export interface RefineContext {
   /** `--rewrite` asked for this object: every field is sent again. */
   rewrite: boolean;
+  /** `--deletion POLICY` of a destroy plan: overrides a workspace's own deletion policy for this run. */
+  deletion?: 'safe' | 'destroy' | 'orphan';
 }
 
 export interface PlannedChange {

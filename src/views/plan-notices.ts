@@ -22,6 +22,13 @@ export function noticeSentences(plan: Pick<Plan, 'notices'>, code: (s: string) =
     switch (n.code) {
       case 'refresh-only':
         return 'Refresh only: nothing is sent to the services; the next apply only brings the state records below up to the live objects.';
+      case 'destroy':
+        return (
+          'Destroy plan: every object this state owns in scope is deleted, dependents first, each under its own deletion policy; protected objects are refused.' +
+          (n.deletion !== undefined ? ` --deletion ${n.deletion} overrides every workspace's deletion policy for this run.` : '')
+        );
+      case 'target-dependent':
+        return `--target ${code(`${n.target.kind}/${n.target.name}`)} also deletes ${code(`${n.dependent.kind}/${n.dependent.name}`)}, which depends on it.`;
       case 'target-dependency':
         return `--target ${code(`${n.target.kind}/${n.target.name}`)} also plans ${code(`${n.dependency.kind}/${n.dependency.name}`)}, which it depends on.`;
       case 'out-of-scope': {
@@ -65,6 +72,9 @@ export function isRefreshOnly(plan: Pick<Plan, 'notices'>): boolean {
 
 /** A refresh-only plan changes nothing live, so "no changes" would say nothing; it says whether records move. */
 export const NOTHING_TO_REFRESH = 'Nothing to refresh: every state record matches its live object.';
+
+/** A destroy with nothing owned in scope (nothing left, or a second destroy). */
+export const NOTHING_TO_DESTROY = 'Nothing to destroy: this state owns no object in scope.';
 
 /** The summary's extra line for refreshes, or undefined without any. */
 export function refreshLine(plan: Pick<Plan, 'changes'>): string | undefined {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { apply, type ApplyRequest } from '../../operations/apply.js';
-import { NOTHING_TO_REFRESH } from '../../views/plan-notices.js';
+import { NOTHING_TO_DESTROY, NOTHING_TO_REFRESH } from '../../views/plan-notices.js';
 import { hasChanges } from '../../plan/types.js';
 import { addressKey, type Address } from '../../model/kinds.js';
 import type { SavedPlan } from '../../plan/types.js';
@@ -32,6 +32,9 @@ export interface ApplyFlags {
   lockTimeout?: string;
   pollInterval?: string;
   json?: boolean;
+  /** `converge destroy`: apply a destroy plan (decisions.md §30). */
+  destroy?: boolean;
+  deletion?: string;
 }
 
 /**
@@ -58,11 +61,12 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
   let paths = argPaths;
   let targets = opts.target ?? [];
   let rewrite = opts.rewrite ?? [];
-  let flags: Pick<ApplyRequest, 'adopt' | 'adoptAll' | 'allowEmpty' | 'refreshOnly'> = {
+  let flags: Pick<ApplyRequest, 'adopt' | 'adoptAll' | 'allowEmpty' | 'refreshOnly' | 'destroy' | 'deletion'> = {
     adopt: opts.adopt ?? [],
     adoptAll: opts.adoptAll === true,
     allowEmpty: opts.allowEmpty === true,
     refreshOnly: opts.refreshOnly === true,
+    ...destroyFlags(opts),
   };
   if (!opts.plan) await refuseSavedPlanAsManifest(argPaths.map((p) => resolve(host.cwd, p)), argPaths, 'apply');
   if (opts.plan) {
@@ -75,6 +79,7 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
       ...(opts.adoptAll === true ? ['--adopt-all'] : []),
       ...(opts.allowEmpty === true ? ['--allow-empty'] : []),
       ...(opts.refreshOnly === true ? ['--refresh-only'] : []),
+      ...(opts.deletion !== undefined ? [`--deletion ${opts.deletion}`] : []),
     ];
     if (beside.length > 0) {
       throw new ConvergeError('apply.plan-with-arguments', `apply --plan takes no manifest paths, --target, --rewrite, --adopt, --adopt-all, --allow-empty or --refresh-only (given: ${beside.join(' ')})`, {
@@ -87,7 +92,13 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     paths = saved.saved.paths.map((p) => resolve(host.cwd, p));
     targets = saved.saved.targets;
     rewrite = saved.saved.rewrite ?? [];
-    flags = { adopt: saved.saved.adopt ?? [], adoptAll: saved.saved.adoptAll === true, allowEmpty: saved.saved.allowEmpty === true, refreshOnly: saved.saved.refreshOnly === true };
+    flags = {
+      adopt: saved.saved.adopt ?? [],
+      adoptAll: saved.saved.adoptAll === true,
+      allowEmpty: saved.saved.allowEmpty === true,
+      refreshOnly: saved.saved.refreshOnly === true,
+      ...destroyFlags(saved.saved),
+    };
   }
   const runTimeoutMs = parseFlagDuration(opts.runTimeout ?? '30m', '--run-timeout', { positive: true });
   const lockTimeoutMs = parseFlagDuration(opts.lockTimeout ?? '0s', '--lock-timeout');
@@ -125,7 +136,7 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     case 'cancelled':
       return EXIT.error;
     case 'no-changes':
-      host.out(flags.refreshOnly === true ? `${NOTHING_TO_REFRESH}\n` : 'No changes. Live state matches the manifests.\n');
+      host.out(flags.refreshOnly === true ? `${NOTHING_TO_REFRESH}\n` : flags.destroy === true ? `${NOTHING_TO_DESTROY}\n` : 'No changes. Live state matches the manifests.\n');
       return EXIT.ok;
     case 'stopped-before-start':
       host.err('Nothing was sent: the stop came before the apply started.\n');
@@ -165,6 +176,14 @@ function stoppedLine(outcomes: ApplyResult['outcomes']): string {
     ...(left.length > 0 ? [`not started: ${left.join(', ')}`] : []),
   ];
   return `Interrupted: ${parts.join('; ')}.\n`;
+}
+
+/** `--destroy` (a saved plan's `destroy`) and `--deletion`, as the plan request takes them; a bad policy is the request's error. */
+export function destroyFlags(opts: { destroy?: boolean; deletion?: string }): Pick<ApplyRequest, 'destroy' | 'deletion'> {
+  return {
+    ...(opts.destroy === true ? { destroy: true } : {}),
+    ...(opts.deletion !== undefined ? { deletion: opts.deletion as NonNullable<ApplyRequest['deletion']> } : {}),
+  };
 }
 
 /** Adoptions (decisions.md §9) and refreshes (§18) recorded without a request. */

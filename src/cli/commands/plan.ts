@@ -6,6 +6,7 @@ import { renderPlanJson } from '../../views/plan-json.js';
 import { renderPlanMarkdown } from '../../views/plan-markdown.js';
 import { renderPlanText } from '../../views/plan-text.js';
 import { EXIT, type Host } from '../host.js';
+import { destroyFlags } from './apply.js';
 
 export interface PlanFlags {
   json?: boolean;
@@ -19,6 +20,8 @@ export interface PlanFlags {
   adoptAll?: boolean;
   allowEmpty?: boolean;
   refreshOnly?: boolean;
+  destroy?: boolean;
+  deletion?: string;
 }
 
 export async function planCommand(host: Host, paths: string[], opts: PlanFlags): Promise<number> {
@@ -30,6 +33,7 @@ export async function planCommand(host: Host, paths: string[], opts: PlanFlags):
     adoptAll: opts.adoptAll === true,
     allowEmpty: opts.allowEmpty === true,
     refreshOnly: opts.refreshOnly === true,
+    ...destroyFlags(opts),
     ...(opts.region ? { region: opts.region } : {}),
   });
   if (!result) return EXIT.error;

@@ -82,7 +82,7 @@ function resendMovedSecrets(view: ObjectView, change: Change): Change {
 
 function refineWorkspace(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext): Change[] {
   if (change.action === 'delete') {
-    const deletion = deletionPolicyOf(view);
+    const deletion = how.deletion ?? deletionPolicyOf(view);
     // A safe-delete of a workspace that still manages resources is refused (409, docs/reference/hcp-terraform-api.md §5):
     // its resource count is read with it, so the plan says so instead of apply failing.
     const resources = view.live?.extra.resourceCount;
