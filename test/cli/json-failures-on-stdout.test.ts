@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AjvModule from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalBackend } from '../../src/state/local-backend.js';
 import { openWorkspace, REPO, workspacePerTest, type Workspace } from '../e2e/harness.js';
 
 /*
@@ -80,6 +81,21 @@ describe('a failed --json command prints its diagnostics as JSON on stdout', () 
     const doc = failureDocument(r.stdout);
     expect(doc.diagnostics.at(-1)?.source).toBe('user');
     expect(r.stderr).toContain('Error:');
+  });
+
+  it('apply --json while another run holds the state lock: the lock error naming the holder', async () => {
+    const ws = await workspace({ copyExamples: true });
+    const held = await createLocalBackend(join(ws.dir, '.converge', 'state.json')).lock('held by another run', { timeoutMs: 0 });
+    try {
+      const r = await ws.cli(['apply', '--auto-approve', '--json']);
+      expect(r.code).toBe(1);
+      const last = failureDocument(r.stdout).diagnostics.at(-1);
+      expect(last?.summary).toContain('"held by another run"');
+      expect(last?.hint).toContain('converge state unlock');
+      expect(r.stderr).toContain(held.info.id);
+    } finally {
+      await held.release();
+    }
   });
 
   it('without --json a failure prints nothing on stdout, as before', async () => {
