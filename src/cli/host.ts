@@ -32,6 +32,8 @@ export interface HostOptions {
   now?: () => number;
   /** Redraw the TTY status line every second so the elapsed time moves (off in tests). */
   tick?: boolean;
+  /** The command was run with `--json`: a failure prints its diagnostics as one JSON document on stdout. */
+  json?: boolean;
 }
 
 const LEVEL_RANK: Record<EventLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
@@ -79,6 +81,10 @@ export class Host implements OperationHost {
   private readonly runStages = new Map<string, string>();
   /** The state lock held right now (operations report it), named if the process must exit at once. */
   heldLock: { id: string; leftBehind?: string } | undefined;
+  /** Every diagnostic shown on stderr, for the JSON failure document (runCommand). */
+  readonly shownDiagnostics: Diagnostic[] = [];
+  /** Whether anything reached stdout: a command that printed its result prints no failure document. */
+  wroteStdout = false;
 
   lockHeld(lock: { id: string; leftBehind?: string } | undefined): void {
     this.heldLock = lock;
@@ -160,6 +166,7 @@ export class Host implements OperationHost {
   /** Diagnostics to stderr (and GitHub annotations under Actions), with the source lines they point at. */
   diagnostics(diags: readonly Diagnostic[], sources: ReadonlyMap<string, string>): void {
     if (diags.length === 0) return;
+    this.shownDiagnostics.push(...diags);
     this.err(renderDiagnosticsText([...diags], { sources, color: this.color }));
     if (this.env.GITHUB_ACTIONS === 'true') this.err(renderGithubAnnotations([...diags]));
   }
@@ -170,6 +177,7 @@ export class Host implements OperationHost {
 
   out(text: string): void {
     this.status.clear();
+    this.wroteStdout = true;
     this.opts.stdout.write(this.redactor.redact(text));
   }
 

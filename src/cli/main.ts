@@ -30,6 +30,9 @@ interface GlobalFlags {
   color?: boolean;
 }
 
+/** Whether the command being run was given `--json` (set before its action runs). */
+let jsonRequested = false;
+
 function makeHost(program: Command): Host {
   const g = program.opts<GlobalFlags>();
   const env = process.env;
@@ -40,6 +43,7 @@ function makeHost(program: Command): Host {
     cwd: process.cwd(),
     verbosity: g.quiet ? 'quiet' : g.verbose ? 'verbose' : 'normal',
     color: colorEnabled(g.color, env, process.stdout),
+    json: jsonRequested,
   });
 }
 
@@ -65,7 +69,10 @@ program
   .option('-q, --quiet', 'only results, warnings and errors')
   .option('-v, --verbose', 'also debug events: HTTP retries, phase timings')
   .option('--no-color', 'no ANSI colours (NO_COLOR is honoured too)')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .hook('preAction', (_program, command) => {
+    jsonRequested = command.opts<{ json?: boolean }>().json === true;
+  });
 
 program
   .command('validate')
@@ -161,8 +168,9 @@ state
   .command('list')
   .description('list owned objects')
   .argument('[paths...]', 'manifests (for the Settings document that names the state)', ['.'])
-  .action(async (paths: string[]) => {
-    await run(program, async (host) => (await import('./commands/state.js')).stateList(host, paths));
+  .option('--json', 'the owned objects as JSON on stdout (schemas/state-list.json)')
+  .action(async (paths: string[], opts: { json?: boolean }) => {
+    await run(program, async (host) => (await import('./commands/state.js')).stateList(host, paths, opts));
   });
 state
   .command('show')

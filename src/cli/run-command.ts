@@ -1,4 +1,6 @@
 import { isConvergeError, errorMessage } from '../diagnostics/errors.js';
+import { sortDiagnostics } from '../diagnostics/types.js';
+import { renderDiagnosticsJson, type JsonDiagnostic } from '../views/diagnostics.js';
 import { wrongAddressHint } from './address-hints.js';
 import { EXIT, type Host } from './host.js';
 
@@ -8,14 +10,44 @@ import { EXIT, type Host } from './host.js';
  */
 export async function runCommand(host: Host, action: (host: Host) => Promise<number>): Promise<number> {
   try {
-    return await action(host);
+    const code = await action(host);
+    if (code === EXIT.error) failureJson(host);
+    return code;
   } catch (e) {
     host.endPhase();
     host.err(formatError(e, host.env.CONVERGE_DEBUG === '1', host.env));
+    failureJson(host, e);
     return EXIT.error;
   } finally {
     host.endPhase();
   }
+}
+
+/**
+ * With `--json`, a command that fails before printing its result prints the diagnostics document
+ * (schemas/diagnostics.json) on stdout instead, so a machine reading stdout always gets JSON: the
+ * diagnostics already shown on stderr, and the error that ended the command. Through host.out, so
+ * the redactor sees it like every other byte.
+ */
+function failureJson(host: Host, e?: unknown): void {
+  if (host.opts.json !== true || host.wroteStdout) return;
+  const diags: JsonDiagnostic[] = sortDiagnostics(host.shownDiagnostics);
+  if (e !== undefined) diags.push(errorDiagnostic(e, host.env));
+  host.out(renderDiagnosticsJson(diags) + '\n');
+}
+
+/** An error as a diagnostic: its code, message, hint, range and whose fault it is. */
+export function errorDiagnostic(e: unknown, env: NodeJS.ProcessEnv): JsonDiagnostic {
+  if (!isConvergeError(e)) return { severity: 'error', code: 'internal.unexpected', summary: errorMessage(e), source: 'internal' };
+  const hint = wrongAddressHint(e, env) ?? e.hint;
+  return {
+    severity: 'error',
+    code: e.code,
+    summary: e.message,
+    ...(hint !== undefined ? { hint } : {}),
+    ...(e.range !== undefined ? { range: e.range } : {}),
+    source: e.source,
+  };
 }
 
 /** `env` (optional) lets an unreadable answer name the address it came from. */

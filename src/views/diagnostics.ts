@@ -88,10 +88,21 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: DiagnosticsText
 }
 
 /** `{ valid, errorCount, warningCount, diagnostics }`: the same data as the text view, for machines. */
-export function renderDiagnosticsJson(diags: Diagnostic[]): string {
+/** Version of the diagnostics document (schemas/diagnostics.json); a change that breaks readers raises it. */
+export const DIAGNOSTICS_FORMAT_VERSION = '1.0';
+
+/** A diagnostic as the JSON document carries it: a failure adds its hint and whose fault it is. */
+export type JsonDiagnostic = Diagnostic & { hint?: string; source?: 'user' | 'remote' | 'internal' };
+
+/**
+ * The diagnostics document (schemas/diagnostics.json): what `validate --json` prints, and what any other
+ * `--json` command prints on stdout instead of its result when it fails. Shaped like Terraform's
+ * `validate -json` output (camelCase, as converge's other documents are).
+ */
+export function renderDiagnosticsJson(diags: readonly JsonDiagnostic[]): string {
   const errorCount = diags.filter((d) => d.severity === 'error').length;
   return JSON.stringify(
-    { valid: errorCount === 0, errorCount, warningCount: diags.length - errorCount, diagnostics: diags },
+    { formatVersion: DIAGNOSTICS_FORMAT_VERSION, valid: errorCount === 0, errorCount, warningCount: diags.length - errorCount, diagnostics: diags },
     null,
     2,
   );

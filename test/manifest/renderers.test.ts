@@ -65,7 +65,7 @@ describe('renderDiagnosticsText', () => {
 describe('renderDiagnosticsJson', () => {
   it('counts and lists', () => {
     const parsed = JSON.parse(renderDiagnosticsJson([error, warning])) as Record<string, unknown>;
-    expect(parsed).toEqual({ valid: false, errorCount: 1, warningCount: 1, diagnostics: [error, warning] });
+    expect(parsed).toEqual({ formatVersion: '1.0', valid: false, errorCount: 1, warningCount: 1, diagnostics: [error, warning] });
     expect(JSON.parse(renderDiagnosticsJson([warning]))).toMatchObject({ valid: true, errorCount: 0, warningCount: 1 });
   });
 });

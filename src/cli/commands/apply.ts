@@ -136,7 +136,13 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     case 'cancelled':
       return EXIT.error;
     case 'no-changes':
-      host.out(flags.refreshOnly === true ? `${NOTHING_TO_REFRESH}\n` : flags.destroy === true ? `${NOTHING_TO_DESTROY}\n` : 'No changes. Live state matches the manifests.\n');
+      // With --json, still the apply result document: nothing sent, so no outcome.
+      if (opts.json) host.out(renderApplyResultJson({ outcomes: [], counts: { succeeded: 0, failed: 0, skipped: 0, awaiting: 0 } }) + '
+');
+      else host.out(flags.refreshOnly === true ? `${NOTHING_TO_REFRESH}
+` : flags.destroy === true ? `${NOTHING_TO_DESTROY}
+` : 'No changes. Live state matches the manifests.
+');
       return EXIT.ok;
     case 'stopped-before-start':
       host.err('Nothing was sent: the stop came before the apply started.\n');

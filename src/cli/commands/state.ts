@@ -3,6 +3,7 @@ import { addressKey, type Address } from '../../model/kinds.js';
 import { parseAddress } from '../../kinds/registry.js';
 import { openLockedStore } from '../../operations/lock.js';
 import type { StateBackend } from '../../state/types.js';
+import { renderStateListJson } from '../../views/state-list.js';
 import { EXIT, type Host } from '../host.js';
 import { loadValid, stateBackendFor } from '../../operations/connect.js';
 import { forgetObject } from '../../operations/state-rm.js';
@@ -20,10 +21,14 @@ function address(text: string): Address {
   return a;
 }
 
-export async function stateList(host: Host, paths: string[]): Promise<number> {
+export async function stateList(host: Host, paths: string[], opts: { json?: boolean } = {}): Promise<number> {
   const backend = await backendFor(host, paths);
   if (!backend) return EXIT.error;
   const doc = await backend.read();
+  if (opts.json) {
+    host.out(renderStateListJson(backend.description, doc.records) + '\n');
+    return EXIT.ok;
+  }
   for (const r of doc.records) {
     const inFlight = r.inFlight ? `  (run ${r.inFlight.runId} ${r.inFlight.phase})` : '';
     host.out(`${addressKey(r)}\t${r.id}${r.protect ? '\tprotected' : ''}${inFlight}\n`);
