@@ -112,7 +112,7 @@ export interface LoginOutcome {
 
 /** The outcome of a login; a world without the method (not in Nomad yet) refuses it as Nomad would. */
 export function loginOutcome(world: LoginWorld | undefined, method: string, claims: Record<string, unknown>): LoginOutcome {
-  if (!world) return { refused: true, refusal: `auth method ${method} not found`, management: false, roles: [], policies: [] };
+  if (!world) return { refused: true, refusal: `auth-method "${method}" not found`, management: false, roles: [], policies: [] };
   const x = explainLogin(world, claims);
   if (x.outcome === 'refused') return { refused: true, refusal: x.refusal ?? '', management: false, roles: [], policies: [] };
   return {

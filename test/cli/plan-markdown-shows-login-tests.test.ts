@@ -24,7 +24,7 @@ describe('login tests in the plan', () => {
     expect(md.stdout).toContain(`${TESTS.length} of ${TESTS.length} login tests pass against this plan.`);
     for (const name of TESTS) expect(md.stdout).toMatch(new RegExp(`\\| \`${name}\` \\| \`[a-z-]+\` \\| pass \\|`));
     // Nothing applied yet: Nomad holds no auth method, so every login is refused there today.
-    expect(md.stdout).toContain('- `engineers-can-deploy-anywhere` (`okta`): refused (auth method okta not found) → roles developer; policies operator, readonly');
+    expect(md.stdout).toContain('- `engineers-can-deploy-anywhere` (`okta`): refused (auth-method "okta" not found) → roles developer; policies operator, readonly');
 
     const json = await ws.cli(['plan', '--json']);
     expect(json.code, json.stderr).toBe(0);
