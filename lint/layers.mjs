@@ -28,7 +28,8 @@ export const MAY_IMPORT = {
   engine: ['diagnostics', 'kinds', 'model', 'plan', 'providers', 'state'],
   export: ['diagnostics', 'engine', 'kinds', 'model', 'providers'],
   views: ['diagnostics', 'engine', 'kinds', 'login', 'model', 'plan', 'providers'],
-  operations: ['async', 'diagnostics', 'engine', 'export', 'http', 'kinds', 'manifest', 'model', 'plan', 'providers', 'secrets', 'state'],
+  // login: plan reports each login test's result and what its claims get before and after.
+  operations: ['async', 'diagnostics', 'engine', 'export', 'http', 'kinds', 'login', 'manifest', 'model', 'plan', 'providers', 'secrets', 'state'],
   cli: ['async', 'diagnostics', 'engine', 'export', 'http', 'kinds', 'login', 'manifest', 'model', 'operations', 'plan', 'providers', 'sandbox', 'secrets', 'state', 'views'],
   // The simulators share no code with the clients they check; only the one clock (async/clock.ts), so a test
   // moves the simulators' time and the client's together.

@@ -63,33 +63,28 @@ function got(x: LoginExplanation): string {
   return `it gets roles ${list(x.token?.roles ?? [])} and policies ${list((x.token?.effectivePolicies ?? []).map((p) => p.name))}`;
 }
 
-/** Runs one test; each expectation that does not hold is an error at its own line. */
-function runTest(d: RuleSink, docs: readonly RuleDoc[], t: NomadLoginTestSpec): void {
-  const code = 'nomad.login-test.failed';
-  const world = worldFromDocs(docs, t.authMethod);
-  if (!world) {
-    d.error('nomad.login-test.no-such-method', '/spec/authMethod', `no NomadAuthMethod named ${t.authMethod} among the manifests`, 'Name an auth method defined in these manifests: login tests run offline against them.');
-    return;
-  }
+/** An expectation of a test that does not hold: where (a JSON pointer into the document) and what. */
+export interface LoginTestFailure {
+  pointer: string;
+  summary: string;
+}
+
+/** Each expectation of one test that does not hold against the world (none: the test passes). */
+export function loginTestFailures(name: string, world: LoginWorld, t: NomadLoginTestSpec): LoginTestFailure[] {
+  const out: LoginTestFailure[] = [];
+  const fail = (pointer: string, what: string): void => {
+    out.push({ pointer, summary: `login test ${name} fails: ${what}` });
+  };
   const x = explainLogin(world, t.claims);
   const e = t.expect;
-  const hint = `See why with: converge login explain --method ${t.authMethod} --claims FILE (the claims as JSON).`;
   const refused = x.outcome === 'refused';
-  if (e.refused !== undefined && e.refused !== refused) {
-    d.error(code, '/spec/expect/refused', `login test ${d.doc.name} fails: expected the login to be ${e.refused ? 'refused' : 'accepted'}, but ${got(x)}`, hint);
-  }
+  if (e.refused !== undefined && e.refused !== refused) fail('/spec/expect/refused', `expected the login to be ${e.refused ? 'refused' : 'accepted'}, but ${got(x)}`);
   const management = x.token?.type === 'management';
-  if (e.management !== undefined && e.management !== management) {
-    d.error(code, '/spec/expect/management', `login test ${d.doc.name} fails: expected ${e.management ? '' : 'no '}management token, but ${got(x)}`, hint);
-  }
+  if (e.management !== undefined && e.management !== management) fail('/spec/expect/management', `expected ${e.management ? '' : 'no '}management token, but ${got(x)}`);
   const roles = x.token?.roles ?? [];
-  if (e.roles && !sameSet(e.roles, roles)) {
-    d.error(code, '/spec/expect/roles', `login test ${d.doc.name} fails: expected roles ${list(e.roles)}, but ${got(x)}`, hint);
-  }
+  if (e.roles && !sameSet(e.roles, roles)) fail('/spec/expect/roles', `expected roles ${list(e.roles)}, but ${got(x)}`);
   const policies = [...new Set((x.token?.effectivePolicies ?? []).map((p) => p.name))];
-  if (e.policies && !sameSet(e.policies, policies)) {
-    d.error(code, '/spec/expect/policies', `login test ${d.doc.name} fails: expected policies ${list(e.policies)}, but ${got(x)}`, hint);
-  }
+  if (e.policies && !sameSet(e.policies, policies)) fail('/spec/expect/policies', `expected policies ${list(e.policies)}, but ${got(x)}`);
   const may = (c: NsCap): boolean => {
     if (refused) return false;
     if (management) return true;
@@ -97,11 +92,51 @@ function runTest(d: RuleSink, docs: readonly RuleDoc[], t: NomadLoginTestSpec): 
     return !caps.includes('deny') && caps.includes(c.capability);
   };
   (e.allow ?? []).forEach((c, i) => {
-    if (!may(c)) d.error(code, `/spec/expect/allow/${i}`, `login test ${d.doc.name} fails: expected ${c.capability} in namespace ${c.namespace}, but ${refused ? got(x) : 'the token does not have it'}`, hint);
+    if (!may(c)) fail(`/spec/expect/allow/${i}`, `expected ${c.capability} in namespace ${c.namespace}, but ${refused ? got(x) : 'the token does not have it'}`);
   });
   (e.deny ?? []).forEach((c, i) => {
-    if (may(c)) d.error(code, `/spec/expect/deny/${i}`, `login test ${d.doc.name} fails: expected no ${c.capability} in namespace ${c.namespace}, but the token has it`, hint);
+    if (may(c)) fail(`/spec/expect/deny/${i}`, `expected no ${c.capability} in namespace ${c.namespace}, but the token has it`);
   });
+  return out;
+}
+
+/** What a login comes to, as compared between the live state and the plan: refused, or the token's kind, roles and policies. */
+export interface LoginOutcome {
+  refused: boolean;
+  /** Nomad's reason, for a refused login. */
+  refusal?: string;
+  management: boolean;
+  roles: string[];
+  policies: string[];
+}
+
+/** The outcome of a login; a world without the method (not in Nomad yet) refuses it as Nomad would. */
+export function loginOutcome(world: LoginWorld | undefined, method: string, claims: Record<string, unknown>): LoginOutcome {
+  if (!world) return { refused: true, refusal: `auth-method "${method}" not found`, management: false, roles: [], policies: [] };
+  const x = explainLogin(world, claims);
+  if (x.outcome === 'refused') return { refused: true, refusal: x.refusal ?? '', management: false, roles: [], policies: [] };
+  return {
+    refused: false,
+    management: x.token?.type === 'management',
+    roles: [...(x.token?.roles ?? [])].sort(),
+    policies: [...new Set((x.token?.effectivePolicies ?? []).map((p) => p.name))].sort(),
+  };
+}
+
+/** Whether two outcomes differ in what the comparison looks at (refused, management, roles, policies). */
+export function outcomesDiffer(a: LoginOutcome, b: LoginOutcome): boolean {
+  return a.refused !== b.refused || a.management !== b.management || !sameSet(a.roles, b.roles) || !sameSet(a.policies, b.policies);
+}
+
+/** Runs one test; each expectation that does not hold is an error at its own line. */
+function runTest(d: RuleSink, docs: readonly RuleDoc[], t: NomadLoginTestSpec): void {
+  const world = worldFromDocs(docs, t.authMethod);
+  if (!world) {
+    d.error('nomad.login-test.no-such-method', '/spec/authMethod', `no NomadAuthMethod named ${t.authMethod} among the manifests`, 'Name an auth method defined in these manifests: login tests run offline against them.');
+    return;
+  }
+  const hint = `See why with: converge login explain --method ${t.authMethod} --claims FILE (the claims as JSON).`;
+  for (const f of loginTestFailures(d.doc.name, world, t)) d.error('nomad.login-test.failed', f.pointer, f.summary, hint);
 }
 
 /** Every NomadLoginTest of the run (rules across documents: the tests need the whole chain). */

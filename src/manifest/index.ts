@@ -6,6 +6,7 @@ import { kindDefinition } from '../kinds/registry.js';
 import type { KindDefinition } from '../kinds/types.js';
 import { LOGIN_TEST_KIND, SETTINGS_KIND, type Kind } from '../model/kinds.js';
 import type { SettingsSpec } from '../model/specs.js';
+import type { NomadLoginTestSpec } from '../login/login-tests.js';
 import { clipDiagnostic } from './clip.js';
 import { discoverFiles, readManifestFile } from './files.js';
 import { holdsNoConvergeDocument, skippedFilesNote } from './foreign-yaml.js';
@@ -33,6 +34,15 @@ export interface ManifestLoadResult {
   files: string[];
   /** Display path → file text, for rendering source lines under diagnostics. */
   sources: Map<string, string>;
+  /** The NomadLoginTest documents that passed their schema, in file order (plan reports their results). */
+  loginTests?: LoadedLoginTest[];
+}
+
+export interface LoadedLoginTest {
+  name: string;
+  /** file:line of the document. */
+  at: string;
+  spec: NomadLoginTestSpec;
 }
 
 export interface LoadOptions {
@@ -215,6 +225,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
   if (note) diagnostics.push(note);
 
   const objects: AnyDesired[] = [];
+  const loginTests: LoadedLoginTest[] = [];
   let settings: Settings = { spec: {} };
   let settingsSeen = false;
   for (const doc of docs) {
@@ -229,7 +240,10 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
       settingsSeen = true;
       continue;
     }
-    if (doc.kind === LOGIN_TEST_KIND) continue;
+    if (doc.kind === LOGIN_TEST_KIND) {
+      loginTests.push({ name: doc.name, at: `${doc.file}:${doc.tree.range.start.line}`, spec: doc.value.spec as NomadLoginTestSpec });
+      continue;
+    }
     objects.push({
       kind: doc.kind,
       name: doc.name,
@@ -256,5 +270,6 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
     diagnostics: sortDiagnostics(diagnostics.map(clipDiagnostic)),
     files: found.files.map((f) => f.display).filter((f) => !skipped.includes(f)),
     sources,
+    ...(loginTests.length > 0 ? { loginTests } : {}),
   };
 }

@@ -14,6 +14,7 @@ import { loadManifests } from '../manifest/index.js';
 import type { OperationHost } from './host.js';
 import { manifestFiles, refuseEmpty } from './manifest-files.js';
 import { didYouMean } from '../diagnostics/suggest.js';
+import { planLoginTests } from '../login/plan-results.js';
 
 export interface PlanRequest {
   /** Manifest files or directories (default `.`). */
@@ -138,6 +139,7 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
     });
     host.endPhase();
     const stateName = manifests.desired.settings.spec.state?.name;
+    if (manifests.loginTests) run.plan.loginTests = planLoginTests(manifests.loginTests, manifests.desired.objects, [...run.views.values()]);
     run.plan.state = { location, records: state.records.length, new: state.serial === 0, ...(stateName !== undefined ? { name: stateName } : {}) };
     const consent = adoptionConsentNotice(run, state, stateName, location, req);
     if (consent) run.plan.notices = [consent, ...(run.plan.notices ?? [])];

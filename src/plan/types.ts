@@ -133,6 +133,39 @@ export interface Plan {
   notices?: PlanNotice[];
   /** Where the state this plan was made against is, and what it holds (additive to format 1.0; absent in older plans). */
   state?: PlanState;
+  /** The run's NomadLoginTest documents, each evaluated against the plan and the live state (additive to format 1.0). */
+  loginTests?: PlanLoginTests;
+}
+
+/** What a login comes to: refused (with Nomad's reason), or a token's kind, roles and policies (sorted). */
+export interface PlanLoginOutcome {
+  refused: boolean;
+  refusal?: string;
+  management: boolean;
+  roles: string[];
+  policies: string[];
+}
+
+export interface PlanLoginTests {
+  /** Whether the plan read Nomad's ACL objects, so the claims were also evaluated against the live state. */
+  liveRead: boolean;
+  results: PlanLoginTestResult[];
+}
+
+export interface PlanLoginTestResult {
+  name: string;
+  /** file:line of the document. */
+  at: string;
+  authMethod: string;
+  /** Every expectation holds against the desired state (a plan with a failing test stops with an error). */
+  passed: boolean;
+  failures: string[];
+  /** What the test's claims get once this plan is applied (the desired state). */
+  planned: PlanLoginOutcome;
+  /** What they get from what Nomad holds now; absent when the live side was not read. */
+  live?: PlanLoginOutcome;
+  /** The live and planned outcomes differ (refused, management, roles or policies). */
+  changed: boolean;
 }
 
 /** The state a plan was made against, said in every plan's header (decisions.md §27). */

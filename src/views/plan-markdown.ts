@@ -6,6 +6,7 @@ import { NO_CHANGES } from './plan-summary.js';
 import { noteLines, reasonLine } from './change-sentences.js';
 import { heredocDiffLines, shownFields } from './multiline-diff.js';
 import { adoptionMarkdown } from './plan-adoptions.js';
+import { loginTestsMarkdown } from './plan-login-tests.js';
 import { isRefreshOnly, NOTHING_TO_REFRESH, noticesMarkdown, stateLine } from './plan-notices.js';
 
 /*
@@ -76,6 +77,7 @@ function head(plan: Plan, title: string, deletes: Change[]): string {
   } else if (s.create + s.update + s.delete + s.upgrade === 0) out.push(NO_CHANGES, '');
   out.push(...adoptionMarkdown(plan));
   out.push(...noticesMarkdown(plan));
+  out.push(...loginTestsMarkdown(plan));
   return out.join('\n') + '\n';
 }
 
