@@ -137,12 +137,8 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
       return EXIT.error;
     case 'no-changes':
       // With --json, still the apply result document: nothing sent, so no outcome.
-      if (opts.json) host.out(renderApplyResultJson({ outcomes: [], counts: { succeeded: 0, failed: 0, skipped: 0, awaiting: 0 } }) + '
-');
-      else host.out(flags.refreshOnly === true ? `${NOTHING_TO_REFRESH}
-` : flags.destroy === true ? `${NOTHING_TO_DESTROY}
-` : 'No changes. Live state matches the manifests.
-');
+      if (opts.json) host.out(renderApplyResultJson({ outcomes: [], counts: { succeeded: 0, failed: 0, skipped: 0, awaiting: 0 } }) + '\n');
+      else host.out(flags.refreshOnly === true ? `${NOTHING_TO_REFRESH}\n` : flags.destroy === true ? `${NOTHING_TO_DESTROY}\n` : 'No changes. Live state matches the manifests.\n');
       return EXIT.ok;
     case 'stopped-before-start':
       host.err('Nothing was sent: the stop came before the apply started.\n');
