@@ -31,20 +31,22 @@ export interface OpenOptions {
   env?: Record<string, string>;
 }
 
+/** A fresh directory, holding a copy of examples/ (without its CI workflows) when asked. */
+export async function storyDir(prefix: string, copyExamples = false): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  if (copyExamples) await cp(join(REPO, 'examples'), dir, { recursive: true, filter: (p) => !p.includes(join(REPO, 'examples', 'ci')) });
+  return dir;
+}
+
+/** What a story's converge runs with: the sandbox's addresses and tokens, and the secrets the examples read. */
+export function storyEnv(dir: string, sandboxEnv: Record<string, string>, extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: dir, ...sandboxEnv, OKTA_CLIENT_SECRET: 'e2e-okta-secret-Zq81', VPC_DB_PASSWORD: 'e2e-vpc-Pw4Rk7-Zq81', ...extra };
+}
+
 export async function openWorkspace(opts: OpenOptions = {}): Promise<Workspace> {
-  const dir = await mkdtemp(join(tmpdir(), 'converge-e2e-'));
-  if (opts.copyExamples) {
-    await cp(join(REPO, 'examples'), dir, { recursive: true, filter: (p) => !p.includes(join(REPO, 'examples', 'ci')) });
-  }
+  const dir = await storyDir('converge-e2e-', opts.copyExamples);
   const sandbox = await startSandbox({ stepDelayMs: 5, ...opts.sandbox });
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    ...sandbox.env,
-    OKTA_CLIENT_SECRET: 'e2e-okta-secret-Zq81',
-    VPC_DB_PASSWORD: 'e2e-vpc-Pw4Rk7-Zq81',
-    ...opts.env,
-  };
+  const env = storyEnv(dir, sandbox.env, opts.env);
   return {
     dir,
     sandbox,

@@ -1,14 +1,13 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
-import type { Clock } from '../../src/async/clock.js';
+import { realClock, type Clock } from '../../src/async/clock.js';
 import { ManualClock } from '../../src/async/manual-clock.js';
 import { apply, drift, libraryHost, plan, type ApplyReport, type ApplyRequest, type LibraryHost, type PlanRequest } from '../../src/operations/index.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import type { Change } from '../../src/plan/types.js';
 import { noteLines, reasonLine } from '../../src/views/change-sentences.js';
-import { REPO } from '../e2e/harness.js';
+import { storyDir, storyEnv } from '../e2e/harness.js';
 
 /*
  * End-to-end stories in-process: the library (src/operations) against the simulators started in this process,
@@ -70,18 +69,10 @@ export async function onClock<T>(clock: Clock, work: Promise<T>): Promise<T> {
 }
 
 export async function openStory(opts: StoryOptions = {}): Promise<Story> {
-  const dir = await mkdtemp(join(tmpdir(), 'converge-story-'));
-  if (opts.copyExamples) await cp(join(REPO, 'examples'), dir, { recursive: true, filter: (p) => !p.includes(join(REPO, 'examples', 'ci')) });
-  const clock: Clock = opts.realTime ? (await import('../../src/async/clock.js')).realClock : new ManualClock();
+  const dir = await storyDir('converge-story-', opts.copyExamples);
+  const clock: Clock = opts.realTime ? realClock : new ManualClock();
   const sandbox = await startSandbox({ stepDelayMs: 5, ...opts.sandbox, ...(opts.realTime ? {} : { clock }) });
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    ...sandbox.env,
-    OKTA_CLIENT_SECRET: 'e2e-okta-secret-Zq81',
-    VPC_DB_PASSWORD: 'e2e-vpc-Pw4Rk7-Zq81',
-    ...opts.env,
-  };
+  const env = storyEnv(dir, sandbox.env, opts.env);
   const host = (extraEnv?: Record<string, string>) => libraryHost({ cwd: dir, env: { ...env, ...extraEnv }, clock });
   const story: Story = {
     dir,
