@@ -39,7 +39,8 @@ describe('upgrade.canary', () => {
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     const ids = new Map<string, string>();
     for (const name of ['vpc-aaa', 'vpc-dev', 'vpc-zzz']) {
-      const r = await fetch(`${ws.sandbox.tfe.url}/api/v2/organizations/acme/workspaces/${name}`, { headers: { Authorization: `Bearer ${ws.sandbox.tfe.tokens.user}` } });
+      // Another token than the apply's: its 30 a second are spent by the apply that just ended, and the rate limit is per token.
+      const r = await fetch(`${ws.sandbox.tfe.url}/api/v2/organizations/acme/workspaces/${name}`, { headers: { Authorization: `Bearer ${ws.sandbox.tfe.tokens.team}` } });
       ids.set(((await r.json()) as { data: { id: string } }).data.id, name);
     }
     const order = ws.sandbox.log
