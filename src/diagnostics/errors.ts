@@ -13,6 +13,8 @@ export interface ConvergeErrorOptions {
   status?: number;
   /** Retrying the same request later may succeed (429, 5xx, socket errors). */
   retryable?: boolean;
+  /** The service's own explanation, as quoted in the message (masked when the request carried a secret). */
+  serverDetail?: string;
 }
 
 /**
@@ -26,6 +28,7 @@ export class ConvergeError extends Error {
   readonly range?: SourceRange;
   readonly status?: number;
   readonly retryable: boolean;
+  readonly serverDetail?: string;
 
   constructor(code: string, message: string, options: ConvergeErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -36,6 +39,7 @@ export class ConvergeError extends Error {
     if (options.range !== undefined) this.range = options.range;
     if (options.status !== undefined) this.status = options.status;
     this.retryable = options.retryable ?? false;
+    if (options.serverDetail !== undefined) this.serverDetail = options.serverDetail;
   }
 }
 

@@ -131,7 +131,7 @@ export function tfeError(res: HttpResponse, ctx: ErrorContext): ConvergeError {
         },
       );
     case status === 409:
-      return new ConvergeError('tfe.conflict', `HCP Terraform refused the change to ${ctx.what} (${label})${suffix}`, { source: 'remote', status });
+      return new ConvergeError('tfe.conflict', `HCP Terraform refused the change to ${ctx.what} (${label})${suffix}`, { source: 'remote', status, serverDetail: detail });
     case status === 422: {
       const pointer = errors.find((e) => e.pointer !== null)?.pointer ?? undefined;
       const mapped = ctx.desired && pointer !== undefined ? manifestPointer(ctx.desired.kind, pointer, ctx.pointers) : undefined;

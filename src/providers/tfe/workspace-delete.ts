@@ -28,7 +28,7 @@ export async function safeDeleteOnceProcessed(env: Env, p: PlannedChange, id: st
       return await env.session.client.safeDeleteWorkspace(id, { what: `workspace ${p.change.name}` });
     } catch (e) {
       const waited = clock.now() - started;
-      if (!(isConvergeError(e) && e.code === 'tfe.conflict' && STILL_PROCESSING.test(e.message)) || waited >= PROCESSING_WAIT_LIMIT_MS || env.ctx.signal?.aborted) throw e;
+      if (!(isConvergeError(e) && e.code === 'tfe.conflict' && STILL_PROCESSING.test(e.serverDetail ?? '')) || waited >= PROCESSING_WAIT_LIMIT_MS || env.ctx.signal?.aborted) throw e;
       const pause = Math.min(env.ctx.options.pollIntervalMs * 2 ** n, 10_000, PROCESSING_WAIT_LIMIT_MS - waited);
       env.ctx.reporter.emit({
         code: 'tfe.workspace.state-processing',
@@ -49,7 +49,7 @@ export async function safeDelete(env: Env, p: PlannedChange, id: string): Promis
   } catch (e) {
     if (isConvergeError(e) && e.code === 'tfe.conflict') {
       // 409: still managing resources, state being processed, or locked (docs/reference/hcp-terraform-api.md §5, GT errors.go).
-      const error = new ConvergeError('tfe.workspace.safe-delete-refused', `HCP Terraform refused to safe-delete workspace ${p.change.name}: ${e.message.replace(/^.*\(409\): ?/, '')}`, {
+      const error = new ConvergeError('tfe.workspace.safe-delete-refused', `HCP Terraform refused to safe-delete workspace ${p.change.name}: ${e.serverDetail || '409 Conflict'}`, {
         source: 'remote',
         status: 409,
         cause: e,
