@@ -25,6 +25,13 @@ function byAddress(a: { kind: Kind; name: string }, b: { kind: Kind; name: strin
  * HCP Terraform workspace with an upgrade available), it is an ordinary adopting change again: the
  * write's own record takes ownership, so the marker and its "nothing sent" note go.
  */
+/** A destroy plan's deletions were asked for: they are not removals from the manifests, whatever those say. */
+function asRequested(change: Change): Change {
+  if (change.action !== 'delete') return change;
+  const reasons = (change.reasons ?? []).map((r) => (r.code === 'removed' ? { code: 'destroy-requested' as const } : r.code === 'deletion-policy' ? { ...r, destroyRequested: true as const } : r));
+  return { ...change, reasons };
+}
+
 function settleAdoption(change: Change): Change {
   if (change.adopt !== true || change.action === 'no-op') return change;
   const { adopt: _adopt, ...rest } = change;
@@ -185,7 +192,10 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     const base = rewrite ? forceRewrite(generic.change, view) : generic.change;
     const provider = providerOf.get(addressKey(view));
     const refined = provider?.refine ? provider.refine(view, base, views, { rewrite, ...(options.deletion !== undefined ? { deletion: options.deletion } : {}) }) : [base];
-    for (const change of refined) planned.push({ change: refined.length === 1 ? withRefresh(settleAdoption(change), view) : settleAdoption(change), view });
+    for (const one of refined) {
+      const change = destroy ? asRequested(one) : one;
+      planned.push({ change: refined.length === 1 ? withRefresh(settleAdoption(change), view) : settleAdoption(change), view });
+    }
   }
   diagnostics.push(...deletesInUse(planned));
   const notices: PlanNotice[] = [

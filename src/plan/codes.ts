@@ -13,6 +13,8 @@ export type Reason =
   | { code: 'new' }
   | { code: 'missing-live' }
   | { code: 'removed' }
+  /** `plan --destroy` / `converge destroy`: the deletion was asked for, the manifests may still declare it. */
+  | { code: 'destroy-requested' }
   | { code: 'differs'; paths: string[] }
   | { code: 'secret-changed'; paths: string[] }
   | { code: 'protect-changed' }
@@ -27,7 +29,7 @@ export type Reason =
   | { code: 'upgrade-available' }
   | { code: 'first-run-in-flight'; runId: string; status: string | null }
   | { code: 'resume-run'; purpose: string; runId: string; phase: string }
-  | { code: 'deletion-policy'; policy: DeletionPolicyCode }
+  | { code: 'deletion-policy'; policy: DeletionPolicyCode; destroyRequested?: true }
   /** A workspace this named state owns lacks its owner tag (tfe/owner-tag.ts): the update adds it. */
   | { code: 'owner-tag'; tag: string }
   /** Only in a plan written by an older converge, whose reasons were sentences: shown as written. */
@@ -76,6 +78,7 @@ export const REASON_CODES = {
   new: { meaning: 'the object is in the manifests and neither live nor in state', data: '-' },
   'missing-live': { meaning: 'an owned object is gone from the live service; it is created again', data: '-' },
   removed: { meaning: 'an owned object left the manifests; it is deleted', data: '-' },
+  'destroy-requested': { meaning: 'a destroy plan (`plan --destroy`, `converge destroy`) deletes an owned object in scope', data: '-' },
   differs: { meaning: 'readable fields differ between live and the manifests', data: 'paths: string[]' },
   'secret-changed': { meaning: 'a secret’s digest differs from the one recorded at the last apply', data: 'paths: string[]' },
   'protect-changed': { meaning: '`protect` changed; it lives only in state', data: '-' },
@@ -90,7 +93,7 @@ export const REASON_CODES = {
   'upgrade-available': { meaning: 'HCP Terraform flags a no-code upgrade as available', data: '-' },
   'first-run-in-flight': { meaning: 'an adopted workspace’s first run is in flight; apply follows it', data: 'runId: string; status: string | null' },
   'resume-run': { meaning: 'a run an earlier apply started is still in flight; apply resumes following it', data: 'purpose: string; runId: string; phase: string' },
-  'deletion-policy': { meaning: 'a workspace left the manifests; its deletion policy says what happens', data: "policy: 'safe' | 'destroy' | 'orphan'" },
+  'deletion-policy': { meaning: 'a workspace left the manifests; its deletion policy says what happens', data: "policy: 'safe' | 'destroy' | 'orphan'; destroyRequested?: true (a destroy plan, not a removal)" },
   'owner-tag': { meaning: 'a workspace this named state owns lacks its owner tag; the update adds it', data: 'tag: string' },
   'legacy-text': { meaning: 'a reason from a plan written by an older converge, shown as written', data: 'text: string' },
 } as const satisfies Record<ReasonCode, CodeDoc>;

@@ -10,9 +10,9 @@ import type { Change } from '../plan/types.js';
  */
 
 const DELETION: Record<Extract<Reason, { code: 'deletion-policy' }>['policy'], string> = {
-  safe: 'removed from the manifests: deletion safe — the workspace is safe-deleted, which HCP Terraform refuses while it still manages resources',
-  destroy: 'removed from the manifests: deletion destroy — a destroy run removes its resources, then the workspace is safe-deleted',
-  orphan: 'removed from the manifests: deletion orphan — converge forgets it; the workspace and its resources stay',
+  safe: 'deletion safe — the workspace is safe-deleted, which HCP Terraform refuses while it still manages resources',
+  destroy: 'deletion destroy — a destroy run removes its resources, then the workspace is safe-deleted',
+  orphan: 'deletion orphan — converge forgets it; the workspace and its resources stay',
 };
 
 export function reasonSentence(r: Reason): string {
@@ -23,6 +23,8 @@ export function reasonSentence(r: Reason): string {
       return 'missing from the live service';
     case 'removed':
       return 'removed from the manifests';
+    case 'destroy-requested':
+      return 'destroy requested';
     case 'differs':
       return `differs from the manifests: ${describePaths(r.paths)}`;
     case 'secret-changed':
@@ -52,7 +54,7 @@ export function reasonSentence(r: Reason): string {
     case 'resume-run':
       return `resume following ${r.purpose} run ${r.runId} started by an earlier apply (last seen ${r.phase})`;
     case 'deletion-policy':
-      return DELETION[r.policy];
+      return `${r.destroyRequested === true ? 'destroy requested' : 'removed from the manifests'}: ${DELETION[r.policy]}`;
     case 'owner-tag':
       return `tag the workspace ${r.tag} (owner of record)`;
     case 'legacy-text':

@@ -19,6 +19,7 @@ const REASON_EXAMPLES: { [C in ReasonCode]: Extract<Reason, { code: C }> } = {
   new: { code: 'new' },
   'missing-live': { code: 'missing-live' },
   removed: { code: 'removed' },
+  'destroy-requested': { code: 'destroy-requested' },
   differs: { code: 'differs', paths: ['maxTokenTtl', 'config.boundAudiences'] },
   'secret-changed': { code: 'secret-changed', paths: ['config.oidcClientSecret'] },
   'protect-changed': { code: 'protect-changed' },
