@@ -324,15 +324,21 @@ export async function readState(world: World, state: 'local' | 'nomad'): Promise
 
 /**
  * After a SIGKILL the Nomad state lock stays until its lease runs out (2 x 30 s, then 15 s, see
- * docs/reference/nomad-api.md §9): the suites remove it as a person would, with `converge state unlock <id>`.
+ * docs/reference/nomad-api.md §9): the suites remove it as `converge state unlock <id>` does (the state
+ * backend's forceUnlock, called here in-process: starting a CLI process for it took a fifth of the Nomad
+ * crash-safety run; the command itself has its own tests).
  */
 export async function unlockIfHeld(world: World): Promise<void> {
   const { nomad } = world.ws.sandbox;
   const r = await getJson(`${nomad.url}/v1/var/${NOMAD_STATE_PATH}-lock`, { 'X-Nomad-Token': nomad.managementToken });
   const v = r.body as { Lock?: { ID?: string } | null; Items?: { id?: string } | null } | undefined;
   if (r.status !== 200 || !v?.Lock?.ID) return;
-  const u = await world.cli(['state', 'unlock', v.Items?.id ?? v.Lock.ID]);
-  if (u.code !== 0) throw new Error(`state unlock failed: ${u.stderr}`);
+  const backend = createNomadVariablesBackend({ address: nomad.url, token: nomad.managementToken, path: NOMAD_STATE_PATH });
+  try {
+    await backend.forceUnlock(v.Items?.id ?? v.Lock.ID);
+  } finally {
+    await backend.close();
+  }
 }
 
 export interface Consistency {
