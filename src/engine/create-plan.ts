@@ -13,6 +13,7 @@ import { refreshOnlyChange, withRefresh } from './refresh.js';
 import { expandDependents, expandTargets, outOfScope, outOfScopeNotice, withoutDesired } from './scope.js';
 import type { PlanInput, PlanRun } from './types.js';
 import { didYouMean } from '../diagnostics/suggest.js';
+import { planMoves, withMoveField, withMoveReason } from './moves.js';
 
 function byAddress(a: { kind: Kind; name: string }, b: { kind: Kind; name: string }): number {
   const k = kindOrder(a.kind) - kindOrder(b.kind);
@@ -122,6 +123,12 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     }
   }
 
+  const destroy = options.destroy === true;
+  // Moves first (Terraform's moved blocks act on the prior state before the plan): an owned object renamed by a
+  // Moved document is one view at its new address. A destroy plan deletes what the state owns, as it is named.
+  const moves = destroy || desired.moves === undefined ? undefined : planMoves(desired.moves, views);
+  if (moves) diagnostics.push(...moves.diagnostics);
+
   const targets = options.targets ?? [];
   for (const t of targets) {
     if (!views.has(addressKey(t))) {
@@ -133,7 +140,6 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
       });
     }
   }
-  const destroy = options.destroy === true;
   // A destroy plan takes the targets with what depends on them (deleting an auth method deletes its binding
   // rules first), where a normal plan takes them with what they depend on; read before the documents go.
   const expanded = options.exactTargets === true ? { keys: new Set(targets.map(addressKey)), notices: [] } : destroy ? expandDependents(targets, views) : expandTargets(targets, views);
@@ -182,10 +188,15 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     const generic = genericChange(view, { adopt: adoptKeys.has(addressKey(view)) });
     diagnostics.push(...generic.diagnostics);
     const rewrite = rewriteKeys.has(addressKey(view));
-    const base = rewrite ? forceRewrite(generic.change, view) : generic.change;
+    const move = moves?.moved.get(addressKey(view));
+    const forced = rewrite ? forceRewrite(generic.change, view) : generic.change;
+    const base = move ? withMoveField(forced, move) : moves?.leftovers.has(addressKey(view)) ? withoutGoneNote(forced) : forced;
     const provider = providerOf.get(addressKey(view));
     const refined = provider?.refine ? provider.refine(view, base, views, { rewrite, ...(options.deletion !== undefined ? { deletion: options.deletion } : {}) }) : [base];
-    for (const change of refined) planned.push({ change: refined.length === 1 ? withRefresh(settleAdoption(change), view) : settleAdoption(change), view });
+    for (const r of refined) {
+      const change = move ? withMoveReason(r, move) : r;
+      planned.push({ change: refined.length === 1 ? withRefresh(settleAdoption(change), view) : settleAdoption(change), view });
+    }
   }
   diagnostics.push(...deletesInUse(planned));
   const notices: PlanNotice[] = [
@@ -219,6 +230,11 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     secretDigests,
     state: { serial: state.serial, salt: state.salt },
   };
+}
+
+/** A move's leftover record is dropped for the move's sake (its own note says so), not because the object is gone. */
+function withoutGoneNote(change: Change): Change {
+  return { ...change, notes: change.notes.filter((n) => n.code !== 'already-gone') };
 }
 
 /** A did-you-mean among the objects this plan knows (a typo in the name), else how targets are written. */
