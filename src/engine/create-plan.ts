@@ -179,7 +179,8 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
   const drift: DriftItem[] = [];
   for (const view of ordered) {
     if (!inScope(view)) continue;
-    drift.push(...classifyDrift(view));
+    // A move's leftover record is no drift: the object it names is owned at the move's new address.
+    if (!moves?.leftovers.has(addressKey(view))) drift.push(...classifyDrift(view));
     if (options.refreshOnly === true) {
       const change = refreshOnlyChange(view);
       if (change) planned.push({ change, view });
@@ -232,9 +233,12 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
   };
 }
 
-/** A move's leftover record is dropped for the move's sake (its own note says so), not because the object is gone. */
+/**
+ * A move's leftover record is dropped for the move's sake (its own note says so), not because the object is
+ * gone: a refresh of kind `gone`, which apply carries out by dropping the record, sending nothing.
+ */
 function withoutGoneNote(change: Change): Change {
-  return { ...change, notes: change.notes.filter((n) => n.code !== 'already-gone') };
+  return { ...change, refresh: 'gone', notes: change.notes.filter((n) => n.code !== 'already-gone') };
 }
 
 /** A did-you-mean among the objects this plan knows (a typo in the name), else how targets are written. */

@@ -48,7 +48,8 @@ describe('a Moved document renames without deleting', () => {
 
     const file = join(ws.dir, 'tfe', 'vpc.yaml');
     await writeFile(file, (await readFile(file, 'utf8')).replace('name: vpc-dev', 'name: vpc-development'));
-    await ws.write('tfe/moved.yaml', moved('NoCodeWorkspace', 'vpc-dev', 'vpc-development'));
+    // The example's Moved document, as its comment says to use it.
+    await ws.write('tfe/moved.yaml', await readFile(join(ws.dir, 'moves', 'vpc-dev-renamed.yaml'), 'utf8'));
 
     const plan = await planJson(ws);
     expect(plan.summary).toEqual({ create: 0, update: 1, delete: 0, upgrade: 0 });
