@@ -42,7 +42,8 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
       hint: 'fix the errors `converge plan` reports, then plan again',
     });
   }
-  const applyCtx = createApplyContext(store, ctx, options, withSource(run));
+  const moves = new Map(run.planned.flatMap((p) => (p.change.movedFrom !== undefined ? [[addressKey(p.change), { kind: p.change.kind, name: p.change.movedFrom }] as const] : [])));
+  const applyCtx = createApplyContext(store, ctx, options, withSource(run), (a) => moves.get(addressKey(a)));
   const outcomes: ApplyOutcome[] = [];
   /** Final status per phase and address (`delete:Kind/name`, `write:Kind/name`). */
   const status = new Map<string, OutcomeStatus>();

@@ -80,6 +80,31 @@ describe('a Moved document renames without deleting', () => {
     expect(again.stderr).not.toContain('matches nothing');
   });
 
+  it('a NoCodeWorkspace renamed while its module version moves: the rename, then the upgrade run recorded at the new name', async () => {
+    const ws = await workspace({ copyExamples: true });
+    expect((await ws.cli(['apply', '--auto-approve', '.'])).code).toBe(0);
+    const id = ((await tfeApi(ws, 'GET', '/organizations/acme/workspaces/vpc-dev')).body as { data: { id: string } }).data.id;
+    const file = join(ws.dir, 'tfe', 'vpc.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('name: vpc-dev', 'name: vpc-development').replace('versionPin: 1.4.0', 'versionPin: 1.5.0'));
+    await ws.write('tfe/moved.yaml', await readFile(join(ws.dir, 'moves', 'vpc-dev-renamed.yaml'), 'utf8'));
+
+    const plan = await planJson(ws);
+    const change = plan.changes.find((c) => c.kind === 'NoCodeWorkspace');
+    expect(change).toMatchObject({ name: 'vpc-development', action: 'upgrade', movedFrom: 'vpc-dev' });
+    expect(plan.summary).toMatchObject({ create: 0, delete: 0 });
+
+    const apply = await ws.cli(['apply', '--auto-approve', '.']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const after = (await tfeApi(ws, 'GET', '/organizations/acme/workspaces/vpc-development')).body as { data: { id: string; attributes: Record<string, unknown> } };
+    expect(after.data.id).toBe(id);
+    expect(String(after.data.attributes['source-module-id'])).toContain('1.5.0');
+    const state = await stateNames(ws);
+    expect(state).toContain('NoCodeWorkspace/vpc-development');
+    expect(state).not.toMatch(/NoCodeWorkspace\/vpc-dev\b(?!elopment)/);
+    const again = await ws.cli(['plan', '--detailed-exitcode', '.']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+
   it('a NomadAclRole keeps its ID and a NomadBindingRule its ID; the rule rename alone sends nothing', async () => {
     const ws = await workspace();
     const role = (name: string) => `kind: NomadAclRole\nname: ${name}\nspec:\n  policies: [readonly]\n`;
