@@ -105,6 +105,28 @@ describe('a Moved document renames without deleting', () => {
     expect(again.code, again.stdout + again.stderr).toBe(0);
   });
 
+  it('a rename onto a name another live workspace holds is refused at plan time, at the Moved document', async () => {
+    const ws = await workspace({ copyExamples: true });
+    expect((await ws.cli(['apply', '--auto-approve', '.'])).code).toBe(0);
+    const other = await fetch(`${ws.env.TFE_ADDRESS}/api/v2/organizations/acme/workspaces`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ws.env.TFE_TOKEN}`, 'Content-Type': 'application/vnd.api+json' },
+      body: JSON.stringify({ data: { type: 'workspaces', attributes: { name: 'vpc-development' } } }),
+    });
+    expect(other.status).toBe(201);
+    const file = join(ws.dir, 'tfe', 'vpc.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('name: vpc-dev', 'name: vpc-development'));
+    await ws.write('tfe/moved.yaml', await readFile(join(ws.dir, 'moves', 'vpc-dev-renamed.yaml'), 'utf8'));
+    ws.sandbox.log.clear();
+    const plan = await ws.cli(['plan', '--json', '.']);
+    expect(plan.code).toBe(1);
+    const parsed = JSON.parse(plan.stdout) as { diagnostics: { code: string; summary: string; range?: { file: string; start: { line: number } } }[] };
+    const error = parsed.diagnostics.find((d) => d.code === 'plan.move-target-exists');
+    expect(error?.summary).toContain('another live object already has the name vpc-development');
+    expect(error?.range).toMatchObject({ file: 'tfe/moved.yaml', start: { line: 7 } });
+    expect(ws.sandbox.log.writes('tfe')).toEqual([]);
+  });
+
   it('a NomadAclRole keeps its ID and a NomadBindingRule its ID; the rule rename alone sends nothing', async () => {
     const ws = await workspace();
     const role = (name: string) => `kind: NomadAclRole\nname: ${name}\nspec:\n  policies: [readonly]\n`;
