@@ -42,7 +42,8 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
       hint: 'fix the errors `converge plan` reports, then plan again',
     });
   }
-  const applyCtx = createApplyContext(store, ctx, options, withSource(run));
+  const moves = new Map(run.planned.flatMap((p) => (p.change.movedFrom !== undefined ? [[addressKey(p.change), { kind: p.change.kind, name: p.change.movedFrom }] as const] : [])));
+  const applyCtx = createApplyContext(store, ctx, options, withSource(run), (a) => moves.get(addressKey(a)));
   const outcomes: ApplyOutcome[] = [];
   /** Final status per phase and address (`delete:Kind/name`, `write:Kind/name`). */
   const status = new Map<string, OutcomeStatus>();
@@ -83,7 +84,9 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
       }
     }
     if (send.length > 0) {
-      for (const o of await runBatch(providers, phase, kind, send, run, applyCtx, store)) record(phase, o);
+      const done = await runBatch(providers, phase, kind, send, run, applyCtx, store);
+      for (const o of done) record(phase, o);
+      await settleMoves(send, done, store, applyCtx);
     }
     if (phase === 'delete') {
       for (const p of changes) {
@@ -101,6 +104,30 @@ export async function applyPlan(run: PlanRunLike, input: ApplyInput): Promise<Ap
     else counts[o.status] += 1;
   }
   return { outcomes, counts, adopted, refreshed };
+}
+
+/**
+ * A moved object's record was saved at its new address by the change that renamed it (the provider's save);
+ * the record at the old address goes next. Two writes, in this order: an apply stopped between them leaves
+ * both records with one id, which the next plan sees as the move's leftover and drops (engine/moves.ts).
+ */
+async function settleMoves(send: readonly PlannedChange[], done: readonly ApplyOutcome[], store: ApplyInput['store'], ctx: EngineApplyContext): Promise<void> {
+  for (const p of send) {
+    const from = p.change.movedFrom;
+    if (from === undefined || ctx.signal?.aborted) continue;
+    const outcome = done.find((o) => o.kind === p.change.kind && o.name === p.change.name);
+    if (outcome === undefined || outcome.status === 'failed' || outcome.status === 'skipped') continue;
+    const old = { kind: p.change.kind, name: from };
+    const moved = store.get(p.change);
+    if (moved === undefined || store.get(old) === undefined) continue;
+    await ctx.recorded(() => store.remove(old));
+    ctx.reporter.emit({
+      code: 'apply.state.moved',
+      level: 'info',
+      message: `${addressKey(old)}: moved to ${addressKey(p.change)} in state`,
+      data: { kind: p.change.kind, from, to: p.change.name, id: moved.id },
+    });
+  }
 }
 
 /** The part of a PlanRun apply needs (a PlanRun fits). */

@@ -13,6 +13,7 @@ import { refreshOnlyChange, withRefresh } from './refresh.js';
 import { expandDependents, expandTargets, outOfScope, outOfScopeNotice, withoutDesired } from './scope.js';
 import type { PlanInput, PlanRun } from './types.js';
 import { didYouMean } from '../diagnostics/suggest.js';
+import { planMoves, withMoveField, withMoveReason } from './moves.js';
 
 function byAddress(a: { kind: Kind; name: string }, b: { kind: Kind; name: string }): number {
   const k = kindOrder(a.kind) - kindOrder(b.kind);
@@ -129,6 +130,12 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     }
   }
 
+  const destroy = options.destroy === true;
+  // Moves first (Terraform's moved blocks act on the prior state before the plan): an owned object renamed by a
+  // Moved document is one view at its new address. A destroy plan deletes what the state owns, as it is named.
+  const moves = destroy || desired.moves === undefined ? undefined : planMoves(desired.moves, views);
+  if (moves) diagnostics.push(...moves.diagnostics);
+
   const targets = options.targets ?? [];
   for (const t of targets) {
     if (!views.has(addressKey(t))) {
@@ -140,7 +147,6 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
       });
     }
   }
-  const destroy = options.destroy === true;
   // A destroy plan takes the targets with what depends on them (deleting an auth method deletes its binding
   // rules first), where a normal plan takes them with what they depend on; read before the documents go.
   const expanded = options.exactTargets === true ? { keys: new Set(targets.map(addressKey)), notices: [] } : destroy ? expandDependents(targets, views) : expandTargets(targets, views);
@@ -180,7 +186,8 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
   const drift: DriftItem[] = [];
   for (const view of ordered) {
     if (!inScope(view)) continue;
-    drift.push(...classifyDrift(view));
+    // A move's leftover record is no drift: the object it names is owned at the move's new address.
+    if (!moves?.leftovers.has(addressKey(view))) drift.push(...classifyDrift(view));
     if (options.refreshOnly === true) {
       const change = refreshOnlyChange(view);
       if (change) planned.push({ change, view });
@@ -189,11 +196,13 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     const generic = genericChange(view, { adopt: adoptKeys.has(addressKey(view)) });
     diagnostics.push(...generic.diagnostics);
     const rewrite = rewriteKeys.has(addressKey(view));
-    const base = rewrite ? forceRewrite(generic.change, view) : generic.change;
+    const move = moves?.moved.get(addressKey(view));
+    const forced = rewrite ? forceRewrite(generic.change, view) : generic.change;
+    const base = move ? withMoveField(forced, move) : moves?.leftovers.has(addressKey(view)) ? withoutGoneNote(forced) : forced;
     const provider = providerOf.get(addressKey(view));
     const refined = provider?.refine ? provider.refine(view, base, views, { rewrite, ...(options.deletion !== undefined ? { deletion: options.deletion } : {}) }) : [base];
     for (const one of refined) {
-      const change = destroy ? asRequested(one) : one;
+      const change = destroy ? asRequested(one) : move ? withMoveReason(one, move) : one;
       planned.push({ change: refined.length === 1 ? withRefresh(settleAdoption(change), view) : settleAdoption(change), view });
     }
   }
@@ -229,6 +238,14 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
     secretDigests,
     state: { serial: state.serial, salt: state.salt },
   };
+}
+
+/**
+ * A move's leftover record is dropped for the move's sake (its own note says so), not because the object is
+ * gone: a refresh of kind `gone`, which apply carries out by dropping the record, sending nothing.
+ */
+function withoutGoneNote(change: Change): Change {
+  return { ...change, refresh: 'gone', notes: change.notes.filter((n) => n.code !== 'already-gone') };
 }
 
 /** A did-you-mean among the objects this plan knows (a typo in the name), else how targets are written. */

@@ -38,6 +38,13 @@ export interface KindDefinition<K extends Kind = Kind> {
    * import` finds none (a binding rule has no name on the server).
    */
   matchedBy?: string;
+  /**
+   * What a `Moved` document (a rename) does to a live object of this kind (docs/manifests.md "Moved"):
+   * `in-place`, the service renames the object and keeps its id (an update carrying the new name);
+   * `state-only`, the name is converge's own, so only the state record moves. Absent: the live
+   * identity is the name itself, so a rename is a delete and a create, which the plan says.
+   */
+  rename?: 'in-place' | 'state-only';
   /** The objects this one depends on (kinds listed before it in registry.ts). */
   references?: References;
   /** Rules of one document that passed (or, with the schema's findings filtered out, failed) its schema. */

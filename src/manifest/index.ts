@@ -4,7 +4,7 @@ import { sortDiagnostics } from '../diagnostics/types.js';
 import type { AnyDesired, DesiredSet, Settings } from '../model/desired.js';
 import { kindDefinition } from '../kinds/registry.js';
 import type { KindDefinition } from '../kinds/types.js';
-import { LOGIN_TEST_KIND, SETTINGS_KIND, type Kind } from '../model/kinds.js';
+import { LOGIN_TEST_KIND, MOVED_KIND, SETTINGS_KIND, type Kind } from '../model/kinds.js';
 import type { SettingsSpec } from '../model/specs.js';
 import type { NomadLoginTestSpec } from '../login/login-tests.js';
 import { clipDiagnostic } from './clip.js';
@@ -14,6 +14,7 @@ import type { ManifestFile } from './files.js';
 import { DocDiagnostics } from './rules/context.js';
 import type { LoadedDoc } from './rules/context.js';
 import { checkAcrossDocuments } from './rules/cross-document.js';
+import { checkMoves } from './rules/moves.js';
 import { checkSecrets } from './rules/secrets.js';
 import { checkSettings } from './rules/settings.js';
 import { DOCUMENT_KINDS, isDocumentKind, validatorFor } from './schema.js';
@@ -177,6 +178,8 @@ async function checkDocument(d: DocDiagnostics, opts: LoadOptions): Promise<void
   }
   // Login tests need every document: they run with the rules across documents.
   if (doc.kind === LOGIN_TEST_KIND) return;
+  // So do moves: their addresses are checked against every document (rules/moves.ts).
+  if (doc.kind === MOVED_KIND) return;
   // Each definition's check takes its own kind's spec; the document's kind picked the definition.
   const def = kindDefinition(doc.kind) as KindDefinition;
   def.check(d, doc.value.spec as never);
@@ -244,6 +247,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
       loginTests.push({ name: doc.name, at: `${doc.file}:${doc.tree.range.start.line}`, spec: doc.value.spec as NomadLoginTestSpec });
       continue;
     }
+    if (doc.kind === MOVED_KIND) continue;
     objects.push({
       kind: doc.kind,
       name: doc.name,
@@ -255,6 +259,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
     } as AnyDesired);
   }
   checkAcrossDocuments(docs, diagnostics);
+  const moves = checkMoves(docs, (doc) => new DocDiagnostics(doc, diagnostics));
   const root = settings.baseDir ?? cwd;
   // One string per file, shared by its documents (a fleet file holds thousands).
   const sourceOfFile = new Map<string, string>();
@@ -266,7 +271,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
   }
 
   return {
-    desired: { objects, settings, root },
+    desired: { objects, settings, root, ...(moves.length > 0 ? { moves } : {}) },
     diagnostics: sortDiagnostics(diagnostics.map(clipDiagnostic)),
     files: found.files.map((f) => f.display).filter((f) => !skipped.includes(f)),
     sources,

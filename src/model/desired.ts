@@ -1,5 +1,5 @@
 import type { SourceRange } from '../diagnostics/types.js';
-import type { Kind } from './kinds.js';
+import type { Address, Kind } from './kinds.js';
 import type { SettingsSpec, SpecByKind } from './specs.js';
 
 /** A document's kind, name and spec, whatever it came from (a manifest, or a live object as export builds it). */
@@ -37,6 +37,14 @@ export interface Settings {
   baseDir?: string;
 }
 
+/** One `kind: Moved` document that passed its checks: the state's object at `from` is the document at `to`. */
+export interface MoveDeclaration {
+  from: Address;
+  to: Address;
+  /** The Moved document, for the warnings of the plan (a move that matches nothing). */
+  range: SourceRange;
+}
+
 /** Everything loaded from the manifests of one run. */
 export interface DesiredSet {
   objects: AnyDesired[];
@@ -46,4 +54,6 @@ export interface DesiredSet {
    * document's directory, else the working directory (decisions.md §27). Set by the loader.
    */
   root?: string;
+  /** The run's Moved documents that passed their checks, in file order (absent when there are none). */
+  moves?: MoveDeclaration[];
 }

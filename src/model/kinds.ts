@@ -12,6 +12,12 @@ export const SETTINGS_KIND = 'Settings';
 /** Login tests: checked offline against the other documents, never sent anywhere (src/login/login-tests.ts). */
 export const LOGIN_TEST_KIND = 'NomadLoginTest';
 
+/**
+ * A rename: the object the state owns at `spec.from` is now the document at `spec.to` (Terraform's `moved`
+ * block). Never planned itself; the engine reads it while planning (src/engine/moves.ts, docs/manifests.md).
+ */
+export const MOVED_KIND = 'Moved';
+
 export interface Address {
   kind: Kind;
   name: string;

@@ -32,6 +32,11 @@ export type Reason =
   | { code: 'deletion-policy'; policy: DeletionPolicyCode; destroyRequested?: true }
   /** A workspace this named state owns lacks its owner tag (tfe/owner-tag.ts): the update adds it. */
   | { code: 'owner-tag'; tag: string }
+  /**
+   * A Moved document renames the object the state owns at `Kind/from`: `in-place`, the service renames it and
+   * keeps its id; `state-only`, the name is converge's own and only the state record moves.
+   */
+  | { code: 'moved'; from: string; how: 'in-place' | 'state-only' }
   /** Only in a plan written by an older converge, whose reasons were sentences: shown as written. */
   | { code: 'legacy-text'; text: string };
 
@@ -61,6 +66,13 @@ export type Note =
   | { code: 'resumes-upgrade-run'; runId: string; phase: string }
   | { code: 'first-run-then-upgrade'; runId: string; status: string | null }
   | { code: 'owner-tag'; tag: string }
+  /**
+   * A Moved document renames an object whose live identity is its name (an auth method, an ACL policy): the
+   * service cannot rename it, so it is deleted and created; `dependents`, what refers to it and changes with it.
+   */
+  | { code: 'moved-recreates'; from: string; to: string; dependents: string[] }
+  /** The record left at a move's old address by an apply stopped between its two state writes: dropped. */
+  | { code: 'moved-leftover'; to: string }
   /** Only in a plan written by an older converge, whose notes were sentences: shown as written. */
   | { code: 'legacy-text'; text: string };
 
@@ -95,6 +107,7 @@ export const REASON_CODES = {
   'resume-run': { meaning: 'a run an earlier apply started is still in flight; apply resumes following it', data: 'purpose: string; runId: string; phase: string' },
   'deletion-policy': { meaning: 'a workspace left the manifests; its deletion policy says what happens', data: "policy: 'safe' | 'destroy' | 'orphan'; destroyRequested?: true (a destroy plan, not a removal)" },
   'owner-tag': { meaning: 'a workspace this named state owns lacks its owner tag; the update adds it', data: 'tag: string' },
+  moved: { meaning: 'a Moved document renames an owned object: in place (same id) or in the state only, never a delete and a create', data: "from: string (Kind/name); how: 'in-place' | 'state-only'" },
   'legacy-text': { meaning: 'a reason from a plan written by an older converge, shown as written', data: 'text: string' },
 } as const satisfies Record<ReasonCode, CodeDoc>;
 
@@ -122,6 +135,8 @@ export const NOTE_CODES = {
   'resumes-upgrade-run': { meaning: 'the upgrade resumes an earlier apply’s run instead of starting another', data: 'runId: string; phase: string' },
   'first-run-then-upgrade': { meaning: 'an adopted workspace’s first run is followed, then the workspace upgrades', data: 'runId: string; status: string | null' },
   'owner-tag': { meaning: 'the update also adds the owner tag of this named state to the workspace', data: 'tag: string' },
+  'moved-recreates': { meaning: 'a Moved document renames an object whose live identity is its name: a delete and a create, with what refers to it', data: 'from: string; to: string (Kind/name); dependents: string[]' },
+  'moved-leftover': { meaning: 'an apply stopped between a move’s two state writes left the old record; it is dropped', data: 'to: string (Kind/name)' },
   'legacy-text': { meaning: 'a note from a plan written by an older converge, shown as written', data: 'text: string' },
 } as const satisfies Record<NoteCode, CodeDoc>;
 

@@ -52,6 +52,8 @@ export type TfeVariableOp =
 
 /** Attributes of `PATCH /workspaces/:id` that change; omitted ones keep their value (docs/reference/hcp-terraform-api.md §5). */
 export interface TfeWorkspaceSettings {
+  /** A rename (a Moved document). */
+  name?: string;
   description?: string;
   executionMode?: string;
   agentPoolId?: string | null;

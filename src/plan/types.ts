@@ -49,6 +49,11 @@ export interface Change {
    */
   refresh?: RefreshKind;
   /**
+   * The old name of an object a Moved document renames (same kind): apply moves its state record from
+   * `Kind/movedFrom` to this address once the change is done. Additive to plan format 1.0.
+   */
+  movedFrom?: string;
+  /**
    * What apply sends, decided at plan time (plan/intent.ts): request bodies, variable operations,
    * resolved ids; secrets only as references. Additive to plan format 1.0; absent when the provider
    * builds none for this change.

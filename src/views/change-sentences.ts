@@ -57,6 +57,10 @@ export function reasonSentence(r: Reason): string {
       return `${r.destroyRequested === true ? 'destroy requested' : 'removed from the manifests'}: ${DELETION[r.policy]}`;
     case 'owner-tag':
       return `tag the workspace ${r.tag} (owner of record)`;
+    case 'moved':
+      return r.how === 'in-place'
+        ? `moved from ${r.from} (a Moved document): renamed in place, keeping its id, never deleted`
+        : `moved from ${r.from} (a Moved document): the name is converge's own, so only the state record moves; nothing is sent for the name`;
     case 'legacy-text':
       return r.text;
     default:
@@ -114,6 +118,14 @@ export function noteSentence(n: Note): string {
       return `${firstRun(n)}, then upgrades`;
     case 'owner-tag':
       return `tag the workspace ${n.tag} (owner of record)`;
+    case 'moved-recreates':
+      return (
+        `warning: Moved ${n.from} → ${n.to} cannot rename in place (the name is the object's live identity): it is a delete of the old object and a create of the new` +
+        (n.dependents.length > 0 ? `; what refers to it changes with it: ${n.dependents.join(', ')}` : '') +
+        '. Keep the old name to avoid it'
+      );
+    case 'moved-leftover':
+      return `left over by an apply stopped while moving the object to ${n.to}: the record is dropped from state (nothing sent)`;
     case 'legacy-text':
       return n.text;
     default:

@@ -2,6 +2,7 @@ import { assertNever } from '../model/action.js';
 import { refreshes, type Change, type Plan, type PlanNotice } from '../plan/types.js';
 import { formatFieldLine, plural, presentFields, type Paint } from './format.js';
 import { mdCode } from './markdown.js';
+import { noteSentence } from './change-sentences.js';
 
 /*
  * Plan-wide notices (out-of-scope objects, dependencies a --target pulled in, refresh-only) and
@@ -85,8 +86,11 @@ export function refreshLine(plan: Pick<Plan, 'changes'>): string | undefined {
 
 function refreshDetail(c: Change): string[] {
   switch (c.refresh) {
-    case 'gone':
-      return ['gone from the live service: its record is dropped'];
+    case 'gone': {
+      // A move's leftover is not gone live: its object is owned at the move's new address.
+      const leftover = c.notes.find((n) => n.code === 'moved-leftover');
+      return [leftover ? noteSentence(leftover) : 'gone from the live service: its record is dropped'];
+    }
     case 'source':
     case undefined:
       return ['its manifest file is recorded (nothing else changed)'];

@@ -36,6 +36,7 @@ const REASON_EXAMPLES: { [C in ReasonCode]: Extract<Reason, { code: C }> } = {
   'resume-run': { code: 'resume-run', purpose: 'upgrade', runId: 'run-abc', phase: 'planned' },
   'deletion-policy': { code: 'deletion-policy', policy: 'safe' },
   'owner-tag': { code: 'owner-tag', tag: 'converge-state:platform' },
+  moved: { code: 'moved', from: 'NoCodeWorkspace/vpc-dev', how: 'in-place' },
   'legacy-text': { code: 'legacy-text', text: '(the sentence as an older converge wrote it)' },
 };
 
@@ -62,6 +63,8 @@ const NOTE_EXAMPLES: { [C in NoteCode]: Extract<Note, { code: C }> } = {
   'resumes-upgrade-run': { code: 'resumes-upgrade-run', runId: 'run-abc', phase: 'confirmed' },
   'first-run-then-upgrade': { code: 'first-run-then-upgrade', runId: 'run-abc', status: 'planning' },
   'owner-tag': { code: 'owner-tag', tag: 'converge-state:platform' },
+  'moved-recreates': { code: 'moved-recreates', from: 'NomadAuthMethod/okta', to: 'NomadAuthMethod/okta-sso', dependents: ['NomadBindingRule/engineers'] },
+  'moved-leftover': { code: 'moved-leftover', to: 'NomadBindingRule/engineers' },
   'legacy-text': { code: 'legacy-text', text: '(the sentence as an older converge wrote it)' },
 };
 

@@ -6,6 +6,8 @@ export type * from './spec.js';
 export const noCodeModule: KindDefinition<'NoCodeModule'> = {
   kind: 'NoCodeModule',
   provider: 'tfe',
+  // Matched live by its registry module (src/providers/tfe/load.ts), not by name: the name is converge's own.
+  rename: 'state-only',
   schemaFile: 'no-code-module.json',
   exportFile: 'no-code-modules.yaml',
   check: checkNoCodeModule,

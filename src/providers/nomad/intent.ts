@@ -4,7 +4,7 @@ import type { Change } from '../../plan/types.js';
 import type { ObjectView } from '../provider.js';
 import { aclPolicyRequest, aclRoleRequest } from './acl-mapping.js';
 import { authMethodRequest, bindingRuleRequest } from './mapping.js';
-import { onlyProtectChanged } from './outcome.js';
+import { onlyStateChanged } from './outcome.js';
 import { NOMAD_KINDS } from './kinds.js';
 import { assertNever } from '../../model/action.js';
 
@@ -46,7 +46,7 @@ export function withNomadIntent(view: ObjectView, change: Change): Change {
   if (change.action !== 'create' && change.action !== 'update') return change;
   const id = change.action === 'update' && (view.kind === 'NomadBindingRule' || view.kind === 'NomadAclRole') ? (view.live?.id ?? change.id) : undefined;
   let intent: ApplyIntent | undefined;
-  if (change.action === 'update' && view.live && view.record && onlyProtectChanged(change)) intent = { type: 'nomad.write.v1' };
+  if (change.action === 'update' && view.live && view.record && onlyStateChanged(change)) intent = { type: 'nomad.write.v1' };
   else {
     const body = bodyOf(view);
     if (body) intent = { type: 'nomad.write.v1', ...(id !== undefined ? { id } : {}), ...body };

@@ -15,9 +15,13 @@ export function failed(p: PlannedChange, e: unknown): ApplyOutcome {
   return failedOutcome(p, e, { code: 'nomad.request-failed', service: 'Nomad' });
 }
 
-/** A change that touches only `protect` (kept in state, not in Nomad) needs no request. */
-export function onlyProtectChanged(change: Change): boolean {
-  return change.fields.length > 0 && change.fields.every((f) => f.path === 'protect');
+/**
+ * A change that touches only what Nomad does not hold needs no request: `protect` (kept in state), and a
+ * binding rule's `name` (a Moved document's rename: a rule has only an ID in Nomad, docs/reference/nomad-api.md §10).
+ */
+export function onlyStateChanged(change: Change): boolean {
+  const local = (path: string) => path === 'protect' || (path === 'name' && change.kind === 'NomadBindingRule');
+  return change.fields.length > 0 && change.fields.every((f) => local(f.path));
 }
 
 export function newRecord(

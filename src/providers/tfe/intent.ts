@@ -18,8 +18,8 @@ import { isSecretVariable, moduleOptionsBody, varCategory, varId, varText } from
 type WorkspaceDesired = DesiredObject<'NoCodeWorkspace'>;
 type ModuleDesired = DesiredObject<'NoCodeModule'>;
 
-/** Fields that live only in converge (state), never sent. */
-const LOCAL_MODULE_FIELDS = new Set(['protect']);
+/** Fields that live only in converge (state), never sent: a module's name is converge's own (matched live by its registry module). */
+const LOCAL_MODULE_FIELDS = new Set(['protect', 'name']);
 
 function str(v: JsonValue | undefined): string | null {
   return typeof v === 'string' ? v : null;
@@ -67,6 +67,8 @@ function moduleIntent(view: ObjectView, change: Change): TfeModuleIntent | undef
 function settingsOf(d: WorkspaceDesired, changed: (path: string) => boolean, projectId: string | undefined): TfeWorkspaceSettings | undefined {
   const spec = d.spec;
   const body: TfeWorkspaceSettings = {};
+  // A Moved document's rename: PATCH with the new name keeps the id, runs and state (docs/reference/hcp-terraform-api.md §5).
+  if (changed('name')) body.name = d.name;
   if (changed('description')) body.description = spec.description ?? '';
   if (changed('executionMode') || changed('agentPoolId')) {
     body.executionMode = spec.executionMode ?? 'remote';

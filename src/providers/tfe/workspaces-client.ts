@@ -114,6 +114,7 @@ export class WorkspacesClient {
   /** `PATCH /workspaces/:id`; omitted attributes keep their value. The answer is not used: any 2xx is success. */
   async updateWorkspace(id: string, body: WorkspaceUpdateBody, ctx: CallContext): Promise<void> {
     const attributes: Record<string, JsonValue> = {};
+    if (body.name !== undefined) attributes.name = body.name;
     if (body.description !== undefined) attributes.description = body.description;
     if (body.executionMode !== undefined) {
       attributes['execution-mode'] = body.executionMode;
