@@ -5,6 +5,14 @@ import type { SettingsSpec, SpecByKind } from './specs.js';
 /** A document's kind, name and spec, whatever it came from (a manifest, or a live object as export builds it). */
 export type KindDocument = { [K in Kind]: { kind: K; name: string; spec: SpecByKind[K] } }[Kind];
 
+/** Where a generated document came from: the NoCodeWorkspaceSet and the generator item that made it. */
+export interface GeneratedOrigin {
+  /** The set's name. */
+  set: string;
+  /** The item's parameters, `region=eu-west-1, team=payments`. */
+  item: string;
+}
+
 /** One manifest document after validation: what the user wants to exist. */
 export interface DesiredObject<K extends Kind = Kind> {
   kind: K;
@@ -26,6 +34,8 @@ export interface DesiredObject<K extends Kind = Kind> {
    * directory), as state records keep it (decisions.md §27). Absent in objects not made by the loader.
    */
   source?: string;
+  /** Set when a NoCodeWorkspaceSet generated the document (its ranges then point into the set). */
+  origin?: GeneratedOrigin;
 }
 
 export type AnyDesired = { [K in Kind]: DesiredObject<K> }[Kind];

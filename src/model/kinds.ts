@@ -12,6 +12,12 @@ export const SETTINGS_KIND = 'Settings';
 /** Login tests: checked offline against the other documents, never sent anywhere (src/login/login-tests.ts). */
 export const LOGIN_TEST_KIND = 'NomadLoginTest';
 
+/**
+ * Generates NoCodeWorkspace documents from data (src/manifest/workspace-set.ts): expanded by the manifest
+ * loader, never planned itself; each generated workspace is an ordinary `NoCodeWorkspace/<name>`.
+ */
+export const WORKSPACE_SET_KIND = 'NoCodeWorkspaceSet';
+
 export interface Address {
   kind: Kind;
   name: string;
