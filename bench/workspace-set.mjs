@@ -20,6 +20,20 @@ const envs = Array.from({ length: ENVS }, (_, i) => `e${pad(i)}`);
 
 const SETTINGS = 'kind: Settings\nname: s\nspec:\n  tfe: { organization: acme }\n  state: { backend: local, path: state.json }\n';
 const MODULE = 'kind: NoCodeModule\nname: vpc\nspec:\n  registryModule: acme/vpc/aws\n  versionPin: 1.4.0\n';
+/** A workspace's spec fields: the same text in the set's template (with placeholders) and in each written document. */
+const fields = (team, env, indent) =>
+  [
+    'module: vpc',
+    'project: Platform',
+    `description: "VPC of ${team} in ${env}"`,
+    'variables:',
+    `  - { key: team, value: "${team}" }`,
+    `  - { key: env, value: "${env}" }`,
+    '  - { key: region, value: eu-west-1 }',
+    '  - { key: db_password, value: { fromEnv: DB_PASSWORD }, sensitive: true }',
+    'upgrade: { confirm: auto }',
+    'deletion: safe',
+  ].map((l) => `${indent}${l}\n`).join('');
 const SET = `${MODULE}---
 kind: NoCodeWorkspaceSet
 name: fleet
@@ -30,31 +44,11 @@ spec:
         - list: [ ${envs.map((e) => `{env: ${e}}`).join(', ')} ]
   template:
     name: "vpc-{{ team }}-{{ env }}"
-    module: vpc
-    project: Platform
-    description: "VPC of {{ team }} in {{ env }}"
-    variables:
-      - { key: team, value: "{{ team }}" }
-      - { key: env, value: "{{ env }}" }
-      - { key: region, value: eu-west-1 }
-      - { key: db_password, value: { fromEnv: DB_PASSWORD }, sensitive: true }
-    upgrade: { confirm: auto }
-    deletion: safe
-`;
+${fields('{{ team }}', '{{ env }}', '    ')}`;
 const written = (team, env) => `kind: NoCodeWorkspace
 name: vpc-${team}-${env}
 spec:
-  module: vpc
-  project: Platform
-  description: "VPC of ${team} in ${env}"
-  variables:
-    - { key: team, value: "${team}" }
-    - { key: env, value: "${env}" }
-    - { key: region, value: eu-west-1 }
-    - { key: db_password, value: { fromEnv: DB_PASSWORD }, sensitive: true }
-  upgrade: { confirm: auto }
-  deletion: safe
-`;
+${fields(team, env, '  ')}`;
 const WRITTEN = [MODULE, ...teams.flatMap((t) => envs.map((e) => written(t, e)))].join('---\n');
 
 const setDir = await tempDir({ 'settings.yaml': SETTINGS, 'fleet.yaml': SET });
