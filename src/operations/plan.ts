@@ -106,7 +106,7 @@ export function parseTargets(targets: readonly string[] | undefined, flag = '--t
       const close = didYouMean(kind, KINDS);
       throw new ConvergeError('cli.bad-target', `${flag} ${t} is not Kind/name`, {
         source: 'user',
-        hint: close !== undefined && t.includes('/') ? `did you mean ${flag} ${close}${t.slice(t.indexOf('/'))}?` : `write it like ${KINDS[0]}/okta; kinds are ${KINDS.join(', ')}`,
+        hint: close !== undefined && t.includes('/') ? `did you mean ${flag} ${close}${t.slice(t.indexOf('/'))}?` : `write it like ${KINDS[0]}/okta; kinds are ${KINDS.join(', ')}${flag === '--target' ? `; ${WORKSPACE_SET_KIND}/<name> takes a set's workspaces` : ''}`,
       });
     }
     return a;
