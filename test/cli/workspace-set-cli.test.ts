@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWorkspace, type Workspace } from '../e2e/harness.js';
+import { TFE_SETTINGS, VPC_MODULE } from '../e2e/workspace-set-manifests.js';
 
 /*
  * The built CLI with a NoCodeWorkspaceSet: a finding about a generated workspace is printed at the set's line
@@ -13,13 +14,8 @@ afterEach(async () => {
   ws = undefined;
 });
 
-const SETTINGS = 'kind: Settings\nname: settings\nspec:\n  tfe: { organization: acme }\n  state: { backend: local, path: .converge/state.json }\n';
-const set = (mode: string) => `kind: NoCodeModule
-name: vpc
-spec:
-  registryModule: acme/vpc/aws
-  versionPin: 1.4.0
----
+const SETTINGS = TFE_SETTINGS;
+const set = (mode: string) => `${VPC_MODULE}---
 kind: NoCodeWorkspaceSet
 name: fleet
 spec:

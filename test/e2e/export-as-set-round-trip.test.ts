@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { exportText } from '../../src/export/index.js';
 import { exportObjects } from '../../src/operations/index.js';
 import { onClock, storyPerTest } from '../library/story.js';
+import { TFE_SETTINGS, VPC_MODULE } from './workspace-set-manifests.js';
 
 /*
  * `converge export --as-set` writes the workspaces of a module that has two or more as one NoCodeWorkspaceSet:
@@ -12,7 +13,7 @@ import { onClock, storyPerTest } from '../library/story.js';
  * the set generates the same workspaces, so the plan of the export shows no changes.
  */
 
-const SETTINGS = 'kind: Settings\nname: settings\nspec:\n  tfe: { organization: acme }\n  state: { backend: local, path: .converge/state.json }\n';
+const SETTINGS = TFE_SETTINGS;
 const ws = (name: string, module: string, region: string, extra = '') => `---
 kind: NoCodeWorkspace
 name: ${name}
@@ -23,12 +24,7 @@ spec:
     - { key: region, value: ${region} }
     - { key: size, value: "1.10" }${extra}
 `;
-const FLEET = `kind: NoCodeModule
-name: vpc
-spec:
-  registryModule: acme/vpc/aws
-  versionPin: 1.4.0
----
+const FLEET = `${VPC_MODULE}---
 kind: NoCodeModule
 name: lambda
 spec:

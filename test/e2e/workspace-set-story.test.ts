@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storyPerTest } from '../library/story.js';
+import { TFE_SETTINGS } from './workspace-set-manifests.js';
 
 /*
  * A NoCodeWorkspaceSet generates ordinary NoCodeWorkspace documents: moving a hand-written fleet into a set
@@ -9,7 +10,7 @@ import { storyPerTest } from '../library/story.js';
  * sensitive variable given per item keeps its secret out of the plan.
  */
 
-const SETTINGS = 'kind: Settings\nname: settings\nspec:\n  tfe: { organization: acme }\n  state: { backend: local, path: .converge/state.json }\n';
+const SETTINGS = TFE_SETTINGS;
 const MODULE = `kind: NoCodeModule
 name: vpc
 spec:

@@ -3,18 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/manifest/index.js';
+import { VPC_MODULE } from '../e2e/workspace-set-manifests.js';
 
 /*
  * A NoCodeWorkspaceSet is expanded by the loader into ordinary NoCodeWorkspace objects that remember their set
  * and item, whose every position points into the set, and whose findings name the item (once per place).
  */
 
-const SET = `kind: NoCodeModule
-name: vpc
-spec:
-  registryModule: acme/vpc/aws
-  versionPin: 1.4.0
----
+const SET = `${VPC_MODULE}---
 kind: NoCodeWorkspaceSet
 name: fleet
 spec:
