@@ -8,7 +8,7 @@ import { driftItemFromJson, jsonDriftItem } from './drift-sentences.js';
 /*
  * `plan --json`: a report for machines. Exactly
  *   { formatVersion, changes: [{ kind, name, action, fields: [{path, before, after, sensitive}],
- *     id?, reason?, reasons?, notes?, noteCodes?, upgrade?, deletion?, adopt?, refresh? }], summary, drift,
+ *     id?, reason?, reasons?, notes?, noteCodes?, upgrade?, deletion?, adopt?, refresh?, origin? }], summary, drift,
  *     diagnostics, notices?, state?, loginTests? }.
  * `reason` and `notes` are the sentences the text view prints (format 1.0 readers rely on them);
  * `reasons` and `noteCodes` (additive) are the same facts as codes with data (docs/codes.md), in
@@ -37,6 +37,7 @@ interface JsonChange {
   deletion?: Change['deletion'];
   adopt?: true;
   refresh?: Change['refresh'];
+  origin?: Change['origin'];
 }
 
 function jsonChange(c: Change): JsonChange {
@@ -53,6 +54,7 @@ function jsonChange(c: Change): JsonChange {
     ...(c.deletion !== undefined ? { deletion: c.deletion } : {}),
     ...(isAdoption(c) ? { adopt: true as const } : {}),
     ...(isRefresh(c) ? { refresh: c.refresh } : {}),
+    ...(c.origin !== undefined ? { origin: c.origin } : {}),
   };
 }
 
