@@ -22,7 +22,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const only = process.argv.slice(2);
 const first = 'fleet-plan.mjs';
 const besideReaders = ['upgrade.mjs'];
-const benches = ['startup.mjs', 'validate.mjs', 'state-writes.mjs', 'nomad-plan.mjs', 'fleet-memory.mjs', 'hostile-input.mjs', 'login-explain.mjs'];
+const benches = ['startup.mjs', 'validate.mjs', 'state-writes.mjs', 'nomad-plan.mjs', 'fleet-memory.mjs', 'hostile-input.mjs', 'login-explain.mjs', 'workspace-set.mjs'];
 /** Run before upgrade.mjs starts: their wall times are the figures a CPU-heavy neighbour moves most. */
 const beforeUpgrade = ['startup.mjs', 'validate.mjs'];
 const wanted = (b) => (only.length === 0 || only.some((o) => b.startsWith(o))) && (existsSync(here + b) || (console.log(`${b}: missing`), false));

@@ -247,6 +247,7 @@ program
   .option('--out <dir>', 'write one file per kind into this directory instead of stdout')
   .option('--force', 'with --out: replace existing files')
   .option('--organization <org>', 'HCP Terraform organization (default: TFE_ORGANIZATION)')
+  .option('--as-set', 'write the workspaces of a module that has two or more as one NoCodeWorkspaceSet')
   .action(async (opts) => {
     await run(program, async (host) => (await import('./commands/export.js')).exportCommand(host, opts));
   });

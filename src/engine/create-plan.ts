@@ -215,6 +215,11 @@ export async function createPlan(input: PlanInput): Promise<PlanRun> {
   ];
 
   const sorted = sortForApply(planned);
+  // A generated document's origin travels with its change, for the views (the engine reads nothing else of it).
+  for (const p of sorted) {
+    const origin = views.get(addressKey(p.change))?.desired?.object.origin;
+    if (origin !== undefined) p.change.origin = origin;
+  }
   const changes = sorted.map((p) => p.change);
   const secretDigests: Record<string, string> = {};
   for (const view of ordered) {

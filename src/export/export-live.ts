@@ -5,6 +5,7 @@ import type { ExportSource } from '../providers/provider.js';
 
 export type { ExportSource };
 import { EXPORT_FILES, renderDocuments } from './yaml.js';
+import { workspacesAsSets } from './workspace-sets.js';
 
 export interface ExportRun extends ExportResult {
   sources: string[];
@@ -41,18 +42,25 @@ const HEADER = (sources: readonly string[]) =>
   `Exported by \`converge export\` from ${sources.join(' and ') || 'nothing'}.\n` +
   'Secret values are never exported: each `fromEnv` names the environment variable to set before `converge plan`.';
 
-/** One file per kind that has documents (`--out DIR`). */
-export function exportFiles(run: ExportRun): ExportFile[] {
+export interface ExportShape {
+  /** The workspaces of a module that has two or more as one NoCodeWorkspaceSet each (`--as-set`). */
+  asSet?: boolean;
+}
+
+const shaped = (documents: readonly ExportDocument[], shape: ExportShape) => (shape.asSet === true ? workspacesAsSets(documents) : documents);
+
+/** One file per kind that has documents (`--out DIR`); a kind's sets go into its file. */
+export function exportFiles(run: ExportRun, shape: ExportShape = {}): ExportFile[] {
   const files: ExportFile[] = [];
   for (const kind of KINDS) {
     const documents = run.documents.filter((d) => d.kind === kind);
     if (documents.length === 0) continue;
-    files.push({ file: EXPORT_FILES[kind], kind, documents, text: renderDocuments(documents, HEADER(run.sources)) });
+    files.push({ file: EXPORT_FILES[kind], kind, documents, text: renderDocuments(shaped(documents, shape), HEADER(run.sources)) });
   }
   return files;
 }
 
 /** Everything as one multi-document stream (stdout). */
-export function exportText(run: ExportRun): string {
-  return run.documents.length === 0 ? '' : renderDocuments(run.documents, HEADER(run.sources));
+export function exportText(run: ExportRun, shape: ExportShape = {}): string {
+  return run.documents.length === 0 ? '' : renderDocuments(shaped(run.documents, shape), HEADER(run.sources));
 }

@@ -4,3 +4,4 @@ export * from '../providers/export-names.js';
 export * from './yaml.js';
 export * from './export-live.js';
 export * from '../engine/import-record.js';
+export * from './workspace-sets.js';

@@ -11,7 +11,7 @@ export const EXPORT_FILES: Readonly<Record<Kind, string>> = Object.fromEntries(K
  * line as written; strings that YAML would read as numbers or booleans are quoted by the library,
  * so a variable value `"256"` stays a string.
  */
-export function renderDocuments(documents: readonly ExportDocument[], header?: string): string {
+export function renderDocuments(documents: readonly (ExportDocument | { kind: string; name: string; spec: unknown })[], header?: string): string {
   const body = documents
     .map((d) => stringify({ kind: d.kind, name: d.name, spec: d.spec }, { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false }))
     .join('---\n');

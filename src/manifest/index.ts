@@ -1,10 +1,10 @@
 import { dirname, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { sortDiagnostics } from '../diagnostics/types.js';
-import type { AnyDesired, DesiredSet, Settings } from '../model/desired.js';
+import type { AnyDesired, DesiredSet, GeneratedOrigin, Settings } from '../model/desired.js';
 import { kindDefinition } from '../kinds/registry.js';
 import type { KindDefinition } from '../kinds/types.js';
-import { LOGIN_TEST_KIND, MOVED_KIND, SETTINGS_KIND, type Kind } from '../model/kinds.js';
+import { LOGIN_TEST_KIND, MOVED_KIND, SETTINGS_KIND, WORKSPACE_SET_KIND, type Kind } from '../model/kinds.js';
 import type { SettingsSpec } from '../model/specs.js';
 import type { NomadLoginTestSpec } from '../login/login-tests.js';
 import { clipDiagnostic } from './clip.js';
@@ -22,6 +22,8 @@ import { rangeAt, schemaDiagnostics, schemaErrorPointers } from './schema-errors
 import { didYouMean } from '../diagnostics/suggest.js';
 import { ShapeTable } from './position-shapes.js';
 import { parseYamlFile } from './yaml-tree.js';
+import { collapseGenerated, markGenerated } from './generated-diagnostics.js';
+import { expandWorkspaceSet } from './workspace-set.js';
 import type { YamlTree } from './yaml-tree.js';
 
 export { parseGoDuration, formatGoDuration, parseGoDurationDetailed } from '../model/go-duration.js';
@@ -148,23 +150,29 @@ async function loadFile(file: ManifestFile, { diagnostics, sources, skipped, sha
   }
   const lineLength = lineLengths(read.text);
   const docs: LoadedDoc[] = [];
-  for (const tree of parsed.docs) {
-    const kind = envelope(tree, lineLength, diagnostics);
-    if (kind === undefined) continue;
+  const validated = (kind: LoadedDoc['kind'], tree: YamlTree, origin?: GeneratedOrigin): LoadedDoc => {
     const value = tree.value as Record<string, unknown>;
     const validate = validatorFor(kind);
     const schemaValid = validate(value);
-    if (!schemaValid) diagnostics.push(...schemaDiagnostics(validate.errors ?? [], { tree, lineLength }));
-    docs.push({
-      kind,
-      name: typeof value.name === 'string' ? value.name : '',
-      file: file.display,
-      baseDir: dirname(file.path),
-      tree,
-      value,
-      schemaValid,
-      schemaProblems: schemaValid ? [] : schemaErrorPointers(validate.errors ?? []),
-    });
+    const name = typeof value.name === 'string' ? value.name : '';
+    if (!schemaValid) {
+      const found = schemaDiagnostics(validate.errors ?? [], { tree, lineLength });
+      if (origin) for (const d of found) markGenerated(d, name, origin);
+      diagnostics.push(...found);
+    }
+    const doc: LoadedDoc = { kind, name, file: file.display, baseDir: dirname(file.path), tree, value, schemaValid, schemaProblems: schemaValid ? [] : schemaErrorPointers(validate.errors ?? []) };
+    if (origin) doc.origin = origin;
+    return doc;
+  };
+  for (const tree of parsed.docs) {
+    const kind = envelope(tree, lineLength, diagnostics);
+    if (kind === undefined) continue;
+    const doc = validated(kind, tree);
+    docs.push(doc);
+    // A set's workspaces follow it, in item order, as if written there (expanded only from a valid set).
+    if (kind === WORKSPACE_SET_KIND && doc.schemaValid) {
+      for (const g of expandWorkspaceSet(tree, doc.name, diagnostics)) docs.push(validated('NoCodeWorkspace', g.tree, g.origin));
+    }
   }
   return docs;
 }
@@ -176,8 +184,9 @@ async function checkDocument(d: DocDiagnostics, opts: LoadOptions): Promise<void
     checkSettings(d, doc.value.spec as SettingsSpec);
     return;
   }
-  // Login tests need every document: they run with the rules across documents.
-  if (doc.kind === LOGIN_TEST_KIND) return;
+  // Login tests need every document: they run with the rules across documents. A set's own findings were
+  // made when it was expanded; its workspaces are checked as documents of their own.
+  if (doc.kind === LOGIN_TEST_KIND || doc.kind === WORKSPACE_SET_KIND) return;
   // So do moves: their addresses are checked against every document (rules/moves.ts).
   if (doc.kind === MOVED_KIND) return;
   // Each definition's check takes its own kind's spec; the document's kind picked the definition.
@@ -243,6 +252,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
       settingsSeen = true;
       continue;
     }
+    if (doc.kind === WORKSPACE_SET_KIND) continue;
     if (doc.kind === LOGIN_TEST_KIND) {
       loginTests.push({ name: doc.name, at: `${doc.file}:${doc.tree.range.start.line}`, spec: doc.value.spec as NomadLoginTestSpec });
       continue;
@@ -256,6 +266,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
       range: doc.tree.range,
       positions: doc.tree.positions,
       baseDir: doc.baseDir,
+      ...(doc.origin ? { origin: doc.origin } : {}),
     } as AnyDesired);
   }
   checkAcrossDocuments(docs, diagnostics);
@@ -272,7 +283,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
 
   return {
     desired: { objects, settings, root, ...(moves.length > 0 ? { moves } : {}) },
-    diagnostics: sortDiagnostics(diagnostics.map(clipDiagnostic)),
+    diagnostics: sortDiagnostics(collapseGenerated(diagnostics).map(clipDiagnostic)),
     files: found.files.map((f) => f.display).filter((f) => !skipped.includes(f)),
     sources,
     ...(loginTests.length > 0 ? { loginTests } : {}),

@@ -2,16 +2,17 @@ import { readFileSync } from 'node:fs';
 import AjvModule from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { KIND_DEFINITIONS } from '../kinds/registry.js';
-import { LOGIN_TEST_KIND, MOVED_KIND, SETTINGS_KIND, type Kind } from '../model/kinds.js';
+import { LOGIN_TEST_KIND, MOVED_KIND, SETTINGS_KIND, WORKSPACE_SET_KIND, type Kind } from '../model/kinds.js';
 
-/** Kinds a document may have: Settings, login tests, moves, and the managed kinds of the registry. */
-export type DocumentKind = typeof SETTINGS_KIND | typeof LOGIN_TEST_KIND | typeof MOVED_KIND | Kind;
+/** Kinds a document may have: Settings, login tests, moves, workspace sets, and the managed kinds of the registry. */
+export type DocumentKind = typeof SETTINGS_KIND | typeof LOGIN_TEST_KIND | typeof MOVED_KIND | typeof WORKSPACE_SET_KIND | Kind;
 
 export const SCHEMA_FILES: ReadonlyMap<DocumentKind, string> = new Map<DocumentKind, string>([
   [SETTINGS_KIND, 'settings.json'],
   [LOGIN_TEST_KIND, 'nomad-login-test.json'],
   [MOVED_KIND, 'moved.json'],
   ...KIND_DEFINITIONS.map((d) => [d.kind, d.schemaFile] as const),
+  [WORKSPACE_SET_KIND, 'no-code-workspace-set.json'],
 ]);
 
 export const DOCUMENT_KINDS: readonly DocumentKind[] = [...SCHEMA_FILES.keys()];

@@ -18,6 +18,12 @@ export const LOGIN_TEST_KIND = 'NomadLoginTest';
  */
 export const MOVED_KIND = 'Moved';
 
+/**
+ * Generates NoCodeWorkspace documents from data (src/manifest/workspace-set.ts): expanded by the manifest
+ * loader, never planned itself; each generated workspace is an ordinary `NoCodeWorkspace/<name>`.
+ */
+export const WORKSPACE_SET_KIND = 'NoCodeWorkspaceSet';
+
 export interface Address {
   kind: Kind;
   name: string;

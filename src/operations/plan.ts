@@ -4,7 +4,7 @@ import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics/type
 import { createPlan, toSavedPlan, type PlanRun } from '../engine/index.js';
 import { KINDS, parseAddress } from '../kinds/registry.js';
 import type { ManifestLoadResult } from '../manifest/index.js';
-import { addressKey, type Address, type Kind } from '../model/kinds.js';
+import { addressKey, WORKSPACE_SET_KIND, type Address, type Kind } from '../model/kinds.js';
 import type { Provider, ProviderContext } from '../providers/provider.js';
 import { serializePlan } from '../plan/serialize.js';
 import type { PlanNotice } from '../plan/types.js';
@@ -63,15 +63,50 @@ export interface PlanResult {
   readonly saved: string;
 }
 
-export function parseTargets(targets: readonly string[] | undefined, flag = '--target'): Address[] {
-  return (targets ?? []).map((t) => {
+/** The workspaces each NoCodeWorkspaceSet of the manifests generated, by set name (`--target NoCodeWorkspaceSet/<name>`). */
+export type SetMembers = ReadonlyMap<string, Address[]>;
+
+export function setMembers(manifests: ManifestLoadResult): SetMembers {
+  const members = new Map<string, Address[]>();
+  for (const o of manifests.desired.objects) {
+    if (o.origin === undefined) continue;
+    members.set(o.origin.set, [...(members.get(o.origin.set) ?? []), { kind: o.kind, name: o.name }]);
+  }
+  return members;
+}
+
+/** `NoCodeWorkspaceSet/<name>` (the kind in any case): the set's name, else undefined. */
+function setTargetName(text: string): string | undefined {
+  const slash = text.indexOf('/');
+  return slash > 0 && text.slice(0, slash).toLowerCase() === WORKSPACE_SET_KIND.toLowerCase() && slash < text.length - 1 ? text.slice(slash + 1) : undefined;
+}
+
+/**
+ * `Kind/name` addresses; with `--target`, `NoCodeWorkspaceSet/<name>` stands for every workspace the set
+ * generates (`sets`; left out before the manifests are read, when only the form is checked).
+ */
+export function parseTargets(targets: readonly string[] | undefined, flag = '--target', sets?: SetMembers): Address[] {
+  return (targets ?? []).flatMap((t) => {
+    const set = flag === '--target' ? setTargetName(t) : undefined;
+    if (set !== undefined) {
+      if (sets === undefined) return [];
+      const members = sets.get(set);
+      if (members === undefined) {
+        const close = didYouMean(set, [...sets.keys()]);
+        throw new ConvergeError('cli.unknown-set', `${flag} ${t} names no NoCodeWorkspaceSet of the manifests that generates workspaces`, {
+          source: 'user',
+          hint: close !== undefined ? `did you mean ${flag} ${WORKSPACE_SET_KIND}/${close}?` : `sets here: ${[...sets.keys()].join(', ') || 'none'}`,
+        });
+      }
+      return members;
+    }
     const a = parseAddress(t) ?? parseAddress(withKindSpelled(t));
     if (!a) {
       const kind = t.includes('/') ? t.slice(0, t.indexOf('/')) : t;
       const close = didYouMean(kind, KINDS);
       throw new ConvergeError('cli.bad-target', `${flag} ${t} is not Kind/name`, {
         source: 'user',
-        hint: close !== undefined && t.includes('/') ? `did you mean ${flag} ${close}${t.slice(t.indexOf('/'))}?` : `write it like ${KINDS[0]}/okta; kinds are ${KINDS.join(', ')}`,
+        hint: close !== undefined && t.includes('/') ? `did you mean ${flag} ${close}${t.slice(t.indexOf('/'))}?` : `write it like ${KINDS[0]}/okta; kinds are ${KINDS.join(', ')}${flag === '--target' ? `; ${WORKSPACE_SET_KIND}/<name> takes a set's workspaces` : ''}`,
       });
     }
     return a;
@@ -110,7 +145,7 @@ export function checkAddresses(req: PlanRequest): void {
  * host) stop the run.
  */
 export async function planLoaded(host: OperationHost, manifests: ManifestLoadResult, state: StateDocument, req: PlanRequest, location: string): Promise<PlanSession | undefined> {
-  const targets = parseTargets(req.targets);
+  const targets = parseTargets(req.targets, '--target', setMembers(manifests));
   const rewrite = parseTargets(req.rewrite, '--rewrite');
   const adopt = parseTargets(req.adopt, '--adopt');
   refuseEmpty(manifests.desired.objects.length, state, req.paths, req.allowEmpty === true || req.refreshOnly === true || req.destroy === true);
@@ -250,7 +285,7 @@ async function liveProblemsDespite(host: OperationHost, manifests: ManifestLoadR
       providers,
       state,
       ctx: providerContext(host, state),
-      options: { targets: parseTargets(req.targets), rewrite: [], adopt: [], files: await manifestFiles(stateRoot(host, settings), host.cwd, manifests.sources.keys(), state) },
+      options: { targets: parseTargets(req.targets, '--target', setMembers(manifests)), rewrite: [], adopt: [], files: await manifestFiles(stateRoot(host, settings), host.cwd, manifests.sources.keys(), state) },
     });
     return run.plan.diagnostics.filter((d) => !at.has(`${d.range?.file}:${d.range?.start.line}:${d.range?.start.col}`));
   } catch (e) {

@@ -4,6 +4,7 @@ import type { JsonValue } from '../model/json.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { ApplyIntent } from './intent.js';
 import type { DriftDetail, Note, Reason } from './codes.js';
+import type { GeneratedOrigin } from '../model/desired.js';
 
 export const PLAN_FORMAT_VERSION = '1.0';
 
@@ -59,6 +60,11 @@ export interface Change {
    * builds none for this change.
    */
   intent?: ApplyIntent;
+  /**
+   * The NoCodeWorkspaceSet and item that generated the object's document (docs/workspace-sets.md); the views
+   * say it under the address. Additive to plan format 1.0.
+   */
+  origin?: GeneratedOrigin;
 }
 
 export type RefreshKind = 'live' | 'gone' | 'source' | 'run';

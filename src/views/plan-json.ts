@@ -8,7 +8,7 @@ import { driftItemFromJson, jsonDriftItem } from './drift-sentences.js';
 /*
  * `plan --json`: a report for machines. Exactly
  *   { formatVersion, changes: [{ kind, name, action, fields: [{path, before, after, sensitive}],
- *     id?, reason?, reasons?, notes?, noteCodes?, upgrade?, deletion?, adopt?, refresh?, movedFrom? }], summary, drift,
+ *     id?, reason?, reasons?, notes?, noteCodes?, upgrade?, deletion?, adopt?, refresh?, movedFrom?, origin? }], summary, drift,
  *     diagnostics, notices?, state?, loginTests? }.
  * `reason` and `notes` are the sentences the text view prints (format 1.0 readers rely on them);
  * `reasons` and `noteCodes` (additive) are the same facts as codes with data (docs/codes.md), in
@@ -39,6 +39,7 @@ interface JsonChange {
   refresh?: Change['refresh'];
   /** A Moved document's rename: the old name (same kind). */
   movedFrom?: string;
+  origin?: Change['origin'];
 }
 
 function jsonChange(c: Change): JsonChange {
@@ -56,6 +57,7 @@ function jsonChange(c: Change): JsonChange {
     ...(isAdoption(c) ? { adopt: true as const } : {}),
     ...(isRefresh(c) ? { refresh: c.refresh } : {}),
     ...(c.movedFrom !== undefined ? { movedFrom: c.movedFrom } : {}),
+    ...(c.origin !== undefined ? { origin: c.origin } : {}),
   };
 }
 

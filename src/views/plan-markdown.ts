@@ -3,7 +3,7 @@ import { countDrift, informativeDrift } from './drift.js';
 import { actionSymbol, describeDiagnosticCount, changeFieldLines, diffFieldLines, plural, upgradeLine } from './format.js';
 import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdFence } from './markdown.js';
 import { NO_CHANGES } from './plan-summary.js';
-import { noteLines, reasonLine } from './change-sentences.js';
+import { noteLines, originLine, reasonLine } from './change-sentences.js';
 import { heredocDiffLines, shownFields } from './multiline-diff.js';
 import { adoptionMarkdown } from './plan-adoptions.js';
 import { loginTestsMarkdown } from './plan-login-tests.js';
@@ -20,6 +20,8 @@ const BANNER_NAMES = 20;
 
 function diffLines(c: Change): string[] {
   const lines: string[] = [`${actionSymbol(c.action)} ${c.kind}/${c.name}${c.deletion ? ` (deletion: ${c.deletion})` : ''}`];
+  const origin = originLine(c);
+  if (origin !== undefined) lines.push(`# ${origin}`);
   const reason = reasonLine(c);
   if (reason !== undefined) lines.push(`# ${reason}`);
   const u = c.upgrade;

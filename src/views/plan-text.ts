@@ -2,7 +2,7 @@ import { refreshes, type Change, type Plan } from '../plan/types.js';
 import { informativeDrift, renderDriftItemsText } from './drift.js';
 import { actionColor, actionSymbol, describeDiagnosticCount, changeFieldLines, formatFieldLine, painter, upgradeLine, type Paint } from './format.js';
 import { summaryLine } from './plan-summary.js';
-import { noteLines, reasonLine } from './change-sentences.js';
+import { noteLines, originLine, reasonLine } from './change-sentences.js';
 import { heredocLines, shownFields } from './multiline-diff.js';
 import { adoptionLine, renderAdoptionsText } from './plan-adoptions.js';
 import { isRefreshOnly, noticeSentences, NOTHING_TO_REFRESH, refreshLine, renderRefreshesText, stateLine } from './plan-notices.js';
@@ -25,6 +25,8 @@ export function renderChangeText(c: Change, paint: Paint): string[] {
   const lines: string[] = [];
   const symbol = paint(actionColor(c.action), actionSymbol(c.action));
   lines.push(`  ${symbol} ${paint('bold', `${c.kind}/${c.name}`)}${headerNote(c)}`);
+  const origin = originLine(c);
+  if (origin !== undefined) lines.push(`${INDENT}${paint('dim', `# ${origin}`)}`);
   const reason = reasonLine(c);
   if (reason !== undefined) lines.push(`${INDENT}${paint('dim', `# ${reason}`)}`);
   const version = upgradeLine(c);

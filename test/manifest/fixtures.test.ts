@@ -115,6 +115,11 @@ describe('valid manifests', () => {
       'NomadBindingRule/deployers',
       'NomadBindingRule/engineers-are-developers',
     ]);
+    // examples/tfe/lambda.yaml writes lambda-dev as a NoCodeWorkspaceSet: the same object as a written document.
+    expect(result.desired.objects.find((o) => o.name === 'lambda-dev')).toMatchObject({
+      origin: { set: 'lambda-envs', item: 'env=dev, runtime=nodejs20.x' },
+      spec: { module: 'lambda', variables: [{ key: 'function_name', value: 'hello-dev' }, { key: 'runtime', value: 'nodejs20.x' }] },
+    });
     expect(result.desired.settings.spec).toEqual({ tfe: { organization: 'acme' }, state: { backend: 'local', path: '.converge/state.json' } });
     for (const f of examples) expect(readFileSync(f, 'utf8')).toMatch(/^# yaml-language-server: \$schema=(\.\.\/)+schemas\/document\.json\n/);
     expect(readFileSync(join(REPO, 'examples/tfe/vpc.yaml'), 'utf8')).toContain('\n  versionPin: 1.4.0\n');

@@ -10,6 +10,7 @@ export interface ExportFlags {
   out?: string;
   force?: boolean;
   organization?: string;
+  asSet?: boolean;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -27,7 +28,7 @@ export async function exportCommand(host: Host, opts: ExportFlags): Promise<numb
   for (const note of run.notes) host.err(`Note: ${note}\n`);
   if (opts.out) {
     const dir = resolve(host.cwd, opts.out);
-    const files = exportFiles(run);
+    const files = exportFiles(run, { asSet: opts.asSet === true });
     // Checked before anything is written, so a refusal leaves the directory as it was.
     if (!opts.force) {
       const taken: string[] = [];
@@ -45,7 +46,7 @@ export async function exportCommand(host: Host, opts: ExportFlags): Promise<numb
       host.err(`Wrote ${f.documents.length} ${f.kind} document${f.documents.length === 1 ? '' : 's'} to ${join(opts.out, f.file)}\n`);
     }
   } else {
-    host.out(exportText(run));
+    host.out(exportText(run, { asSet: opts.asSet === true }));
   }
   if (run.documents.length === 0) host.err('No objects found to export.\n');
   if (run.secrets.length > 0) {

@@ -3,6 +3,8 @@ import type { DocumentKind } from '../schema.js';
 import { rangeAt } from '../schema-errors.js';
 import type { YamlTree } from '../yaml-tree.js';
 import type { RuleSink } from '../../kinds/rule-sink.js';
+import type { GeneratedOrigin } from '../../model/desired.js';
+import { markGenerated } from '../generated-diagnostics.js';
 
 export { where } from '../../kinds/rule-sink.js';
 
@@ -19,6 +21,8 @@ export interface LoadedDoc {
   schemaValid: boolean;
   /** JSON pointers of the schema's findings in this document (empty when it passed). */
   schemaProblems: string[];
+  /** Set on a document a NoCodeWorkspaceSet generated: its findings name the set and the item. */
+  origin?: GeneratedOrigin;
 }
 
 /** Collects diagnostics for one document, placing each at a JSON pointer's node. */
@@ -47,7 +51,9 @@ export class DocDiagnostics implements RuleSink {
     const at = typeof pointer === 'string' ? pointer : this.rangePointers.get(pointer);
     if (at !== undefined && !this.keep(at)) return;
     const range = typeof pointer === 'string' ? this.range(pointer) : pointer;
-    this.out.push(detail === undefined ? { severity, code, summary, range } : { severity, code, summary, detail, range });
+    const found: Diagnostic = detail === undefined ? { severity, code, summary, range } : { severity, code, summary, detail, range };
+    if (this.doc.origin) markGenerated(found, this.doc.name, this.doc.origin);
+    this.out.push(found);
   }
 
   error(code: string, pointer: string | SourceRange, summary: string, detail?: string): void {

@@ -26,6 +26,18 @@ export function checkAcrossDocuments(docs: readonly LoadedDoc[], out: Diagnostic
     if (doc.name === '') continue;
     const address = `${doc.kind}/${doc.name}`;
     const first = byAddress.get(address);
+    if (first && (first.origin || doc.origin)) {
+      // The generated one carries the finding: the set is where a name was made that is taken.
+      const [generated, other] = doc.origin ? [doc, first] : [first, doc];
+      const otherWhere = other.origin ? `by NoCodeWorkspaceSet/${other.origin.set} (${where(other.tree.range)})` : `at ${where(other.tree.positions['/name'] ?? other.tree.range)}`;
+      new DocDiagnostics(generated, out).error(
+        'workspace-set.name-collision',
+        '/name',
+        `the set generates ${doc.kind} "${doc.name}", which is also defined ${otherWhere}`,
+        'Names are unique per kind: remove the hand-written document (the set now makes it), or change `template.name` or the item so the names differ.',
+      );
+      continue;
+    }
     if (first) {
       d.error(
         'manifest.duplicate',

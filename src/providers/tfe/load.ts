@@ -1,6 +1,6 @@
 import { errorMessage, isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
-import type { DesiredObject } from '../../model/desired.js';
+import { generatedNote, type DesiredObject } from '../../model/desired.js';
 import type { JsonValue } from '../../model/json.js';
 import { isSecretRef } from '../../model/secret-ref.js';
 import type { StateRecord } from '../../state/types.js';
@@ -50,12 +50,20 @@ export interface ModuleInfo {
   noCodeModuleId: string | null;
 }
 
+/** A workspace a NoCodeWorkspaceSet generated is at the set's node: the finding also names the set's item. */
+function withOrigin(desired: ModuleDesired | WorkspaceDesired, detail: string | undefined): string | undefined {
+  if (desired.origin === undefined) return detail;
+  const note = generatedNote(desired.name, desired.origin);
+  return detail === undefined ? note : `${detail} ${note}`;
+}
+
 function errorAt(desired: ModuleDesired | WorkspaceDesired, pointer: string, code: string, summary: string, detail?: string): Diagnostic {
-  return { severity: 'error', code, summary, ...(detail ? { detail } : {}), range: rangeOf(desired, pointer) };
+  const said = withOrigin(desired, detail);
+  return { severity: 'error', code, summary, ...(said ? { detail: said } : {}), range: rangeOf(desired, pointer) };
 }
 
 function warningAt(desired: ModuleDesired | WorkspaceDesired, pointer: string, code: string, summary: string, detail: string): Diagnostic {
-  return { severity: 'warning', code, summary, detail, range: rangeOf(desired, pointer) };
+  return { severity: 'warning', code, summary, detail: withOrigin(desired, detail) ?? detail, range: rangeOf(desired, pointer) };
 }
 
 function byName<T extends { name: string }>(items: readonly T[]): Map<string, T> {
