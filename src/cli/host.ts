@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { Action } from '../model/action.js';
-import type { ConvergeEvent, EventLevel, Reporter } from '../model/events.js';
+import type { EventCode, EventLevel, Reporter, TypedEvent } from '../model/events.js';
 import type { OperationHost } from '../operations/host.js';
 import { progressText } from '../views/apply-progress.js';
 import { renderDiagnosticsText, renderGithubAnnotations } from '../views/diagnostics.js';
@@ -42,7 +42,7 @@ const LEVEL_RANK: Record<EventLevel, number> = { debug: 0, info: 1, warn: 2, err
  * Events that only say what is happening now. On a TTY they replace the status line instead of
  * scrolling; elsewhere they are ordinary timestamped lines.
  */
-const STATUS_CODES = new Set(['apply.change.start', 'tfe.run.phase', 'tfe.run.resume', 'state.lock.wait']);
+const STATUS_CODES: ReadonlySet<EventCode> = new Set(['apply.change.start', 'tfe.run.phase', 'tfe.run.resume', 'state.lock.wait']);
 
 /**
  * Whether to colour: not with --no-color, not when NO_COLOR is set to anything non-empty
@@ -76,7 +76,7 @@ export class Host implements OperationHost {
   private readonly tally = new ApplyTally();
   private current = '';
   private ticker: NodeJS.Timeout | undefined;
-  private readonly silenced = new Set<string>();
+  private readonly silenced = new Set<EventCode>();
   /** Without a TTY: the stage last printed per run, so a run prints a line per stage, not per state. */
   private readonly runStages = new Map<string, string>();
   /** The state lock held right now (operations report it), named if the process must exit at once. */
@@ -95,7 +95,7 @@ export class Host implements OperationHost {
     this.minLevel = opts.verbosity === 'verbose' ? 0 : opts.verbosity === 'quiet' ? 2 : 1;
     this.status = new ProgressLine(opts.stderr);
     this.reporter = {
-      emit: (event: ConvergeEvent) => {
+      emit: (event: TypedEvent) => {
         const { upgradesFinished } = this.tally.record(event);
         if (LEVEL_RANK[event.level] >= this.minLevel && !this.silenced.has(event.code)) this.progress(event);
         const summary = upgradesFinished && this.minLevel <= 1 ? this.tally.upgradesSummary() : undefined;
@@ -124,7 +124,7 @@ export class Host implements OperationHost {
   }
 
   /** Drops events with this code from now on (the command has already said the same thing). */
-  silence(code: string): void {
+  silence(code: EventCode): void {
     this.silenced.add(code);
   }
 
@@ -139,6 +139,12 @@ export class Host implements OperationHost {
     this.total = total;
     this.tally.reset(actions);
     this.current = '';
+    this.reporter.emit({
+      code: 'cli.phase.start',
+      level: 'info',
+      message: `${name}…`,
+      data: { phase: name, ...(total !== undefined ? { total } : {}), ...(actions !== undefined ? { actions: { ...actions } } : {}) },
+    });
     if (this.minLevel > 1) return;
     if (this.interactive) {
       this.drawStatus();
@@ -203,16 +209,18 @@ export class Host implements OperationHost {
     this.err(`${stamp}${text}\n`);
   }
 
-  private progress(event: ConvergeEvent): void {
+  private progress(event: TypedEvent): void {
+    // phase() says it in its own words: a line, or the status line.
+    if (event.code === 'cli.phase.start') return;
     const text = this.redactor.redact(progressText(event));
-    const isStatus = event.level === 'info' && (event.data?.transient === true || STATUS_CODES.has(event.code));
+    const isStatus = event.level === 'info' && STATUS_CODES.has(event.code);
     if (this.interactive && isStatus) {
       this.current = text;
       if (this.phaseName !== undefined) this.drawStatus();
       else this.status.draw(text);
       return;
     }
-    if (event.code === 'tfe.run.phase' && typeof event.data?.stage === 'string' && typeof event.data.runId === 'string') {
+    if (event.code === 'tfe.run.phase') {
       if (this.runStages.get(event.data.runId) === event.data.stage) return;
       this.runStages.set(event.data.runId, event.data.stage);
     }
