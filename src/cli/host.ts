@@ -4,6 +4,8 @@ import type { EventCode, EventLevel, Reporter, TypedEvent } from '../model/event
 import type { OperationHost } from '../operations/host.js';
 import { progressText } from '../views/apply-progress.js';
 import { renderDiagnosticsText, renderGithubAnnotations } from '../views/diagnostics.js';
+import { diagnosticLine, eventLine, renderStreamLine, type StreamLine } from '../views/json-stream.js';
+import type { JsonValue } from '../model/json.js';
 import { DigestBook } from '../secrets/digest.js';
 import { Redactor } from '../secrets/redactor.js';
 import { ApplyTally } from './apply-tally.js';
@@ -34,6 +36,13 @@ export interface HostOptions {
   tick?: boolean;
   /** The command was run with `--json`: a failure prints its diagnostics as one JSON document on stdout. */
   json?: boolean;
+  /**
+   * The command was run with `--json-stream`: every event and diagnostic is a JSON line on stdout
+   * (views/json-stream.ts), the last line the summary; progress is not drawn on stderr.
+   */
+  jsonStream?: boolean;
+  /** The command's name as typed (`apply`, `state list`), for the summary line. */
+  command?: string;
 }
 
 const LEVEL_RANK: Record<EventLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
@@ -85,6 +94,8 @@ export class Host implements OperationHost {
   readonly shownDiagnostics: Diagnostic[] = [];
   /** Whether anything reached stdout: a command that printed its result prints no failure document. */
   wroteStdout = false;
+  /** With --json-stream: the command's result document and its one-line outcome, for the summary line. */
+  streamResult: { result?: JsonValue; message: string } | undefined;
 
   lockHeld(lock: { id: string; leftBehind?: string } | undefined): void {
     this.heldLock = lock;
@@ -97,6 +108,10 @@ export class Host implements OperationHost {
     this.reporter = {
       emit: (event: TypedEvent) => {
         const { upgradesFinished } = this.tally.record(event);
+        if (this.streaming) {
+          this.stream(eventLine(event, progressText(event), this.now()));
+          return;
+        }
         if (LEVEL_RANK[event.level] >= this.minLevel && !this.silenced.has(event.code)) this.progress(event);
         const summary = upgradesFinished && this.minLevel <= 1 ? this.tally.upgradesSummary() : undefined;
         if (summary !== undefined) {
@@ -113,6 +128,21 @@ export class Host implements OperationHost {
 
   get cwd(): string {
     return this.opts.cwd;
+  }
+
+  /** `--json-stream`: stdout carries JSON lines only. */
+  get streaming(): boolean {
+    return this.opts.jsonStream === true;
+  }
+
+  /** The host's clock (a test's fake one), for the lines' timestamps. */
+  get time(): number {
+    return this.now();
+  }
+
+  /** One JSON line on stdout, through the redactor like every other byte. */
+  stream(line: StreamLine): void {
+    this.out(renderStreamLine(line));
   }
 
   get color(): boolean {
@@ -145,7 +175,7 @@ export class Host implements OperationHost {
       message: `${name}…`,
       data: { phase: name, ...(total !== undefined ? { total } : {}), ...(actions !== undefined ? { actions: { ...actions } } : {}) },
     });
-    if (this.minLevel > 1) return;
+    if (this.minLevel > 1 || this.streaming) return;
     if (this.interactive) {
       this.drawStatus();
       if (this.opts.tick !== false) {
@@ -173,6 +203,7 @@ export class Host implements OperationHost {
   diagnostics(diags: readonly Diagnostic[], sources: ReadonlyMap<string, string>): void {
     if (diags.length === 0) return;
     this.shownDiagnostics.push(...diags);
+    if (this.streaming) for (const d of diags) this.stream(diagnosticLine(d, this.now()));
     this.err(renderDiagnosticsText([...diags], { sources, color: this.color }));
     if (this.env.GITHUB_ACTIONS === 'true') this.err(renderGithubAnnotations([...diags]));
   }

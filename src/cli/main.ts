@@ -30,8 +30,14 @@ interface GlobalFlags {
   color?: boolean;
 }
 
-/** Whether the command being run was given `--json` (set before its action runs). */
+/** Whether the command being run was given `--json` or `--json-stream`, and its name (set before its action runs). */
 let jsonRequested = false;
+let streamRequested = false;
+let commandName = 'converge';
+
+/** `--json-stream`: events, diagnostics and a summary as JSON lines on stdout (docs/ci.md). */
+const jsonStreamOption = () =>
+  new Option('--json-stream', 'one JSON object per line on stdout: events, diagnostics, then a summary (schemas/json-stream.json)').conflicts('json');
 
 function makeHost(program: Command): Host {
   const g = program.opts<GlobalFlags>();
@@ -44,6 +50,8 @@ function makeHost(program: Command): Host {
     verbosity: g.quiet ? 'quiet' : g.verbose ? 'verbose' : 'normal',
     color: colorEnabled(g.color, env, process.stdout),
     json: jsonRequested,
+    jsonStream: streamRequested,
+    command: commandName,
   });
 }
 
@@ -71,7 +79,12 @@ program
   .option('--no-color', 'no ANSI colours (NO_COLOR is honoured too)')
   .showHelpAfterError()
   .hook('preAction', (_program, command) => {
-    jsonRequested = command.opts<{ json?: boolean }>().json === true;
+    const opts = command.opts<{ json?: boolean; jsonStream?: boolean }>();
+    jsonRequested = opts.json === true;
+    streamRequested = opts.jsonStream === true;
+    const names: string[] = [];
+    for (let c: Command | null = command; c !== null && c !== program; c = c.parent) names.unshift(c.name());
+    commandName = names.join(' ');
   });
 
 program
@@ -88,6 +101,7 @@ program
   .description('read live state and show what apply would change')
   .argument('[paths...]', 'manifest files or directories', ['.'])
   .option('--json', 'versioned JSON plan on stdout')
+  .addOption(jsonStreamOption())
   .option('--markdown', 'Markdown plan for a pull-request comment')
   .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
   .option('--out <file>', 'save the plan for `apply --plan`')
@@ -131,6 +145,7 @@ program
   .addOption(applyRunOption.lockTimeout())
   .addOption(applyRunOption.pollInterval())
   .option('--json', 'JSON apply result on stdout')
+  .addOption(jsonStreamOption())
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/apply.js')).applyCommand(host, paths, opts));
   });
@@ -147,6 +162,7 @@ program
   .addOption(applyRunOption.lockTimeout())
   .addOption(applyRunOption.pollInterval())
   .option('--json', 'JSON apply result on stdout')
+  .addOption(jsonStreamOption())
   .addHelpText('after', '\nExamples:\n  converge plan --destroy --out destroy.json   # review, then: converge apply --plan destroy.json\n  converge destroy --target NomadAuthMethod/okta\n  converge destroy --deletion destroy --auto-approve\n')
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/apply.js')).applyCommand(host, paths, { ...opts, destroy: true }));
@@ -157,6 +173,7 @@ program
   .description('read-only check: exit 0 in sync, 2 drift, 1 error')
   .argument('[paths...]', 'manifest files or directories', ['.'])
   .option('--json', 'JSON drift report on stdout')
+  .addOption(jsonStreamOption())
   .option('--markdown', 'Markdown drift report')
   .option('--region <region>', 'also read this Nomad region and report its replication lag (drift is measured against the authoritative region)')
   .action(async (paths: string[], opts) => {
