@@ -5,6 +5,7 @@ import { tuneHeapForBatchRun } from './heap-tuning.js';
 import { quietWhenPipeCloses } from './closed-pipe.js';
 import { colorEnabled, Host } from './host.js';
 import { singleDashLongFlag } from './single-dash.js';
+import { addHelpExamples, commandPath } from './help-examples.js';
 
 /*
  * Entry point. Command modules are imported lazily inside their actions so `converge --version`
@@ -82,9 +83,7 @@ program
     const opts = command.opts<{ json?: boolean; jsonStream?: boolean }>();
     jsonRequested = opts.json === true;
     streamRequested = opts.jsonStream === true;
-    const names: string[] = [];
-    for (let c: Command | null = command; c !== null && c !== program; c = c.parent) names.unshift(c.name());
-    commandName = names.join(' ');
+    commandName = commandPath(command);
   });
 
 program
@@ -163,7 +162,6 @@ program
   .addOption(applyRunOption.pollInterval())
   .option('--json', 'JSON apply result on stdout')
   .addOption(jsonStreamOption())
-  .addHelpText('after', '\nExamples:\n  converge plan --destroy --out destroy.json   # review, then: converge apply --plan destroy.json\n  converge destroy --target NomadAuthMethod/okta\n  converge destroy --deletion destroy --auto-approve\n')
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/apply.js')).applyCommand(host, paths, { ...opts, destroy: true }));
   });
@@ -290,6 +288,8 @@ login
   .action(async (paths: string[], opts: { method: string; claims: string; json?: boolean; markdown?: boolean; live?: boolean }) => {
     await run(program, async (host) => (await import('./commands/login.js')).loginExplainCommand(host, paths, opts));
   });
+
+addHelpExamples(program);
 
 const singleDash = singleDashLongFlag(program, process.argv.slice(2));
 if (singleDash) {
