@@ -11,6 +11,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'converge plan --out plan.json          # review what would change, saved',
     'converge apply --plan plan.json        # apply exactly that plan',
   ],
+  fmt: ['converge fmt', 'converge fmt --check examples/   # exit 1 when a file would change', 'converge fmt --diff nomad/auth-methods.yaml'],
   validate: ['converge validate', 'converge validate nomad/ tfe/vpc.yaml --json'],
   plan: [
     'converge plan',

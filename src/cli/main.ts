@@ -96,6 +96,16 @@ program
   });
 
 program
+  .command('fmt')
+  .description('rewrite manifests in the canonical layout (key order, 2-space indentation), keeping comments')
+  .argument('[paths...]', 'manifest files or directories', ['.'])
+  .option('--check', 'write nothing; list the files that would change and exit 1 if any (for CI)')
+  .option('--diff', 'show the changes as a diff instead of the file names')
+  .action(async (paths: string[], opts: { check?: boolean; diff?: boolean }) => {
+    await run(program, async (host) => (await import('./commands/fmt.js')).fmtCommand(host, paths, opts));
+  });
+
+program
   .command('plan')
   .description('read live state and show what apply would change')
   .argument('[paths...]', 'manifest files or directories', ['.'])
