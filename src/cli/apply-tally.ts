@@ -1,5 +1,5 @@
 import type { Action } from '../model/action.js';
-import type { ConvergeEvent } from '../model/events.js';
+import type { TypedEvent } from '../model/events.js';
 
 /** Changes of one action in this phase: finished (and how), and started but not finished yet. */
 interface ActionCount {
@@ -31,24 +31,23 @@ export class ApplyTally {
   }
 
   /** Counts an event; says whether it finished the last upgrade of the phase (then the summary is final). */
-  record(event: ConvergeEvent): { upgradesFinished: boolean } {
-    const started = event.code === 'apply.change.start';
-    if (!started && event.code !== 'apply.change.done') return { upgradesFinished: false };
-    const data = event.data ?? {};
-    const action = typeof data.action === 'string' ? data.action : '';
-    const key = `${String(data.kind)}/${String(data.name)}`;
+  record(event: TypedEvent): { upgradesFinished: boolean } {
+    if (event.code !== 'apply.change.start' && event.code !== 'apply.change.done') return { upgradesFinished: false };
+    const { action, kind, name } = event.data;
+    const key = `${kind}/${name}`;
     const count = this.byAction.get(action) ?? this.byAction.set(action, emptyCount(0)).get(action);
     if (count === undefined) return { upgradesFinished: false };
-    if (started) {
+    if (event.code === 'apply.change.start') {
       count.running.add(key);
       return { upgradesFinished: false };
     }
     this.done += 1;
     count.running.delete(key);
     count.done += 1;
-    if (data.status === 'failed') count.failed += 1;
-    else if (data.status === 'skipped') count.skipped += 1;
-    else if (data.status === 'cancelled') count.cancelled += 1;
+    const { status } = event.data;
+    if (status === 'failed') count.failed += 1;
+    else if (status === 'skipped') count.skipped += 1;
+    else if (status === 'cancelled') count.cancelled += 1;
     return { upgradesFinished: action === 'upgrade' && count.total > 1 && count.done === count.total };
   }
 

@@ -1,9 +1,11 @@
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { Action } from '../model/action.js';
-import type { ConvergeEvent, EventLevel, Reporter } from '../model/events.js';
+import type { EventCode, EventLevel, Reporter, TypedEvent } from '../model/events.js';
 import type { OperationHost } from '../operations/host.js';
 import { progressText } from '../views/apply-progress.js';
 import { renderDiagnosticsText, renderGithubAnnotations } from '../views/diagnostics.js';
+import { diagnosticLine, eventLine, renderStreamLine, type StreamLine } from '../views/json-stream.js';
+import type { JsonValue } from '../model/json.js';
 import { DigestBook } from '../secrets/digest.js';
 import { Redactor } from '../secrets/redactor.js';
 import { ApplyTally } from './apply-tally.js';
@@ -34,6 +36,13 @@ export interface HostOptions {
   tick?: boolean;
   /** The command was run with `--json`: a failure prints its diagnostics as one JSON document on stdout. */
   json?: boolean;
+  /**
+   * The command was run with `--json-stream`: every event and diagnostic is a JSON line on stdout
+   * (views/json-stream.ts), the last line the summary; progress is not drawn on stderr.
+   */
+  jsonStream?: boolean;
+  /** The command's name as typed (`apply`, `state list`), for the summary line. */
+  command?: string;
 }
 
 const LEVEL_RANK: Record<EventLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
@@ -42,7 +51,7 @@ const LEVEL_RANK: Record<EventLevel, number> = { debug: 0, info: 1, warn: 2, err
  * Events that only say what is happening now. On a TTY they replace the status line instead of
  * scrolling; elsewhere they are ordinary timestamped lines.
  */
-const STATUS_CODES = new Set(['apply.change.start', 'tfe.run.phase', 'tfe.run.resume', 'state.lock.wait']);
+const STATUS_CODES: ReadonlySet<EventCode> = new Set(['apply.change.start', 'tfe.run.phase', 'tfe.run.resume', 'state.lock.wait']);
 
 /**
  * Whether to colour: not with --no-color, not when NO_COLOR is set to anything non-empty
@@ -76,7 +85,7 @@ export class Host implements OperationHost {
   private readonly tally = new ApplyTally();
   private current = '';
   private ticker: NodeJS.Timeout | undefined;
-  private readonly silenced = new Set<string>();
+  private readonly silenced = new Set<EventCode>();
   /** Without a TTY: the stage last printed per run, so a run prints a line per stage, not per state. */
   private readonly runStages = new Map<string, string>();
   /** The state lock held right now (operations report it), named if the process must exit at once. */
@@ -85,6 +94,8 @@ export class Host implements OperationHost {
   readonly shownDiagnostics: Diagnostic[] = [];
   /** Whether anything reached stdout: a command that printed its result prints no failure document. */
   wroteStdout = false;
+  /** With --json-stream: the command's result document and its one-line outcome, for the summary line. */
+  streamResult: { result?: JsonValue; message: string } | undefined;
 
   lockHeld(lock: { id: string; leftBehind?: string } | undefined): void {
     this.heldLock = lock;
@@ -95,8 +106,12 @@ export class Host implements OperationHost {
     this.minLevel = opts.verbosity === 'verbose' ? 0 : opts.verbosity === 'quiet' ? 2 : 1;
     this.status = new ProgressLine(opts.stderr);
     this.reporter = {
-      emit: (event: ConvergeEvent) => {
+      emit: (event: TypedEvent) => {
         const { upgradesFinished } = this.tally.record(event);
+        if (this.streaming) {
+          this.stream(eventLine(event, progressText(event), this.now()));
+          return;
+        }
         if (LEVEL_RANK[event.level] >= this.minLevel && !this.silenced.has(event.code)) this.progress(event);
         const summary = upgradesFinished && this.minLevel <= 1 ? this.tally.upgradesSummary() : undefined;
         if (summary !== undefined) {
@@ -115,6 +130,21 @@ export class Host implements OperationHost {
     return this.opts.cwd;
   }
 
+  /** `--json-stream`: stdout carries JSON lines only. */
+  get streaming(): boolean {
+    return this.opts.jsonStream === true;
+  }
+
+  /** The host's clock (a test's fake one), for the lines' timestamps. */
+  get time(): number {
+    return this.now();
+  }
+
+  /** One JSON line on stdout, through the redactor like every other byte. */
+  stream(line: StreamLine): void {
+    this.out(renderStreamLine(line));
+  }
+
   get color(): boolean {
     return this.opts.color;
   }
@@ -124,7 +154,7 @@ export class Host implements OperationHost {
   }
 
   /** Drops events with this code from now on (the command has already said the same thing). */
-  silence(code: string): void {
+  silence(code: EventCode): void {
     this.silenced.add(code);
   }
 
@@ -139,7 +169,13 @@ export class Host implements OperationHost {
     this.total = total;
     this.tally.reset(actions);
     this.current = '';
-    if (this.minLevel > 1) return;
+    this.reporter.emit({
+      code: 'cli.phase.start',
+      level: 'info',
+      message: `${name}…`,
+      data: { phase: name, ...(total !== undefined ? { total } : {}), ...(actions !== undefined ? { actions: { ...actions } } : {}) },
+    });
+    if (this.minLevel > 1 || this.streaming) return;
     if (this.interactive) {
       this.drawStatus();
       if (this.opts.tick !== false) {
@@ -167,6 +203,7 @@ export class Host implements OperationHost {
   diagnostics(diags: readonly Diagnostic[], sources: ReadonlyMap<string, string>): void {
     if (diags.length === 0) return;
     this.shownDiagnostics.push(...diags);
+    if (this.streaming) for (const d of diags) this.stream(diagnosticLine(d, this.now()));
     this.err(renderDiagnosticsText([...diags], { sources, color: this.color }));
     if (this.env.GITHUB_ACTIONS === 'true') this.err(renderGithubAnnotations([...diags]));
   }
@@ -203,16 +240,18 @@ export class Host implements OperationHost {
     this.err(`${stamp}${text}\n`);
   }
 
-  private progress(event: ConvergeEvent): void {
+  private progress(event: TypedEvent): void {
+    // phase() says it in its own words: a line, or the status line.
+    if (event.code === 'cli.phase.start') return;
     const text = this.redactor.redact(progressText(event));
-    const isStatus = event.level === 'info' && (event.data?.transient === true || STATUS_CODES.has(event.code));
+    const isStatus = event.level === 'info' && STATUS_CODES.has(event.code);
     if (this.interactive && isStatus) {
       this.current = text;
       if (this.phaseName !== undefined) this.drawStatus();
       else this.status.draw(text);
       return;
     }
-    if (event.code === 'tfe.run.phase' && typeof event.data?.stage === 'string' && typeof event.data.runId === 'string') {
+    if (event.code === 'tfe.run.phase') {
       if (this.runStages.get(event.data.runId) === event.data.stage) return;
       this.runStages.set(event.data.runId, event.data.stage);
     }

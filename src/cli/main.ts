@@ -5,6 +5,7 @@ import { tuneHeapForBatchRun } from './heap-tuning.js';
 import { quietWhenPipeCloses } from './closed-pipe.js';
 import { colorEnabled, Host } from './host.js';
 import { singleDashLongFlag } from './single-dash.js';
+import { addHelpExamples, commandPath } from './help-examples.js';
 
 /*
  * Entry point. Command modules are imported lazily inside their actions so `converge --version`
@@ -30,8 +31,14 @@ interface GlobalFlags {
   color?: boolean;
 }
 
-/** Whether the command being run was given `--json` (set before its action runs). */
+/** Whether the command being run was given `--json` or `--json-stream`, and its name (set before its action runs). */
 let jsonRequested = false;
+let streamRequested = false;
+let commandName = 'converge';
+
+/** `--json-stream`: events, diagnostics and a summary as JSON lines on stdout (docs/ci.md). */
+const jsonStreamOption = () =>
+  new Option('--json-stream', 'one JSON object per line on stdout: events, diagnostics, then a summary (schemas/json-stream.json)').conflicts('json');
 
 function makeHost(program: Command): Host {
   const g = program.opts<GlobalFlags>();
@@ -44,6 +51,8 @@ function makeHost(program: Command): Host {
     verbosity: g.quiet ? 'quiet' : g.verbose ? 'verbose' : 'normal',
     color: colorEnabled(g.color, env, process.stdout),
     json: jsonRequested,
+    jsonStream: streamRequested,
+    command: commandName,
   });
 }
 
@@ -71,7 +80,10 @@ program
   .option('--no-color', 'no ANSI colours (NO_COLOR is honoured too)')
   .showHelpAfterError()
   .hook('preAction', (_program, command) => {
-    jsonRequested = command.opts<{ json?: boolean }>().json === true;
+    const opts = command.opts<{ json?: boolean; jsonStream?: boolean }>();
+    jsonRequested = opts.json === true;
+    streamRequested = opts.jsonStream === true;
+    commandName = commandPath(command);
   });
 
 program
@@ -84,10 +96,21 @@ program
   });
 
 program
+  .command('fmt')
+  .description('rewrite manifests in the canonical layout (key order, 2-space indentation), keeping comments')
+  .argument('[paths...]', 'manifest files or directories', ['.'])
+  .option('--check', 'write nothing; list the files that would change and exit 1 if any (for CI)')
+  .option('--diff', 'show the changes as a diff instead of the file names')
+  .action(async (paths: string[], opts: { check?: boolean; diff?: boolean }) => {
+    await run(program, async (host) => (await import('./commands/fmt.js')).fmtCommand(host, paths, opts));
+  });
+
+program
   .command('plan')
   .description('read live state and show what apply would change')
   .argument('[paths...]', 'manifest files or directories', ['.'])
   .option('--json', 'versioned JSON plan on stdout')
+  .addOption(jsonStreamOption())
   .option('--markdown', 'Markdown plan for a pull-request comment')
   .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
   .option('--out <file>', 'save the plan for `apply --plan`')
@@ -131,6 +154,7 @@ program
   .addOption(applyRunOption.lockTimeout())
   .addOption(applyRunOption.pollInterval())
   .option('--json', 'JSON apply result on stdout')
+  .addOption(jsonStreamOption())
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/apply.js')).applyCommand(host, paths, opts));
   });
@@ -147,7 +171,7 @@ program
   .addOption(applyRunOption.lockTimeout())
   .addOption(applyRunOption.pollInterval())
   .option('--json', 'JSON apply result on stdout')
-  .addHelpText('after', '\nExamples:\n  converge plan --destroy --out destroy.json   # review, then: converge apply --plan destroy.json\n  converge destroy --target NomadAuthMethod/okta\n  converge destroy --deletion destroy --auto-approve\n')
+  .addOption(jsonStreamOption())
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/apply.js')).applyCommand(host, paths, { ...opts, destroy: true }));
   });
@@ -157,6 +181,7 @@ program
   .description('read-only check: exit 0 in sync, 2 drift, 1 error')
   .argument('[paths...]', 'manifest files or directories', ['.'])
   .option('--json', 'JSON drift report on stdout')
+  .addOption(jsonStreamOption())
   .option('--markdown', 'Markdown drift report')
   .option('--region <region>', 'also read this Nomad region and report its replication lag (drift is measured against the authoritative region)')
   .action(async (paths: string[], opts) => {
@@ -274,6 +299,8 @@ login
   .action(async (paths: string[], opts: { method: string; claims: string; json?: boolean; markdown?: boolean; live?: boolean }) => {
     await run(program, async (host) => (await import('./commands/login.js')).loginExplainCommand(host, paths, opts));
   });
+
+addHelpExamples(program);
 
 const singleDash = singleDashLongFlag(program, process.argv.slice(2));
 if (singleDash) {

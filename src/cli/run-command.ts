@@ -1,6 +1,7 @@
 import { isConvergeError, errorMessage } from '../diagnostics/errors.js';
 import { sortDiagnostics } from '../diagnostics/types.js';
 import { renderDiagnosticsJson, type JsonDiagnostic } from '../views/diagnostics.js';
+import { diagnosticLine, summaryLine } from '../views/json-stream.js';
 import { wrongAddressHint } from './address-hints.js';
 import { EXIT, type Host } from './host.js';
 
@@ -9,18 +10,30 @@ import { EXIT, type Host } from './host.js';
  * and hint; internal errors add the stack only with --verbose-like DEBUG, never by default.
  */
 export async function runCommand(host: Host, action: (host: Host) => Promise<number>): Promise<number> {
+  let code: number = EXIT.error;
   try {
-    const code = await action(host);
+    code = await action(host);
     if (code === EXIT.error) failureJson(host);
     return code;
   } catch (e) {
     host.endPhase();
     host.err(formatError(e, host.env.CONVERGE_DEBUG === '1', host.env));
     failureJson(host, e);
-    return EXIT.error;
+    if (host.streaming) host.stream(diagnosticLine(errorDiagnostic(e, host.env), host.time));
+    code = EXIT.error;
+    return code;
   } finally {
     host.endPhase();
+    if (host.streaming) streamSummary(host, code);
   }
+}
+
+/** `--json-stream`: the last line, with the exit code and the command's result document when it made one. */
+function streamSummary(host: Host, code: number): void {
+  const command = host.opts.command ?? 'converge';
+  const told = host.streamResult;
+  const message = told?.message ?? (code === EXIT.error ? `${command} failed` : `${command} done`);
+  host.stream(summaryLine(command, code, message, host.time, told?.result));
 }
 
 /**
@@ -30,7 +43,7 @@ export async function runCommand(host: Host, action: (host: Host) => Promise<num
  * the redactor sees it like every other byte.
  */
 function failureJson(host: Host, e?: unknown): void {
-  if (host.opts.json !== true || host.wroteStdout) return;
+  if (host.opts.json !== true || host.wroteStdout || host.streaming) return;
   const diags: JsonDiagnostic[] = sortDiagnostics(host.shownDiagnostics);
   if (e !== undefined) diags.push(errorDiagnostic(e, host.env));
   host.out(renderDiagnosticsJson(diags) + '\n');

@@ -29,6 +29,12 @@ function loadSchema(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(new URL(`../../schemas/${file}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 }
 
+/** A document kind's JSON Schema as written (fmt reads its key order). */
+export function kindSchema(kind: DocumentKind): Record<string, unknown> | undefined {
+  const file = SCHEMA_FILES.get(kind);
+  return file === undefined ? undefined : loadSchema(file);
+}
+
 interface Compiled {
   byKind: ReadonlyMap<DocumentKind, ValidateFunction>;
   document: ValidateFunction;

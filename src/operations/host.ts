@@ -1,7 +1,7 @@
 import type { Clock } from '../async/clock.js';
 import type { Diagnostic } from '../diagnostics/types.js';
 import type { Action } from '../model/action.js';
-import { silentReporter, type Reporter } from '../model/events.js';
+import { silentReporter, type EventCode, type Reporter } from '../model/events.js';
 import { DigestBook } from '../secrets/digest.js';
 import { Redactor } from '../secrets/redactor.js';
 
@@ -26,7 +26,7 @@ export interface OperationHost {
   /** A line for people that is neither a result nor an event (a lock wait). */
   notice(text: string): void;
   /** Drop events of this code from now on (the operation has already said the same). */
-  silence(code: string): void;
+  silence(code: EventCode): void;
   /**
    * Optional: the time every wait of the operation reads (HTTP pacing and retries, run following, the state lock).
    * Absent: the real clock. Tests pass the ManualClock that also drives the simulators.

@@ -176,7 +176,7 @@ export async function openStateStore(backend: StateBackend, opts: OpenStateStore
           code: 'state.compact-failed',
           level: 'warn',
           message: `could not fold the ${backend.description} journal into the state file (${(e as Error).message}); every change is kept in the journal and the next run folds it`,
-          data: {},
+          data: { error: (e as Error).message },
         });
       } finally {
         await lock?.release();

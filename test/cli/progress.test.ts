@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { colorEnabled, Host, type TextSink } from '../../src/cli/host.js';
 import { formatElapsed } from '../../src/cli/progress.js';
+import type { TypedEvent } from '../../src/model/events.js';
 import { runCli, sandboxProject } from './run-cli.js';
 
 /** A terminal stand-in: what was written, and what a terminal would show on its current line. */
@@ -31,8 +32,15 @@ function makeHost(opts: { tty: boolean; verbosity?: 'quiet' | 'normal' | 'verbos
   return { host, stdout, stderr, advance: (ms: number) => (now += ms) };
 }
 
-const start = (name: string) => ({ code: 'apply.change.start', level: 'info' as const, message: `${name}: upgrade…` });
-const done = (name: string) => ({ code: 'apply.change.done', level: 'info' as const, message: `${name}: upgrade succeeded` });
+const ws = (address: string) => ({ kind: 'NoCodeWorkspace' as const, name: address.split('/')[1] ?? address, action: 'upgrade' as const });
+const start = (name: string): TypedEvent => ({ code: 'apply.change.start', level: 'info', message: `${name}: upgrade…`, data: ws(name) });
+const done = (name: string): TypedEvent => ({ code: 'apply.change.done', level: 'info', message: `${name}: upgrade succeeded`, data: { ...ws(name), status: 'succeeded' } });
+const runPhase = (message: string): TypedEvent => ({
+  code: 'tfe.run.phase',
+  level: 'info',
+  message,
+  data: { workspace: 'a', runId: 'run-1', phase: 'planning', stage: 'planning', elapsedMs: 0, purpose: 'upgrade' },
+});
 
 describe('progress on a TTY (Host driven with a fake TTY stream)', () => {
   it('rewrites one status line with objects done/total, the current step and the elapsed time', () => {
@@ -43,7 +51,7 @@ describe('progress on a TTY (Host driven with a fake TTY stream)', () => {
     host.reporter.emit(start('NoCodeWorkspace/a'));
     expect(stderr.visibleLine).toBe('[0/3] applying · NoCodeWorkspace/a: upgrade… · 2s');
     advance(63_000);
-    host.reporter.emit({ code: 'tfe.run.phase', level: 'info', message: 'a: upgrade run run-1 is planning' });
+    host.reporter.emit(runPhase('a: upgrade run run-1 is planning'));
     expect(stderr.visibleLine).toBe('[0/3] applying · a: upgrade run run-1 is planning · 1m05s');
     expect(stderr.text).not.toContain('\n'); // status only: nothing scrolled yet
     host.reporter.emit(done('NoCodeWorkspace/a'));
@@ -58,7 +66,7 @@ describe('progress on a TTY (Host driven with a fake TTY stream)', () => {
   it('prints no timestamps on a TTY, and warnings scroll above the status line', () => {
     const { host, stderr } = makeHost({ tty: true });
     host.phase('applying', 1);
-    host.reporter.emit({ code: 'http.retry', level: 'warn', message: 'GET /x: HTTP 429; retry 1 of 5' });
+    host.reporter.emit({ code: 'http.retry', level: 'warn', message: 'GET /x: HTTP 429; retry 1 of 5', data: { method: 'GET', path: '/x', status: 429, attempt: 1, waitMs: 1000 } });
     expect(stderr.text).toContain('Warning: GET /x: HTTP 429; retry 1 of 5\n');
     expect(stderr.text).not.toMatch(/\d{4}-\d\d-\d\dT/);
     expect(stderr.visibleLine).toBe('[0/1] applying · 0ms');
@@ -70,7 +78,7 @@ describe('progress on a TTY (Host driven with a fake TTY stream)', () => {
     host.reporter.emit(start('NomadAuthMethod/okta'));
     host.reporter.emit(done('NomadAuthMethod/okta'));
     expect(stderr.text).toBe('');
-    host.reporter.emit({ code: 'x', level: 'error', message: 'boom' });
+    host.reporter.emit({ code: 'state.lock.lost', level: 'error', message: 'boom', data: { lockId: 'l', path: 'p' } });
     expect(stderr.text).toBe('Error: boom\n');
   });
 
@@ -103,13 +111,11 @@ describe('progress on a TTY (Host driven with a fake TTY stream)', () => {
 
   it('the status line and the upgrades summary read one count: skipped upgrades are done in both, the summary ends the rollout', () => {
     const { host, stderr } = makeHost({ tty: true });
-    const ev = (code: 'apply.change.start' | 'apply.change.done', name: string, status = 'succeeded') => ({
-      code,
-      level: (status === 'skipped' ? 'warn' : status === 'failed' ? 'error' : 'info') as 'info' | 'warn' | 'error',
-      message: `NoCodeWorkspace/${name}: upgrade${code === 'apply.change.start' ? '…' : ` ${status}`}`,
-      data: { kind: 'NoCodeWorkspace', name, action: 'upgrade', ...(code === 'apply.change.done' ? { status } : {}) },
-    });
-    const module = { kind: 'NoCodeModule', name: 'lambda', action: 'update' };
+    const ev = (code: 'apply.change.start' | 'apply.change.done', name: string, status: 'succeeded' | 'failed' | 'skipped' = 'succeeded'): TypedEvent =>
+      code === 'apply.change.start'
+        ? { code, level: 'info', message: `NoCodeWorkspace/${name}: upgrade…`, data: { kind: 'NoCodeWorkspace', name, action: 'upgrade' } }
+        : { code, level: status === 'skipped' ? 'warn' : status === 'failed' ? 'error' : 'info', message: `NoCodeWorkspace/${name}: upgrade ${status}`, data: { kind: 'NoCodeWorkspace', name, action: 'upgrade', status } };
+    const module = { kind: 'NoCodeModule' as const, name: 'lambda', action: 'update' as const };
     host.phase('applying', 6, { update: 1, upgrade: 5 });
     host.reporter.emit({ code: 'apply.change.start', level: 'info', message: 'NoCodeModule/lambda: update…', data: module });
     host.reporter.emit({ code: 'apply.change.done', level: 'info', message: 'NoCodeModule/lambda: update succeeded', data: { ...module, status: 'succeeded' } });

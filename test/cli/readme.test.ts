@@ -12,17 +12,19 @@ const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
 
 describe('README', () => {
   let help = '';
+  // The "Commands:" list only: the examples after it also start with two spaces and a word.
+  const commandsSection = (page: string) => (page.split('\nCommands:\n')[1] ?? '').split('\n\n')[0] ?? '';
   let commands: string[] = [];
 
   beforeAll(async () => {
     assertBuilt();
     const env = cleanEnv(REPO);
     const top = await runCli(['--help'], REPO, env);
-    commands = [...top.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
+    commands = [...commandsSection(top.stdout).matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
     const state = await runCli(['state', '--help'], REPO, env);
-    const stateCommands = [...state.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
+    const stateCommands = [...commandsSection(state.stdout).matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
     const login = await runCli(['login', '--help'], REPO, env);
-    const loginCommands = [...login.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
+    const loginCommands = [...commandsSection(login.stdout).matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
     const pages = await Promise.all([
       ...commands.map((c) => runCli([c, '--help'], REPO, env)),
       ...stateCommands.map((c) => runCli(['state', c, '--help'], REPO, env)),

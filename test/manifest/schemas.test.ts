@@ -7,7 +7,7 @@ import { DOCUMENT_KINDS, SCHEMA_FILES, validators } from '../../src/manifest/sch
 
 const SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
 /** Schemas of converge's machine output (plan --json, apply --json, login explain --json, validate --json and failures, state list --json), not of documents: test/cli/json-output-schemas.test.ts. */
-const OUTPUT_SCHEMAS = ['plan.json', 'apply-result.json', 'login-explanation.json', 'diagnostics.json', 'state-list.json'];
+const OUTPUT_SCHEMAS = ['plan.json', 'apply-result.json', 'login-explanation.json', 'diagnostics.json', 'state-list.json', 'json-stream.json'];
 
 describe('JSON schemas', () => {
   it('one per kind plus document.json, all draft-07 and closed (additionalProperties false on every object)', () => {

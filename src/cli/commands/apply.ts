@@ -7,6 +7,7 @@ import { hasChanges } from '../../plan/types.js';
 import { addressKey, type Address } from '../../model/kinds.js';
 import type { SavedPlan } from '../../plan/types.js';
 import type { ApplyResult } from '../../engine/types.js';
+import type { JsonValue } from '../../model/json.js';
 import { parseSavedPlan } from '../../plan/serialize.js';
 import { renderApplyResultJson, renderApplyResultText } from '../../views/apply-result.js';
 import { renderPlanText } from '../../views/plan-text.js';
@@ -137,7 +138,8 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
       return EXIT.error;
     case 'no-changes':
       // With --json, still the apply result document: nothing sent, so no outcome.
-      if (opts.json) host.out(renderApplyResultJson({ outcomes: [], counts: { succeeded: 0, failed: 0, skipped: 0, awaiting: 0 } }) + '\n');
+      if (host.streaming) host.streamResult = { result: JSON.parse(renderApplyResultJson(EMPTY_RESULT)) as JsonValue, message: 'No changes.' };
+      else if (opts.json) host.out(renderApplyResultJson(EMPTY_RESULT) + '\n');
       else host.out(flags.refreshOnly === true ? `${NOTHING_TO_REFRESH}\n` : flags.destroy === true ? `${NOTHING_TO_DESTROY}\n` : 'No changes. Live state matches the manifests.\n');
       return EXIT.ok;
     case 'stopped-before-start':
@@ -147,7 +149,8 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
       break;
   }
   const { run, result } = report;
-  if (opts.json) host.out(renderApplyResultJson(result) + '\n');
+  if (host.streaming) host.streamResult = { result: JSON.parse(renderApplyResultJson(result)) as JsonValue, message: streamMessage(result.counts) };
+  else if (opts.json) host.out(renderApplyResultJson(result) + '\n');
   else if (!hasChanges(run.plan)) host.out(['No changes to live objects.', ...recordedLines(result)].join(' ') + '\n');
   else host.out(renderApplyResultText(result, run.plan) + recordedLines(result).map((l) => `${l}\n`).join(''));
   await appendStepSummary(host, renderPlanMarkdown(run.plan, { title: 'converge apply' }));
@@ -157,6 +160,13 @@ async function applyUntilStopped(host: Host, argPaths: string[], opts: ApplyFlag
     host.err(stoppedLine(result.outcomes));
   }
   return result.counts.failed > 0 ? EXIT.error : result.counts.awaiting > 0 ? EXIT.awaiting : EXIT.ok;
+}
+
+const EMPTY_RESULT: ApplyResult = { outcomes: [], counts: { succeeded: 0, failed: 0, skipped: 0, awaiting: 0 } };
+
+/** The `--json-stream` summary's words, as Terraform's `Apply complete!` line: the counts. */
+function streamMessage(c: ApplyResult['counts']): string {
+  return `Apply ${c.failed > 0 ? 'failed' : 'complete'}: ${c.succeeded} succeeded, ${c.failed} failed, ${c.skipped} skipped, ${c.awaiting} awaiting confirmation.`;
 }
 
 /**

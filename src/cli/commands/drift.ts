@@ -1,5 +1,6 @@
 import { drift } from '../../operations/plan.js';
 import { hasChanges } from '../../plan/types.js';
+import type { JsonValue } from '../../model/json.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../views/drift.js';
 import { EXIT, type Host } from '../host.js';
 import { appendStepSummary } from './plan.js';
@@ -13,7 +14,8 @@ export async function driftCommand(
   const result = await drift(host, { paths, ...(opts.region ? { region: opts.region } : {}) });
   if (!result) return EXIT.error;
   const { plan } = result.run;
-  if (opts.json) host.out(renderDriftJson(plan) + '\n');
+  if (host.streaming) host.streamResult = { result: JSON.parse(renderDriftJson(plan)) as JsonValue, message: plan.drift.length > 0 ? `Drift: ${plan.drift.length} found.` : 'No drift.' };
+  else if (opts.json) host.out(renderDriftJson(plan) + '\n');
   else if (opts.markdown) host.out(renderDriftMarkdown(plan)); // ends in a newline and fits 65 536 as is
   else host.out(renderDriftText(plan, { color: host.color }));
   await appendStepSummary(host, renderDriftMarkdown(plan));

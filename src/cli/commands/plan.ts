@@ -2,6 +2,7 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { plan as planOperation } from '../../operations/plan.js';
 import { hasChanges } from '../../plan/types.js';
+import type { JsonValue } from '../../model/json.js';
 import { renderPlanJson } from '../../views/plan-json.js';
 import { renderPlanMarkdown } from '../../views/plan-markdown.js';
 import { renderPlanText } from '../../views/plan-text.js';
@@ -38,7 +39,8 @@ export async function planCommand(host: Host, paths: string[], opts: PlanFlags):
   });
   if (!result) return EXIT.error;
   const { plan } = result.run;
-  if (opts.json) host.out(renderPlanJson(plan) + '\n');
+  if (host.streaming) host.streamResult = { result: JSON.parse(renderPlanJson(plan)) as JsonValue, message: hasChanges(plan) ? `Plan: ${plan.changes.filter((c) => c.action !== 'no-op').length} to change.` : 'No changes.' };
+  else if (opts.json) host.out(renderPlanJson(plan) + '\n');
   else if (opts.markdown) host.out(renderPlanMarkdown(plan)); // ends in a newline and fits 65 536 as is
   else host.out(renderPlanText(plan, { color: host.color }));
   if (opts.out) {

@@ -122,7 +122,7 @@ export async function claimCreated(session: TfeSession, ctx: ApplyContext, view:
   } catch (e) {
     if (isConvergeError(e) && e.code === 'state.write-failed') throw e;
     const message = e instanceof Error ? e.message : String(e);
-    session.reporter.emit({ code: 'tfe.workspace.owner-tag', level: 'warn', message: `workspace ${name} was created but not tagged with its owner yet (${message}); converge tries again after its first run, and the next plan adds the tag if it is still missing` });
+    session.reporter.emit({ code: 'tfe.workspace.owner-tag', level: 'warn', message: `workspace ${name} was created but not tagged with its owner yet (${message}); converge tries again after its first run, and the next plan adds the tag if it is still missing`, data: { workspace: name } });
     await setPendingOwnerTag(ctx, view, ownerTag(session.stateName));
     return false;
   }
@@ -136,7 +136,7 @@ export async function retryPendingTag(session: TfeSession, ctx: ApplyContext, vi
   } catch (e) {
     if (isConvergeError(e) && e.code === 'state.write-failed') throw e;
     const message = e instanceof Error ? e.message : String(e);
-    session.reporter.emit({ code: 'tfe.workspace.owner-tag', level: 'warn', message: `workspace ${name} is still not tagged with its owner (${message}); the next plan adds the tag` });
+    session.reporter.emit({ code: 'tfe.workspace.owner-tag', level: 'warn', message: `workspace ${name} is still not tagged with its owner (${message}); the next plan adds the tag`, data: { workspace: name } });
     return;
   }
   await setPendingOwnerTag(ctx, view, null);

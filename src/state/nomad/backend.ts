@@ -344,7 +344,7 @@ export function createNomadVariablesBackend(opts: NomadVariablesBackendOptions):
       // save O(1). The change is already committed: a fold that fails is tried again at the next save and at close.
       if (next.bytes > Math.max(opts.foldAtChars ?? MIN_FOLD_CHARS, snapshotChars)) {
         await commitSnapshot(current()).catch((e: unknown) => {
-          reporter.emit({ code: 'state.fold-deferred', level: 'debug', message: `Could not fold the state journal in ${description} yet: ${(e as Error).message}`, data: {} });
+          reporter.emit({ code: 'state.fold-deferred', level: 'debug', message: `Could not fold the state journal in ${description} yet: ${(e as Error).message}`, data: { error: (e as Error).message } });
         });
       }
     },
