@@ -34,6 +34,8 @@ export interface HostOptions {
   tick?: boolean;
   /** The command was run with `--json`: a failure prints its diagnostics as one JSON document on stdout. */
   json?: boolean;
+  /** `--env NAME`: the environment the command runs for. */
+  environment?: string;
 }
 
 const LEVEL_RANK: Record<EventLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
@@ -109,6 +111,10 @@ export class Host implements OperationHost {
 
   get env(): NodeJS.ProcessEnv {
     return this.opts.env;
+  }
+
+  get environment(): string | undefined {
+    return this.opts.environment;
   }
 
   get cwd(): string {

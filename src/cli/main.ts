@@ -32,6 +32,8 @@ interface GlobalFlags {
 
 /** Whether the command being run was given `--json` (set before its action runs). */
 let jsonRequested = false;
+/** The command's `--env NAME`, if it takes one and was given it (set before its action runs). */
+let environmentRequested: string | undefined;
 
 function makeHost(program: Command): Host {
   const g = program.opts<GlobalFlags>();
@@ -44,6 +46,7 @@ function makeHost(program: Command): Host {
     verbosity: g.quiet ? 'quiet' : g.verbose ? 'verbose' : 'normal',
     color: colorEnabled(g.color, env, process.stdout),
     json: jsonRequested,
+    ...(environmentRequested !== undefined ? { environment: environmentRequested } : {}),
   });
 }
 
@@ -61,6 +64,9 @@ const applyRunOption = {
   pollInterval: () => new Option('--poll-interval <duration>', 'first interval between run status reads (backs off to 10x)').default('1s'),
 };
 
+/** `--env NAME`: every command that reads manifests or state takes it (docs/environments.md). */
+const envOption = () => new Option('--env <name>', "run for this environment of the Settings document (spec.environments): its targets, values and own state");
+
 const program = new Command();
 program
   .name('converge')
@@ -72,6 +78,7 @@ program
   .showHelpAfterError()
   .hook('preAction', (_program, command) => {
     jsonRequested = command.opts<{ json?: boolean }>().json === true;
+    environmentRequested = command.opts<{ env?: string }>().env;
   });
 
 program
@@ -79,6 +86,7 @@ program
   .description('check manifests offline: schema and semantic rules, with file:line:col for every problem')
   .argument('[paths...]', 'manifest files or directories', ['.'])
   .option('--json', 'machine-readable diagnostics on stdout')
+  .addOption(envOption())
   .action(async (paths: string[], opts: { json?: boolean }) => {
     await run(program, async (host) => (await import('./commands/validate.js')).validateCommand(host, paths, opts));
   });
@@ -100,6 +108,7 @@ program
   .option('--region <region>', 'also read this Nomad region and report its replication lag')
   .option('--destroy', 'plan the deletion of every object the state owns in scope (the paths, --target and what depends on it)')
   .option('--deletion <policy>', 'with --destroy: delete every workspace under this policy (safe, destroy or orphan) for this run')
+  .addOption(envOption())
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/plan.js')).planCommand(host, paths, opts));
   });
@@ -131,6 +140,7 @@ program
   .addOption(applyRunOption.lockTimeout())
   .addOption(applyRunOption.pollInterval())
   .option('--json', 'JSON apply result on stdout')
+  .addOption(envOption())
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/apply.js')).applyCommand(host, paths, opts));
   });
@@ -148,6 +158,7 @@ program
   .addOption(applyRunOption.pollInterval())
   .option('--json', 'JSON apply result on stdout')
   .addHelpText('after', '\nExamples:\n  converge plan --destroy --out destroy.json   # review, then: converge apply --plan destroy.json\n  converge destroy --target NomadAuthMethod/okta\n  converge destroy --deletion destroy --auto-approve\n')
+  .addOption(envOption())
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/apply.js')).applyCommand(host, paths, { ...opts, destroy: true }));
   });
@@ -159,6 +170,7 @@ program
   .option('--json', 'JSON drift report on stdout')
   .option('--markdown', 'Markdown drift report')
   .option('--region <region>', 'also read this Nomad region and report its replication lag (drift is measured against the authoritative region)')
+  .addOption(envOption())
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/drift.js')).driftCommand(host, paths, opts));
   });
@@ -169,6 +181,7 @@ state
   .description('list owned objects')
   .argument('[paths...]', 'manifests (for the Settings document that names the state)', ['.'])
   .option('--json', 'the owned objects as JSON on stdout (schemas/state-list.json)')
+  .addOption(envOption())
   .action(async (paths: string[], opts: { json?: boolean }) => {
     await run(program, async (host) => (await import('./commands/state.js')).stateList(host, paths, opts));
   });
@@ -177,6 +190,7 @@ state
   .description('show one owned object as JSON (secrets only as digests)')
   .argument('<address>', 'Kind/name')
   .argument('[paths...]', 'manifests', ['.'])
+  .addOption(envOption())
   .action(async (address: string, paths: string[]) => {
     await run(program, async (host) => (await import('./commands/state.js')).stateShow(host, address, paths));
   });
@@ -186,6 +200,7 @@ state
   .argument('<address>', 'Kind/name')
   .argument('[paths...]', 'manifests', ['.'])
   .option('--keep-tag', 'leave the live object exactly as it is (remove the owner tag by hand later)')
+  .addOption(envOption())
   .action(async (address: string, paths: string[], opts: { keepTag?: boolean }) => {
     await run(program, async (host) => (await import('./commands/state.js')).stateRm(host, address, paths, opts));
   });
@@ -194,6 +209,7 @@ state
   .description('remove a lock left by a dead run')
   .argument('<lock-id>', 'the id printed in the lock error')
   .argument('[paths...]', 'manifests', ['.'])
+  .addOption(envOption())
   .action(async (id: string, paths: string[]) => {
     await run(program, async (host) => (await import('./commands/state.js')).stateUnlock(host, id, paths));
   });
@@ -204,6 +220,7 @@ state
   .requiredOption('--to <backend>', 'local | nomad')
   .option('--path <path>', 'file path (local) or variable path (nomad) of the new state')
   .argument('[paths...]', 'manifests (their Settings name the current state)', ['.'])
+  .addOption(envOption())
   .action(async (paths: string[], opts: { to: string; path?: string }) => {
     await run(program, async (host) => (await import('./commands/state.js')).stateMigrate(host, opts, paths));
   });
@@ -236,6 +253,7 @@ program
   .command('doctor')
   .description('check reachability, tokens and privileges for the kinds in the manifests; sends no writes')
   .argument('[paths...]', 'manifest files or directories', ['.'])
+  .addOption(envOption())
   .action(async (paths: string[]) => {
     await run(program, async (host) => (await import('./commands/doctor.js')).doctorCommand(host, paths));
   });
@@ -256,6 +274,7 @@ program
   .description('record an existing live object as owned, without changing it (needs its manifest document)')
   .argument('<address>', 'Kind/name')
   .argument('[paths...]', 'manifest files or directories', ['.'])
+  .addOption(envOption())
   .action(async (address: string, paths: string[]) => {
     await run(program, async (host) => (await import('./commands/import.js')).importCommand(host, address, paths));
   });
@@ -270,6 +289,7 @@ login
   .option('--json', 'the explanation as JSON (schemas/login-explanation.json)')
   .option('--markdown', 'Markdown for a pull-request comment')
   .option('--live', 'evaluate against what Nomad holds (NOMAD_ADDR, NOMAD_TOKEN; reads only) instead of the manifests')
+  .addOption(envOption())
   .action(async (paths: string[], opts: { method: string; claims: string; json?: boolean; markdown?: boolean; live?: boolean }) => {
     await run(program, async (host) => (await import('./commands/login.js')).loginExplainCommand(host, paths, opts));
   });

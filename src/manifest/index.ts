@@ -8,6 +8,7 @@ import { LOGIN_TEST_KIND, SETTINGS_KIND, type Kind } from '../model/kinds.js';
 import type { SettingsSpec } from '../model/specs.js';
 import type { NomadLoginTestSpec } from '../login/login-tests.js';
 import { clipDiagnostic } from './clip.js';
+import { chooseEnvironment, settingsForEnvironment, substituteValues, type ChosenEnvironment } from './environments.js';
 import { discoverFiles, readManifestFile } from './files.js';
 import { holdsNoConvergeDocument, skippedFilesNote } from './foreign-yaml.js';
 import type { ManifestFile } from './files.js';
@@ -57,6 +58,11 @@ export interface LoadOptions {
    * checked at all, neither environment variables nor `fromFile` paths. Default true.
    */
   checkSecrets?: boolean;
+  /**
+   * The environment (`--env NAME`) to load for: its values replace `{ fromValue: NAME }` references and
+   * its settings replace the top-level ones (docs/environments.md). Absent: the manifests as they are.
+   */
+  environment?: string;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -123,7 +129,10 @@ interface LoadShared {
   shapes: ShapeTable;
 }
 
-async function loadFile(file: ManifestFile, { diagnostics, sources, skipped, shapes }: LoadShared): Promise<LoadedDoc[]> {
+/** A document after the envelope check, before its schema check (values are substituted in between). */
+type ParsedDoc = Omit<LoadedDoc, 'schemaValid' | 'schemaProblems'>;
+
+async function loadFile(file: ManifestFile, { diagnostics, sources, skipped, shapes }: LoadShared): Promise<ParsedDoc[]> {
   const read = await readManifestFile(file);
   if (!read.ok) {
     diagnostics.push(read.diagnostic);
@@ -146,26 +155,63 @@ async function loadFile(file: ManifestFile, { diagnostics, sources, skipped, sha
     });
   }
   const lineLength = lineLengths(read.text);
-  const docs: LoadedDoc[] = [];
+  const docs: ParsedDoc[] = [];
   for (const tree of parsed.docs) {
     const kind = envelope(tree, lineLength, diagnostics);
     if (kind === undefined) continue;
     const value = tree.value as Record<string, unknown>;
-    const validate = validatorFor(kind);
-    const schemaValid = validate(value);
-    if (!schemaValid) diagnostics.push(...schemaDiagnostics(validate.errors ?? [], { tree, lineLength }));
-    docs.push({
-      kind,
-      name: typeof value.name === 'string' ? value.name : '',
-      file: file.display,
-      baseDir: dirname(file.path),
-      tree,
-      value,
-      schemaValid,
-      schemaProblems: schemaValid ? [] : schemaErrorPointers(validate.errors ?? []),
-    });
+    docs.push({ kind, name: typeof value.name === 'string' ? value.name : '', file: file.display, baseDir: dirname(file.path), tree, value, lineLength });
   }
   return docs;
+}
+
+/**
+ * The schema check of one document. Findings at or under `quiet` pointers (value references that were
+ * not resolved, already reported) are left out: they would say the same thing again in other words.
+ */
+function checkSchema(doc: ParsedDoc, diagnostics: Diagnostic[], quiet: readonly string[] = []): LoadedDoc {
+  const validate = validatorFor(doc.kind);
+  const schemaValid = validate(doc.value);
+  const errors = validate.errors ?? [];
+  const pointers = schemaErrorPointers(errors);
+  const shown = quiet.length === 0 ? errors : errors.filter((_e, i) => !quiet.some((q) => (pointers[i] ?? '') === q || (pointers[i] ?? '').startsWith(`${q}/`)));
+  if (!schemaValid) diagnostics.push(...schemaDiagnostics(shown, { tree: doc.tree, lineLength: doc.lineLength }));
+  return { ...doc, schemaValid, schemaProblems: schemaValid ? [] : pointers };
+}
+
+/**
+ * Every document's schema check, after the chosen environment's values replaced its `{ fromValue: … }`
+ * references (the Settings documents themselves are taken as written). Also the environment, when one was
+ * asked for and the first Settings document declares it.
+ */
+function checkSchemas(parsed: readonly ParsedDoc[], environment: string | undefined, diagnostics: Diagnostic[]): { docs: LoadedDoc[]; env?: ChosenEnvironment } {
+  const settingsDoc = parsed.find((d) => d.kind === SETTINGS_KIND);
+  const settings = settingsDoc ? checkSchema(settingsDoc, diagnostics) : undefined;
+  const usable = settings?.schemaValid ? { spec: settings.value.spec as SettingsSpec, tree: settings.tree } : undefined;
+  // A Settings document the schema refused has already said why; the environment is not looked up in it.
+  const env = environment !== undefined && (settings === undefined || usable) ? chooseEnvironment(environment, usable, diagnostics) : undefined;
+  const declared = Object.keys(usable?.spec.environments ?? {}).sort();
+  const docs = parsed.map((doc) => {
+    if (doc === settingsDoc && settings) return settings;
+    if (doc.kind === SETTINGS_KIND) return checkSchema(doc, diagnostics);
+    // When the environment asked for does not exist, that one error stands for its references too.
+    const { value, unresolved } = substituteValues(doc.tree, doc.value, env, declared, diagnostics, environment === undefined || env !== undefined);
+    return checkSchema(value === doc.value ? doc : { ...doc, value, name: typeof value.name === 'string' ? value.name : '' }, diagnostics, unresolved);
+  });
+  return { docs, ...(env ? { env } : {}) };
+}
+
+/** The Settings a run uses: the document's, or its environment's over them. */
+function settingsOf(doc: LoadedDoc, env: ChosenEnvironment | undefined): Settings {
+  const spec = doc.value.spec as SettingsSpec;
+  const base = { range: doc.tree.range, baseDir: doc.baseDir };
+  if (!env) return { spec, ...base };
+  const { nomad, tfe } = env.spec;
+  return {
+    spec: settingsForEnvironment(spec, env),
+    ...base,
+    environment: { name: env.name, ...(nomad?.address ? { nomadAddress: nomad.address } : {}), ...(tfe?.address ? { tfeAddress: tfe.address } : {}) },
+  };
 }
 
 /** The semantic rules of one document (its spec has the TypeScript shape when the schema passed). */
@@ -220,7 +266,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
   const skipped: string[] = [];
   const shared: LoadShared = { diagnostics, sources, skipped, shapes: new ShapeTable() };
   const perFile = await Promise.all(found.files.map((f) => loadFile(f, shared)));
-  const docs = perFile.flat();
+  const { docs, env } = checkSchemas(perFile.flat(), opts.environment, diagnostics);
   const note = skippedFilesNote(skipped.sort());
   if (note) diagnostics.push(note);
 
@@ -236,7 +282,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
     const d = new DocDiagnostics(doc, diagnostics);
     await checkDocument(d, opts);
     if (doc.kind === SETTINGS_KIND) {
-      if (!settingsSeen) settings = { spec: doc.value.spec as SettingsSpec, range: doc.tree.range, baseDir: doc.baseDir };
+      if (!settingsSeen) settings = settingsOf(doc, env);
       settingsSeen = true;
       continue;
     }

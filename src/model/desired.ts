@@ -35,6 +35,8 @@ export interface Settings {
   range?: SourceRange;
   /** Absolute directory of the file that holds the Settings document: the state root (decisions.md §27). */
   baseDir?: string;
+  /** The environment of this run (`--env`), when one was chosen; `spec` is then already its settings. */
+  environment?: { name: string; nomadAddress?: string; tfeAddress?: string };
 }
 
 /** Everything loaded from the manifests of one run. */

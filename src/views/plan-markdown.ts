@@ -52,7 +52,7 @@ function objectSection(c: Change): string {
 
 function head(plan: Plan, title: string, deletes: Change[]): string {
   const s = plan.summary;
-  const out: string[] = [`## ${title}`, ''];
+  const out: string[] = [plan.environment === undefined ? `## ${title}` : `## ${title}: environment ${mdCode(plan.environment)}`, ''];
   const where = stateLine(plan, mdCode);
   if (where !== undefined) out.push(where, '');
   if (deletes.length > 0) {

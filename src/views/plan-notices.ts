@@ -58,6 +58,11 @@ export function noticeSentences(plan: Pick<Plan, 'notices'>, code: (s: string) =
 }
 
 /** The header line naming the state the plan was made against (decisions.md §27); undefined for older plans. */
+/** Which environment the plan is for, when it was made for one (`--env`). */
+export function environmentLine(plan: Pick<Plan, 'environment'>, code: (s: string) => string = (s) => s): string | undefined {
+  return plan.environment === undefined ? undefined : `Environment: ${code(plan.environment)}.`;
+}
+
 export function stateLine(plan: Pick<Plan, 'state'>, code: (s: string) => string = (s) => s): string | undefined {
   const s = plan.state;
   if (s === undefined) return undefined;

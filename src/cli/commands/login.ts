@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { hasErrors } from '../../diagnostics/types.js';
 import { explainLogin, methodNames, readClaimsText, worldFromDesired, worldFromDocuments, type LoginWorld } from '../../login/index.js';
-import { loadManifests } from '../../manifest/index.js';
+import { loadForRun } from '../../operations/connect.js';
 import { didYouMean } from '../../diagnostics/suggest.js';
 import { exportObjects } from '../../operations/export.js';
 import { renderDiagnosticsText } from '../../views/diagnostics.js';
@@ -28,7 +28,7 @@ async function liveWorld(host: Host, method: string): Promise<{ world?: LoginWor
 }
 
 async function desiredWorld(host: Host, paths: string[], method: string): Promise<{ world?: LoginWorld; names: string[]; where: string } | undefined> {
-  const loaded = await loadManifests(paths, { cwd: host.cwd });
+  const loaded = await loadForRun(host, paths);
   // A failing login test does not stop the explanation: explaining is how one finds out why it fails.
   const blocking = loaded.diagnostics.filter((d) => !d.code.startsWith('nomad.login-test.'));
   if (hasErrors(blocking)) {
