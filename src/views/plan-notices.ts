@@ -63,6 +63,11 @@ export function environmentLine(plan: Pick<Plan, 'environment'>, code: (s: strin
   return plan.environment === undefined ? undefined : `Environment: ${code(plan.environment)}.`;
 }
 
+/** A Markdown report's heading, naming the environment when the run had one. */
+export function environmentHeading(plan: Pick<Plan, 'environment'>, title: string): string {
+  return plan.environment === undefined ? `## ${title}` : `## ${title}: environment ${mdCode(plan.environment)}`;
+}
+
 export function stateLine(plan: Pick<Plan, 'state'>, code: (s: string) => string = (s) => s): string | undefined {
   const s = plan.state;
   if (s === undefined) return undefined;

@@ -70,7 +70,9 @@ describe('every converge command in examples/ci runs against the sandbox', () =>
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests`);
     dir = await mkdtemp(join(tmpdir(), 'converge-ci-examples-'));
     const ciPrefix = CI_DIR + sep;
-    await cp(join(REPO, 'examples'), dir, { recursive: true, filter: (p) => p !== CI_DIR && !p.startsWith(ciPrefix) });
+    // examples/environments/ has its own workflows (below) and its own Settings document.
+    const envDir = join(REPO, 'examples', 'environments');
+    await cp(join(REPO, 'examples'), dir, { recursive: true, filter: (p) => p !== CI_DIR && !p.startsWith(ciPrefix) && p !== envDir && !p.startsWith(envDir + sep) });
     expect(await useNomadState(dir)).toBe(1);
     sandbox = await startSandbox({ stepDelayMs: 5 });
     const { GITHUB_ACTIONS: _ga, GITHUB_STEP_SUMMARY: _gs, ...base } = process.env;

@@ -160,6 +160,9 @@ describe('environments: one set of manifests, several targets', () => {
     }
     const md = await cli(['plan', '--env', 'prod', '--markdown', 'm'], prod);
     expect(md.stdout).toContain('## converge plan: environment `prod`');
+    const drift = await cli(['drift', '--env', 'dev', '--json', 'm'], dev);
+    expect(drift.code, drift.stderr).toBe(0);
+    expect(JSON.parse(drift.stdout)).toMatchObject({ inSync: true, environment: 'dev' });
     const list = await cli(['state', 'list', '--env', 'prod', 'm'], prod);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain('NomadAuthMethod/okta');
