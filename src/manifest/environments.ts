@@ -1,4 +1,4 @@
-import { dirname, join, posix } from 'node:path';
+import { basename, dirname, join, posix } from 'node:path';
 import type { Diagnostic, SourceRange } from '../diagnostics/types.js';
 import { didYouMean } from '../diagnostics/suggest.js';
 import type { EnvironmentSpec, SettingsSpec } from '../model/specs.js';
@@ -142,7 +142,7 @@ export function substituteValues(
 /** `dir/file` → `dir/envs/<name>/file`: the state of one environment, next to the shared one's place. */
 function perEnvironmentPath(path: string, name: string, separator: 'file' | 'variable'): string {
   if (separator === 'variable') return posix.join(path, 'envs', name);
-  return join(dirname(path), 'envs', name, path.slice(dirname(path).length).replace(/^[\\/]/, ''));
+  return join(dirname(path), 'envs', name, basename(path));
 }
 
 /**
@@ -156,6 +156,8 @@ export function settingsForEnvironment(spec: SettingsSpec, env: ChosenEnvironmen
   const backend = e.state?.backend ?? base.backend;
   const sameBackend = backend === base.backend;
   const merged = { ...(sameBackend ? base : {}), ...e.state, backend } as Record<string, unknown>;
+  // An environment's own path with the top-level lock path would share one lock with another state.
+  if (e.state?.path !== undefined && e.state.lockPath === undefined) delete merged.lockPath;
   if (e.state?.path === undefined) {
     const basePath = sameBackend && base.path !== undefined ? base.path : backend === 'local' ? '.converge/state.json' : 'converge/state';
     merged.path = perEnvironmentPath(basePath, env.name, backend === 'local' ? 'file' : 'variable');
