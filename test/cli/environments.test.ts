@@ -163,6 +163,10 @@ describe('environments: one set of manifests, several targets', () => {
     const drift = await cli(['drift', '--env', 'dev', '--json', 'm'], dev);
     expect(drift.code, drift.stderr).toBe(0);
     expect(JSON.parse(drift.stdout)).toMatchObject({ inSync: true, environment: 'dev' });
+    // login explain --live reads the environment's Nomad, where the method has prod's client.
+    await writeFile(join(dir, 'claims.json'), JSON.stringify({ email: 'ada@acme.example' }));
+    const live = await cli(['login', 'explain', '--live', '--env', 'prod', '--method', 'okta', '--claims', 'claims.json', '--json', 'm'], prod);
+    expect(live.code, live.stderr).toBe(0);
     const list = await cli(['state', 'list', '--env', 'prod', 'm'], prod);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain('NomadAuthMethod/okta');
