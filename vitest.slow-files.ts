@@ -23,4 +23,6 @@ export const SLOW_FILES: readonly string[] = [
   'test/e2e/upgrade-awaiting-decision.test.ts', // 6.3 s
   // Added with the Ctrl-C test: 48.5 s alone on the busy machine (applies against a slowed sandbox, on purpose).
   'test/cli/apply-interrupted-by-ctrl-c.test.ts',
+  // Two sandboxes and about twenty CLI runs: 70 s alone on the busy machine (2026-11-27).
+  'test/cli/environments.test.ts',
 ];

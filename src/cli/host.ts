@@ -43,6 +43,8 @@ export interface HostOptions {
   jsonStream?: boolean;
   /** The command's name as typed (`apply`, `state list`), for the summary line. */
   command?: string;
+  /** `--env NAME`: the environment the command runs for. */
+  environment?: string;
 }
 
 const LEVEL_RANK: Record<EventLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
@@ -124,6 +126,10 @@ export class Host implements OperationHost {
 
   get env(): NodeJS.ProcessEnv {
     return this.opts.env;
+  }
+
+  get environment(): string | undefined {
+    return this.opts.environment;
   }
 
   get cwd(): string {

@@ -39,6 +39,8 @@ let commandName = 'converge';
 /** `--json-stream`: events, diagnostics and a summary as JSON lines on stdout (docs/ci.md). */
 const jsonStreamOption = () =>
   new Option('--json-stream', 'one JSON object per line on stdout: events, diagnostics, then a summary (schemas/json-stream.json)').conflicts('json');
+/** The command's `--env NAME`, if it takes one and was given it (set before its action runs). */
+let environmentRequested: string | undefined;
 
 function makeHost(program: Command): Host {
   const g = program.opts<GlobalFlags>();
@@ -53,6 +55,7 @@ function makeHost(program: Command): Host {
     json: jsonRequested,
     jsonStream: streamRequested,
     command: commandName,
+    ...(environmentRequested !== undefined ? { environment: environmentRequested } : {}),
   });
 }
 
@@ -70,6 +73,9 @@ const applyRunOption = {
   pollInterval: () => new Option('--poll-interval <duration>', 'first interval between run status reads (backs off to 10x)').default('1s'),
 };
 
+/** `--env NAME`: every command that reads manifests or state takes it (docs/environments.md). */
+const envOption = () => new Option('--env <name>', "run for this environment of the Settings document (spec.environments): its targets, values and own state");
+
 const program = new Command();
 program
   .name('converge')
@@ -84,6 +90,7 @@ program
     jsonRequested = opts.json === true;
     streamRequested = opts.jsonStream === true;
     commandName = commandPath(command);
+    environmentRequested = command.opts<{ env?: string }>().env;
   });
 
 program
@@ -91,6 +98,7 @@ program
   .description('check manifests offline: schema and semantic rules, with file:line:col for every problem')
   .argument('[paths...]', 'manifest files or directories', ['.'])
   .option('--json', 'machine-readable diagnostics on stdout')
+  .addOption(envOption())
   .action(async (paths: string[], opts: { json?: boolean }) => {
     await run(program, async (host) => (await import('./commands/validate.js')).validateCommand(host, paths, opts));
   });
@@ -123,6 +131,7 @@ program
   .option('--region <region>', 'also read this Nomad region and report its replication lag')
   .option('--destroy', 'plan the deletion of every object the state owns in scope (the paths, --target and what depends on it)')
   .option('--deletion <policy>', 'with --destroy: delete every workspace under this policy (safe, destroy or orphan) for this run')
+  .addOption(envOption())
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/plan.js')).planCommand(host, paths, opts));
   });
@@ -155,6 +164,7 @@ program
   .addOption(applyRunOption.pollInterval())
   .option('--json', 'JSON apply result on stdout')
   .addOption(jsonStreamOption())
+  .addOption(envOption())
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/apply.js')).applyCommand(host, paths, opts));
   });
@@ -172,6 +182,7 @@ program
   .addOption(applyRunOption.pollInterval())
   .option('--json', 'JSON apply result on stdout')
   .addOption(jsonStreamOption())
+  .addOption(envOption())
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/apply.js')).applyCommand(host, paths, { ...opts, destroy: true }));
   });
@@ -184,6 +195,7 @@ program
   .addOption(jsonStreamOption())
   .option('--markdown', 'Markdown drift report')
   .option('--region <region>', 'also read this Nomad region and report its replication lag (drift is measured against the authoritative region)')
+  .addOption(envOption())
   .action(async (paths: string[], opts) => {
     await run(program, async (host) => (await import('./commands/drift.js')).driftCommand(host, paths, opts));
   });
@@ -194,6 +206,7 @@ state
   .description('list owned objects')
   .argument('[paths...]', 'manifests (for the Settings document that names the state)', ['.'])
   .option('--json', 'the owned objects as JSON on stdout (schemas/state-list.json)')
+  .addOption(envOption())
   .action(async (paths: string[], opts: { json?: boolean }) => {
     await run(program, async (host) => (await import('./commands/state.js')).stateList(host, paths, opts));
   });
@@ -202,6 +215,7 @@ state
   .description('show one owned object as JSON (secrets only as digests)')
   .argument('<address>', 'Kind/name')
   .argument('[paths...]', 'manifests', ['.'])
+  .addOption(envOption())
   .action(async (address: string, paths: string[]) => {
     await run(program, async (host) => (await import('./commands/state.js')).stateShow(host, address, paths));
   });
@@ -211,6 +225,7 @@ state
   .argument('<address>', 'Kind/name')
   .argument('[paths...]', 'manifests', ['.'])
   .option('--keep-tag', 'leave the live object exactly as it is (remove the owner tag by hand later)')
+  .addOption(envOption())
   .action(async (address: string, paths: string[], opts: { keepTag?: boolean }) => {
     await run(program, async (host) => (await import('./commands/state.js')).stateRm(host, address, paths, opts));
   });
@@ -219,6 +234,7 @@ state
   .description('remove a lock left by a dead run')
   .argument('<lock-id>', 'the id printed in the lock error')
   .argument('[paths...]', 'manifests', ['.'])
+  .addOption(envOption())
   .action(async (id: string, paths: string[]) => {
     await run(program, async (host) => (await import('./commands/state.js')).stateUnlock(host, id, paths));
   });
@@ -229,6 +245,7 @@ state
   .requiredOption('--to <backend>', 'local | nomad')
   .option('--path <path>', 'file path (local) or variable path (nomad) of the new state')
   .argument('[paths...]', 'manifests (their Settings name the current state)', ['.'])
+  .addOption(envOption())
   .action(async (paths: string[], opts: { to: string; path?: string }) => {
     await run(program, async (host) => (await import('./commands/state.js')).stateMigrate(host, opts, paths));
   });
@@ -261,6 +278,7 @@ program
   .command('doctor')
   .description('check reachability, tokens and privileges for the kinds in the manifests; sends no writes')
   .argument('[paths...]', 'manifest files or directories', ['.'])
+  .addOption(envOption())
   .action(async (paths: string[]) => {
     await run(program, async (host) => (await import('./commands/doctor.js')).doctorCommand(host, paths));
   });
@@ -282,6 +300,7 @@ program
   .description('record an existing live object as owned, without changing it (needs its manifest document)')
   .argument('<address>', 'Kind/name')
   .argument('[paths...]', 'manifest files or directories', ['.'])
+  .addOption(envOption())
   .action(async (address: string, paths: string[]) => {
     await run(program, async (host) => (await import('./commands/import.js')).importCommand(host, address, paths));
   });
@@ -296,6 +315,7 @@ login
   .option('--json', 'the explanation as JSON (schemas/login-explanation.json)')
   .option('--markdown', 'Markdown for a pull-request comment')
   .option('--live', 'evaluate against what Nomad holds (NOMAD_ADDR, NOMAD_TOKEN; reads only) instead of the manifests')
+  .addOption(envOption())
   .action(async (paths: string[], opts: { method: string; claims: string; json?: boolean; markdown?: boolean; live?: boolean }) => {
     await run(program, async (host) => (await import('./commands/login.js')).loginExplainCommand(host, paths, opts));
   });

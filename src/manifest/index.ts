@@ -8,6 +8,7 @@ import { LOGIN_TEST_KIND, MOVED_KIND, SETTINGS_KIND, WORKSPACE_SET_KIND, type Ki
 import type { SettingsSpec } from '../model/specs.js';
 import type { NomadLoginTestSpec } from '../login/login-tests.js';
 import { clipDiagnostic } from './clip.js';
+import { chooseEnvironment, settingsForEnvironment, substituteValues, type ChosenEnvironment } from './environments.js';
 import { discoverFiles, readManifestFile } from './files.js';
 import { holdsNoConvergeDocument, skippedFilesNote } from './foreign-yaml.js';
 import type { ManifestFile } from './files.js';
@@ -60,6 +61,11 @@ export interface LoadOptions {
    * checked at all, neither environment variables nor `fromFile` paths. Default true.
    */
   checkSecrets?: boolean;
+  /**
+   * The environment (`--env NAME`) to load for: its values replace `{ fromValue: NAME }` references and
+   * its settings replace the top-level ones (docs/environments.md). Absent: the manifests as they are.
+   */
+  environment?: string;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -126,7 +132,10 @@ interface LoadShared {
   shapes: ShapeTable;
 }
 
-async function loadFile(file: ManifestFile, { diagnostics, sources, skipped, shapes }: LoadShared): Promise<LoadedDoc[]> {
+/** A document after the envelope check, before its schema check (values are substituted in between). */
+type ParsedDoc = Omit<LoadedDoc, 'schemaValid' | 'schemaProblems'>;
+
+async function loadFile(file: ManifestFile, { diagnostics, sources, skipped, shapes }: LoadShared): Promise<ParsedDoc[]> {
   const read = await readManifestFile(file);
   if (!read.ok) {
     diagnostics.push(read.diagnostic);
@@ -149,32 +158,76 @@ async function loadFile(file: ManifestFile, { diagnostics, sources, skipped, sha
     });
   }
   const lineLength = lineLengths(read.text);
-  const docs: LoadedDoc[] = [];
-  const validated = (kind: LoadedDoc['kind'], tree: YamlTree, origin?: GeneratedOrigin): LoadedDoc => {
-    const value = tree.value as Record<string, unknown>;
-    const validate = validatorFor(kind);
-    const schemaValid = validate(value);
-    const name = typeof value.name === 'string' ? value.name : '';
-    if (!schemaValid) {
-      const found = schemaDiagnostics(validate.errors ?? [], { tree, lineLength });
-      if (origin) for (const d of found) markGenerated(d, name, origin);
-      diagnostics.push(...found);
-    }
-    const doc: LoadedDoc = { kind, name, file: file.display, baseDir: dirname(file.path), tree, value, schemaValid, schemaProblems: schemaValid ? [] : schemaErrorPointers(validate.errors ?? []) };
-    if (origin) doc.origin = origin;
-    return doc;
-  };
+  const docs: ParsedDoc[] = [];
   for (const tree of parsed.docs) {
     const kind = envelope(tree, lineLength, diagnostics);
     if (kind === undefined) continue;
-    const doc = validated(kind, tree);
-    docs.push(doc);
-    // A set's workspaces follow it, in item order, as if written there (expanded only from a valid set).
-    if (kind === WORKSPACE_SET_KIND && doc.schemaValid) {
-      for (const g of expandWorkspaceSet(tree, doc.name, diagnostics)) docs.push(validated('NoCodeWorkspace', g.tree, g.origin));
-    }
+    const value = tree.value as Record<string, unknown>;
+    docs.push({ kind, name: typeof value.name === 'string' ? value.name : '', file: file.display, baseDir: dirname(file.path), tree, value, lineLength });
   }
   return docs;
+}
+
+/**
+ * The schema check of one document. Findings at or under `quiet` pointers (value references that were
+ * not resolved, already reported) are left out: they would say the same thing again in other words.
+ */
+function checkSchema(doc: ParsedDoc, diagnostics: Diagnostic[], quiet: readonly string[] = []): LoadedDoc {
+  const validate = validatorFor(doc.kind);
+  const schemaValid = validate(doc.value);
+  const errors = validate.errors ?? [];
+  const pointers = schemaErrorPointers(errors);
+  const shown = quiet.length === 0 ? errors : errors.filter((_e, i) => !quiet.some((q) => (pointers[i] ?? '') === q || (pointers[i] ?? '').startsWith(`${q}/`)));
+  if (!schemaValid) {
+    const found = schemaDiagnostics(shown, { tree: doc.tree, lineLength: doc.lineLength });
+    if (doc.origin) for (const d of found) markGenerated(d, doc.name, doc.origin);
+    diagnostics.push(...found);
+  }
+  return { ...doc, schemaValid, schemaProblems: schemaValid ? [] : pointers };
+}
+
+/**
+ * Every document's schema check, after the chosen environment's values replaced its `{ fromValue: … }`
+ * references (the Settings documents themselves are taken as written). Also the environment, when one was
+ * asked for and the first Settings document declares it.
+ */
+function checkSchemas(parsed: readonly ParsedDoc[], environment: string | undefined, diagnostics: Diagnostic[]): { docs: LoadedDoc[]; env?: ChosenEnvironment } {
+  const settingsDoc = parsed.find((d) => d.kind === SETTINGS_KIND);
+  const settings = settingsDoc ? checkSchema(settingsDoc, diagnostics) : undefined;
+  const usable = settings?.schemaValid ? { spec: settings.value.spec as SettingsSpec, tree: settings.tree } : undefined;
+  // A Settings document the schema refused has already said why; the environment is not looked up in it.
+  const env = environment !== undefined && (settings === undefined || usable) ? chooseEnvironment(environment, usable, diagnostics) : undefined;
+  const declared = Object.keys(usable?.spec.environments ?? {}).sort();
+  const withValues = (doc: ParsedDoc): LoadedDoc => {
+    // When the environment asked for does not exist, that one error stands for its references too.
+    const { value, unresolved } = substituteValues(doc.tree, doc.value, env, declared, diagnostics, environment === undefined || env !== undefined);
+    return checkSchema(value === doc.value ? doc : { ...doc, value, name: typeof value.name === 'string' ? value.name : '' }, diagnostics, unresolved);
+  };
+  const docs = parsed.flatMap((doc) => {
+    if (doc === settingsDoc && settings) return [settings];
+    if (doc.kind === SETTINGS_KIND) return [checkSchema(doc, diagnostics)];
+    const checked = withValues(doc);
+    if (doc.kind !== WORKSPACE_SET_KIND || !checked.schemaValid) return [checked];
+    // A set's workspaces follow it, in item order, as if written there, each with the environment's values.
+    const generated = expandWorkspaceSet(doc.tree, checked.name, diagnostics).map((g) =>
+      withValues({ kind: 'NoCodeWorkspace', name: '', file: doc.file, baseDir: doc.baseDir, tree: g.tree, value: g.tree.value as Record<string, unknown>, lineLength: doc.lineLength, origin: g.origin }),
+    );
+    return [checked, ...generated];
+  });
+  return { docs, ...(env ? { env } : {}) };
+}
+
+/** The Settings a run uses: the document's, or its environment's over them. */
+function settingsOf(doc: LoadedDoc, env: ChosenEnvironment | undefined): Settings {
+  const spec = doc.value.spec as SettingsSpec;
+  const base = { range: doc.tree.range, baseDir: doc.baseDir };
+  if (!env) return { spec, ...base };
+  const { nomad, tfe } = env.spec;
+  return {
+    spec: settingsForEnvironment(spec, env),
+    ...base,
+    environment: { name: env.name, ...(nomad?.address ? { nomadAddress: nomad.address } : {}), ...(tfe?.address ? { tfeAddress: tfe.address } : {}) },
+  };
 }
 
 /** The semantic rules of one document (its spec has the TypeScript shape when the schema passed). */
@@ -232,7 +285,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
   const skipped: string[] = [];
   const shared: LoadShared = { diagnostics, sources, skipped, shapes: new ShapeTable() };
   const perFile = await Promise.all(found.files.map((f) => loadFile(f, shared)));
-  const docs = perFile.flat();
+  const { docs, env } = checkSchemas(perFile.flat(), opts.environment, diagnostics);
   const note = skippedFilesNote(skipped.sort());
   if (note) diagnostics.push(note);
 
@@ -248,7 +301,7 @@ export async function loadManifests(paths: string[], opts: LoadOptions = {}): Pr
     const d = new DocDiagnostics(doc, diagnostics);
     await checkDocument(d, opts);
     if (doc.kind === SETTINGS_KIND) {
-      if (!settingsSeen) settings = { spec: doc.value.spec as SettingsSpec, range: doc.tree.range, baseDir: doc.baseDir };
+      if (!settingsSeen) settings = settingsOf(doc, env);
       settingsSeen = true;
       continue;
     }

@@ -51,6 +51,8 @@ export interface Settings {
   range?: SourceRange;
   /** Absolute directory of the file that holds the Settings document: the state root (decisions.md §27). */
   baseDir?: string;
+  /** The environment of this run (`--env`), when one was chosen; `spec` is then already its settings. */
+  environment?: { name: string; nomadAddress?: string; tfeAddress?: string };
 }
 
 /** One `kind: Moved` document that passed its checks: the state's object at `from` is the document at `to`. */

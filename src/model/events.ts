@@ -35,6 +35,7 @@ export interface EventCatalogue {
   'apply.state.adopted': { level: 'info'; data: { kind: Kind; name: string; id: string } };
   'apply.state.refreshed': { level: 'info'; data: { kind: Kind; name: string; dropped: boolean } };
   'apply.state.dropped': { level: 'info'; data: { kind: Kind; name: string } };
+  'apply.state.moved': { level: 'info'; data: { kind: Kind; from: string; to: string; id?: string } };
   'http.retry': {
     level: 'debug' | 'warn';
     data: { method: string; path: string; status?: number; error?: string; attempt: number; waitMs: number; subject?: string };
@@ -164,6 +165,11 @@ export const EVENT_DOCS: { readonly [C in EventCode]: EventDoc<C> } = {
     fields: { kind: 'the object’s kind', name: 'its name', dropped: 'whether the record was dropped' },
   },
   'apply.state.dropped': { levels: ['info'], when: 'an owned object already gone is dropped from state', fields: { kind: 'the object’s kind', name: 'its name' } },
+  'apply.state.moved': {
+    levels: ['info'],
+    when: 'a Moved document’s rename is done: the old address’s state record is removed, the new one kept',
+    fields: { kind: 'the object’s kind', from: 'its old name', to: 'its new name', id: 'its live id, when it has one' },
+  },
   'http.retry': {
     levels: ['debug', 'warn'],
     when: 'a request is retried after a 429, a 5xx or a socket error (warn for a 429, a rate-limit wait, and from the third attempt)',

@@ -13,6 +13,17 @@ export interface SettingsSpec {
   state?:
     | { backend: 'local'; path?: string; name?: string }
     | { backend: 'nomad'; path?: string; lockPath?: string; namespace?: string; name?: string };
+  /** Named targets the same manifests apply to, one per run with `--env NAME` (docs/environments.md). */
+  environments?: Record<string, EnvironmentSpec>;
+}
+
+/** One environment: its fields replace the top-level Settings fields of the same name; `values` feed `{ fromValue: NAME }`. */
+export interface EnvironmentSpec {
+  description?: string;
+  nomad?: { address?: string; region?: string };
+  tfe?: { address?: string; organization?: string };
+  state?: { backend?: 'local' | 'nomad'; path?: string; lockPath?: string; namespace?: string; name?: string };
+  values?: Record<string, unknown>;
 }
 
 /** Kind name → spec type; filled in by `src/kinds/<kind>/spec.ts`. */

@@ -46,6 +46,7 @@ export type ApplyReport =
  */
 export async function apply(host: OperationHost, req: ApplyRequest): Promise<ApplyReport> {
   checkAddresses(req);
+  if (req.savedPlan) refuseOtherEnvironment(req.savedPlan, host.environment);
   const manifests = await loadForPlan(host, req);
   if (!manifests) return { status: 'invalid' };
   const backend = stateBackendFor(host, manifests.desired.settings);
@@ -90,6 +91,17 @@ function refuseUnconsentedAdoption(run: PlanRun, asking: boolean): void {
   throw new ConvergeError('apply.adopt-needs-consent', `refusing to record ${names.length} existing object${names.length === 1 ? '' : 's'} as owned without consent: the state (${notice.state}) ${why}, and ${names.length === 1 ? 'it' : 'they'} may belong to another state: ${shown}`, {
     source: 'user',
     hint: 'if they are this state\'s, apply again with --adopt-all (or --adopt Kind/name for each, or `converge import`; a saved plan must be made with them); if another state owns them, point Settings `state.path` at that state. Nothing was sent.',
+  });
+}
+
+/** A saved plan applies only to the environment it was made for (none when it names none): its targets and its state. */
+function refuseOtherEnvironment(saved: SavedPlan, environment: string | undefined): void {
+  if (saved.environment === environment) return;
+  const planned = saved.environment === undefined ? 'no environment' : `environment ${saved.environment}`;
+  const asked = environment === undefined ? 'no --env' : `--env ${environment}`;
+  throw new ConvergeError('apply.plan-other-environment', `this saved plan was made for ${planned}, but apply was run with ${asked}`, {
+    source: 'user',
+    hint: saved.environment === undefined ? 'apply it without --env, or make a plan with --env for that environment' : `apply it with --env ${saved.environment}, or make a new plan with the --env you meant. Nothing was sent.`,
   });
 }
 

@@ -5,6 +5,7 @@ import type { Kind } from '../model/kinds.js';
 import type { ExportSource } from '../providers/provider.js';
 import { PROVIDER_MODULES } from '../providers/registry.js';
 import { connectInput } from './connect.js';
+import type { Settings } from '../model/desired.js';
 import type { OperationHost } from './host.js';
 
 export interface ExportRequest {
@@ -12,6 +13,8 @@ export interface ExportRequest {
   kinds?: readonly string[];
   /** HCP Terraform organization (else TFE_ORGANIZATION). */
   organization?: string;
+  /** The Settings to connect with (an environment's addresses, `login explain --live --env`); none by default. */
+  settings?: Settings;
 }
 
 function parseKinds(names: readonly string[] | undefined): Set<Kind> | undefined {
@@ -32,8 +35,8 @@ function parseKinds(names: readonly string[] | undefined): Set<Kind> | undefined
  * or NOMAD_TOKEN set; HCP Terraform: a token and an organization); a kind that needs an
  * unconfigured service is an error naming what to set.
  */
-function openSources(host: OperationHost, asked: Set<Kind> | undefined, organization: string | undefined): { sources: ExportSource[]; kinds: Set<Kind> } {
-  const input = connectInput(host, { spec: {} }, { purpose: 'export', ...(organization ? { organization } : {}) });
+function openSources(host: OperationHost, asked: Set<Kind> | undefined, organization: string | undefined, settings: Settings = { spec: {} }): { sources: ExportSource[]; kinds: Set<Kind> } {
+  const input = connectInput(host, settings, { purpose: 'export', ...(organization ? { organization } : {}) });
   const sources: ExportSource[] = [];
   const kinds = new Set<Kind>(asked ?? []);
   for (const module of PROVIDER_MODULES) {
@@ -54,7 +57,7 @@ function openSources(host: OperationHost, asked: Set<Kind> | undefined, organiza
 
 /** `converge export` as a library call: live objects as manifest documents. Sends only reads. */
 export async function exportObjects(host: OperationHost, req: ExportRequest = {}): Promise<ExportRun> {
-  const { sources, kinds } = openSources(host, parseKinds(req.kinds), req.organization);
+  const { sources, kinds } = openSources(host, parseKinds(req.kinds), req.organization, req.settings);
   try {
     host.phase(`exporting: reading ${sources.map((s) => s.description).join(' and ')}`);
     const run = await exportLive(sources, kinds);

@@ -13,6 +13,11 @@ import { Redactor } from '../secrets/redactor.js';
 export interface OperationHost {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * Optional: the environment of the Settings document this run is for (`--env NAME`, docs/environments.md):
+   * manifests are loaded with its values and settings, and its own state is used. Absent: none.
+   */
+  readonly environment?: string | undefined;
   readonly reporter: Reporter;
   /** Every token and resolved secret is added here before use. */
   readonly redactor: Redactor;
@@ -45,7 +50,7 @@ export interface LibraryHost extends OperationHost {
  * A host for library use: no output; diagnostics collected in `found`, events to `reporter` if given; waits on
  * `clock` if given (the real clock otherwise).
  */
-export function libraryHost(opts: { cwd?: string; env?: NodeJS.ProcessEnv; reporter?: Reporter; clock?: Clock } = {}): LibraryHost {
+export function libraryHost(opts: { cwd?: string; env?: NodeJS.ProcessEnv; environment?: string; reporter?: Reporter; clock?: Clock } = {}): LibraryHost {
   const found: Diagnostic[] = [];
   return {
     cwd: opts.cwd ?? process.cwd(),
@@ -54,6 +59,7 @@ export function libraryHost(opts: { cwd?: string; env?: NodeJS.ProcessEnv; repor
     redactor: new Redactor(),
     digests: new DigestBook(),
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.environment !== undefined ? { environment: opts.environment } : {}),
     found,
     diagnostics: (diags) => void found.push(...diags),
     phase: () => undefined,

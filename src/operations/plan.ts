@@ -9,8 +9,7 @@ import type { Provider, ProviderContext } from '../providers/provider.js';
 import { serializePlan } from '../plan/serialize.js';
 import type { PlanNotice } from '../plan/types.js';
 import type { StateDocument } from '../state/types.js';
-import { closeAll, kindsInPlay, providerContext, providersFor, stateBackendFor, stateRoot } from './connect.js';
-import { loadManifests } from '../manifest/index.js';
+import { closeAll, kindsInPlay, loadForRun, providerContext, providersFor, stateBackendFor, stateRoot } from './connect.js';
 import type { OperationHost } from './host.js';
 import { manifestFiles, refuseEmpty } from './manifest-files.js';
 import { didYouMean } from '../diagnostics/suggest.js';
@@ -175,6 +174,8 @@ export async function planLoaded(host: OperationHost, manifests: ManifestLoadRes
     host.endPhase();
     const stateName = manifests.desired.settings.spec.state?.name;
     if (manifests.loginTests) run.plan.loginTests = planLoginTests(manifests.loginTests, manifests.desired.objects, [...run.views.values()]);
+    const environment = manifests.desired.settings.environment?.name;
+    if (environment !== undefined) run.plan.environment = environment;
     run.plan.state = { location, records: state.records.length, new: state.serial === 0, ...(stateName !== undefined ? { name: stateName } : {}) };
     const consent = adoptionConsentNotice(run, state, stateName, location, req);
     if (consent) run.plan.notices = [consent, ...(run.plan.notices ?? [])];
@@ -250,7 +251,7 @@ function adoptionConsentNotice(run: PlanRun, state: StateDocument, stateName: st
  * (a workspace's missing module document, then its unknown project, then its module's bad version).
  */
 export async function loadForPlan(host: OperationHost, req: PlanRequest): Promise<ManifestLoadResult | undefined> {
-  const manifests = await loadManifests(req.paths, { cwd: host.cwd, env: host.env });
+  const manifests = await loadForRun(host, req.paths, { env: host.env });
   if (!hasErrors(manifests.diagnostics)) {
     if (manifests.diagnostics.length > 0) host.diagnostics(manifests.diagnostics, manifests.sources);
     return manifests;

@@ -142,6 +142,8 @@ export interface Plan {
   diagnostics: Diagnostic[];
   summary: PlanSummary;
   notices?: PlanNotice[];
+  /** The environment (`--env`) the plan is for (additive to format 1.0; absent without one). A saved plan applies only to it. */
+  environment?: string;
   /** Where the state this plan was made against is, and what it holds (additive to format 1.0; absent in older plans). */
   state?: PlanState;
   /** The run's NomadLoginTest documents, each evaluated against the plan and the live state (additive to format 1.0). */

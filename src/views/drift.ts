@@ -3,6 +3,7 @@ import { hasChanges, type DriftCause, type DriftItem, type Plan } from '../plan/
 import { diffFieldLines, formatFieldLine, painter, plural, presentFields, type Paint } from './format.js';
 import { heredocDiffLines, heredocLines, shownFields } from './multiline-diff.js';
 import { DEFAULT_MARKDOWN_MAX, fitSections, htmlEscape, mdCode, mdEscape, mdFence } from './markdown.js';
+import { environmentHeading, environmentLine } from './plan-notices.js';
 import { driftSentence, jsonDriftItem, type JsonDriftItem } from './drift-sentences.js';
 
 const BANNER_NAMES = 20;
@@ -95,7 +96,8 @@ function countsLine(c: DriftCounts): string {
 
 export function renderDriftText(plan: Plan, opts: { color: boolean }): string {
   const paint = painter(opts.color);
-  const out: string[] = [];
+  const env = environmentLine(plan);
+  const out: string[] = env === undefined ? [] : [env, ''];
   if (plan.drift.length === 0) {
     out.push('No drift. Live state matches what converge last applied.');
   } else {
@@ -115,6 +117,8 @@ export interface DriftReport {
   drift: JsonDriftItem[];
   /** What `converge plan` would do (objects without a state record show here, not as drift). */
   summary: Plan['summary'];
+  /** The environment (`--env`) checked; absent without one. */
+  environment?: string;
 }
 
 export function driftReport(plan: Plan): DriftReport {
@@ -124,6 +128,7 @@ export function driftReport(plan: Plan): DriftReport {
     counts: countDrift(plan.drift),
     drift: plan.drift.map(jsonDriftItem),
     summary: plan.summary,
+    ...(plan.environment !== undefined ? { environment: plan.environment } : {}),
   };
 }
 
@@ -160,7 +165,7 @@ function names(items: readonly { kind: string; name: string }[]): string {
 }
 
 function driftHead(plan: Plan, title: string): string {
-  const out: string[] = [`## ${title}`, ''];
+  const out: string[] = [environmentHeading(plan, title), ''];
   const missing = plan.drift.filter((i) => i.cause === 'missing');
   if (missing.length > 0) {
     out.push('> [!CAUTION]', `> **${plural(missing.length, 'object')} converge owns ${missing.length === 1 ? 'is' : 'are'} gone from the live service** (deleted outside converge?): ${names(missing)}.`, '');

@@ -9,7 +9,7 @@ import { driftItemFromJson, jsonDriftItem } from './drift-sentences.js';
  * `plan --json`: a report for machines. Exactly
  *   { formatVersion, changes: [{ kind, name, action, fields: [{path, before, after, sensitive}],
  *     id?, reason?, reasons?, notes?, noteCodes?, upgrade?, deletion?, adopt?, refresh?, movedFrom?, origin? }], summary, drift,
- *     diagnostics, notices?, state?, loginTests? }.
+ *     diagnostics, notices?, environment?, state?, loginTests? }.
  * `reason` and `notes` are the sentences the text view prints (format 1.0 readers rely on them);
  * `reasons` and `noteCodes` (additive) are the same facts as codes with data (docs/codes.md), in
  * the same order, for machines: never parse the sentences.
@@ -69,6 +69,7 @@ export function planJsonObject(plan: Plan): Record<string, unknown> {
     drift: plan.drift.map(jsonDriftItem),
     diagnostics: plan.diagnostics,
     ...(plan.notices !== undefined && plan.notices.length > 0 ? { notices: plan.notices } : {}),
+    ...(plan.environment !== undefined ? { environment: plan.environment } : {}),
     ...(plan.state !== undefined ? { state: plan.state } : {}),
     ...(plan.loginTests !== undefined ? { loginTests: plan.loginTests } : {}),
   };
@@ -103,6 +104,7 @@ export function parsePlanJson(text: string): Plan {
     diagnostics: data.diagnostics ?? [],
     summary: data.summary,
     ...(data.notices !== undefined ? { notices: data.notices } : {}),
+    ...(data.environment !== undefined ? { environment: data.environment } : {}),
     ...(data.state !== undefined ? { state: data.state } : {}),
     ...(data.loginTests !== undefined ? { loginTests: data.loginTests } : {}),
   };

@@ -7,7 +7,7 @@ import { noteLines, originLine, reasonLine } from './change-sentences.js';
 import { heredocDiffLines, shownFields } from './multiline-diff.js';
 import { adoptionMarkdown } from './plan-adoptions.js';
 import { loginTestsMarkdown } from './plan-login-tests.js';
-import { isRefreshOnly, NOTHING_TO_REFRESH, noticesMarkdown, stateLine } from './plan-notices.js';
+import { environmentHeading, isRefreshOnly, NOTHING_TO_REFRESH, noticesMarkdown, stateLine } from './plan-notices.js';
 
 /*
  * A plan as a PR comment / job summary. GitHub caps a comment at 65 536 characters, so the output
@@ -54,7 +54,7 @@ function objectSection(c: Change): string {
 
 function head(plan: Plan, title: string, deletes: Change[]): string {
   const s = plan.summary;
-  const out: string[] = [`## ${title}`, ''];
+  const out: string[] = [environmentHeading(plan, title), ''];
   const where = stateLine(plan, mdCode);
   if (where !== undefined) out.push(where, '');
   if (deletes.length > 0) {

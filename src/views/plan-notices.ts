@@ -59,6 +59,16 @@ export function noticeSentences(plan: Pick<Plan, 'notices'>, code: (s: string) =
 }
 
 /** The header line naming the state the plan was made against (decisions.md §27); undefined for older plans. */
+/** Which environment the plan is for, when it was made for one (`--env`). */
+export function environmentLine(plan: Pick<Plan, 'environment'>, code: (s: string) => string = (s) => s): string | undefined {
+  return plan.environment === undefined ? undefined : `Environment: ${code(plan.environment)}.`;
+}
+
+/** A Markdown report's heading, naming the environment when the run had one. */
+export function environmentHeading(plan: Pick<Plan, 'environment'>, title: string): string {
+  return plan.environment === undefined ? `## ${title}` : `## ${title}: environment ${mdCode(plan.environment)}`;
+}
+
 export function stateLine(plan: Pick<Plan, 'state'>, code: (s: string) => string = (s) => s): string | undefined {
   const s = plan.state;
   if (s === undefined) return undefined;

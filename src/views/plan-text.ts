@@ -5,7 +5,7 @@ import { summaryLine } from './plan-summary.js';
 import { noteLines, originLine, reasonLine } from './change-sentences.js';
 import { heredocLines, shownFields } from './multiline-diff.js';
 import { adoptionLine, renderAdoptionsText } from './plan-adoptions.js';
-import { isRefreshOnly, noticeSentences, NOTHING_TO_REFRESH, refreshLine, renderRefreshesText, stateLine } from './plan-notices.js';
+import { environmentLine, isRefreshOnly, noticeSentences, NOTHING_TO_REFRESH, refreshLine, renderRefreshesText, stateLine } from './plan-notices.js';
 
 /*
  * Terraform-like text of a Plan. A pure function of the plain Plan data that the JSON view keeps
@@ -48,8 +48,11 @@ export function renderPlanText(plan: Plan, opts: { color: boolean }): string {
   const paint = painter(opts.color);
   const shown = plan.changes.filter((c) => c.action !== 'no-op');
   const out: string[] = [];
+  const env = environmentLine(plan);
   const where = stateLine(plan);
+  if (env !== undefined) out.push(env);
   if (where !== undefined) out.push(where, '');
+  else if (env !== undefined) out.push('');
   const notices = noticeSentences(plan);
   if (notices.length > 0) out.push(...notices, '');
   if (shown.length > 0) {

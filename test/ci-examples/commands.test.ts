@@ -6,7 +6,8 @@ import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { CI_DIR, nomadJobCommands, REPO, workflowCommands } from './extract.js';
+import { CI_DIR, environmentWorkflowCommands, nomadJobCommands, REPO, workflowCommands } from './extract.js';
+import { DEFAULT_TFE_SEED } from '../../src/sandbox/tfe/default-seed.js';
 
 /*
  * Runs every `converge …` line of the CI examples, in the order CI would (plan on the PR, apply on
@@ -69,7 +70,9 @@ describe('every converge command in examples/ci runs against the sandbox', () =>
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests`);
     dir = await mkdtemp(join(tmpdir(), 'converge-ci-examples-'));
     const ciPrefix = CI_DIR + sep;
-    await cp(join(REPO, 'examples'), dir, { recursive: true, filter: (p) => p !== CI_DIR && !p.startsWith(ciPrefix) });
+    // examples/environments/ has its own workflows (below) and its own Settings document.
+    const envDir = join(REPO, 'examples', 'environments');
+    await cp(join(REPO, 'examples'), dir, { recursive: true, filter: (p) => p !== CI_DIR && !p.startsWith(ciPrefix) && p !== envDir && !p.startsWith(envDir + sep) });
     expect(await useNomadState(dir)).toBe(1);
     sandbox = await startSandbox({ stepDelayMs: 5 });
     const { GITHUB_ACTIONS: _ga, GITHUB_STEP_SUMMARY: _gs, ...base } = process.env;
@@ -138,5 +141,101 @@ describe('every converge command in examples/ci runs against the sandbox', () =>
     expect(res.status).toBe(200);
     const head = (await res.json()) as { Items: Record<string, string> };
     expect(Number(head.Items.serial)).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * examples/environments/ points each environment at its own Nomad and HCP Terraform organization: here one
+ * sandbox per environment, seeded with that organization, stands in for each, and the copied Settings
+ * document is pointed at them (as a team's would be at its clusters).
+ */
+async function pointEnvironmentsAt(file: string, sandboxes: Record<string, Sandbox>): Promise<void> {
+  const doc = parseAllDocuments(await readFile(file, 'utf8'));
+  if (!Array.isArray(doc) || doc[0] === undefined) throw new Error(`no Settings document in ${file}`);
+  for (const [env, s] of Object.entries(sandboxes)) {
+    doc[0].setIn(['spec', 'environments', env, 'nomad', 'address'], s.nomad.url);
+    doc[0].setIn(['spec', 'environments', env, 'tfe', 'address'], s.tfe.url);
+  }
+  await writeFile(file, doc[0].toString());
+}
+
+describe('every converge command of the environments workflows runs against a sandbox per environment', () => {
+  const ORGANIZATIONS: Record<string, string> = { dev: 'acme-dev', staging: 'acme-staging', prod: 'acme' };
+  const sandboxes: Record<string, Sandbox> = {};
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests`);
+    dir = await mkdtemp(join(tmpdir(), 'converge-ci-environments-'));
+    await cp(join(REPO, 'examples', 'environments'), join(dir, 'environments'), { recursive: true });
+    for (const [name, organization] of Object.entries(ORGANIZATIONS)) {
+      const seed = join(dir, `seed-${name}.json`);
+      await writeFile(seed, JSON.stringify({ ...DEFAULT_TFE_SEED, organization }));
+      sandboxes[name] = await startSandbox({ stepDelayMs: 5, seedFile: seed });
+    }
+    await pointEnvironmentsAt(join(dir, 'environments', 'settings.yaml'), sandboxes);
+    const { GITHUB_ACTIONS: _ga, GITHUB_STEP_SUMMARY: _gs, NOMAD_ADDR: _na, TFE_ADDRESS: _ta, TFE_ORGANIZATION: _to, ...base } = process.env;
+    // The sandboxes share their tokens (the default seed's and the Nomad simulator's default): one job's worth.
+    const first = sandboxes.dev as Sandbox;
+    env = {
+      ...base,
+      NOMAD_TOKEN: first.env.NOMAD_TOKEN,
+      TFE_TOKEN: first.env.TFE_TOKEN,
+      OKTA_CLIENT_SECRET_DEV: 'ci-env-dev-secret-3Hn8',
+      OKTA_CLIENT_SECRET_STAGING: 'ci-env-staging-secret-3Hn8',
+      OKTA_CLIENT_SECRET_PROD: 'ci-env-prod-secret-3Hn8',
+      NO_COLOR: '1',
+    };
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(Object.values(sandboxes).map((s) => s.stop()));
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const commands = environmentWorkflowCommands();
+  const ran: { args: string[]; code: number }[] = [];
+
+  it('found validate, then doctor and plan per environment, then apply to dev, staging and prod in order', () => {
+    const envOf = (args: string[]) => args[args.indexOf('--env') + 1];
+    expect(commands.map((c) => `${c.args[0]}${c.args.includes('--env') ? ` ${envOf(c.args)}` : ''}`)).toEqual([
+      'validate',
+      'doctor dev',
+      'plan dev',
+      'doctor staging',
+      'plan staging',
+      'doctor prod',
+      'plan prod',
+      'apply dev',
+      'apply staging',
+      'apply prod',
+    ]);
+  });
+
+  for (const { where, args } of commands.map((c) => ({ where: `${c.file}: ${c.step}`, args: c.args }))) {
+    it(`${where}: converge ${args.join(' ')}`, { timeout: 120_000 }, async () => {
+      const r = await runCli(args, dir, env);
+      ran.push({ args, code: r.code });
+      const context = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+      expect([0, 2], context).toContain(r.code);
+      for (const secret of ['ci-env-dev-secret-3Hn8', 'ci-env-staging-secret-3Hn8', 'ci-env-prod-secret-3Hn8']) expect(r.stderr + r.stdout).not.toContain(secret);
+      if (args[0] === 'plan') expect(r.stdout, context).toContain(`## converge plan: environment \`${args[args.indexOf('--env') + 1]}\``);
+    });
+  }
+
+  it('planned changes in every environment and applied each to its own cluster, organization and state', async () => {
+    expect(ran.filter((r) => r.args[0] === 'plan').map((r) => r.code)).toEqual([2, 2, 2]);
+    expect(ran.filter((r) => r.args[0] === 'apply').map((r) => r.code)).toEqual([0, 0, 0]);
+    for (const [name, s] of Object.entries(sandboxes)) {
+      const headers = { 'X-Nomad-Token': s.nomad.managementToken };
+      const method = (await (await fetch(`${s.nomad.url}/v1/acl/auth-method/okta`, { headers })).json()) as { Config: { OIDCClientID: string } };
+      expect(method.Config.OIDCClientID).toBe(`0oa1${name}`);
+      const state = await fetch(`${s.nomad.url}/v1/var/converge/state/envs/${name}`, { headers });
+      expect(state.status, `state of ${name} in its own Nomad`).toBe(200);
+      for (const other of Object.keys(sandboxes).filter((o) => o !== name)) {
+        expect((await fetch(`${s.nomad.url}/v1/var/converge/state/envs/${other}`, { headers })).status).toBe(404);
+      }
+    }
   });
 });

@@ -48,6 +48,24 @@ describe('the docs match the tool', () => {
     }
   });
 
+  it('docs/environments.md: its Settings and manifest snippets validate together in each environment they declare', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'converge-doc-environments-'));
+    try {
+      const snippets = documentSnippets(read('docs/environments.md'));
+      expect(snippets.length).toBeGreaterThanOrEqual(2);
+      for (const [i, snippet] of snippets.entries()) await writeFile(join(dir, `snippet-${i}.yaml`), snippet);
+      const environments = Object.keys((await loadManifests(['.'], { cwd: dir })).desired.settings.spec.environments ?? {});
+      expect(environments).toEqual(['dev', 'prod']);
+      for (const environment of environments) {
+        const r = await loadManifests(['.'], { cwd: dir, environment });
+        expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${environment}: ${d.summary}`)).toEqual([]);
+        expect(r.desired.objects.map((o) => o.name)).toEqual(['okta']);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('docs/ci.md gives the time the tool gives for a dead run\'s lock to clear, and relative plan paths', () => {
     const ci = read('docs/ci.md').replace(/\s+/g, ' ');
     expect(ci).toContain(`within ${formatDuration(lockRecoveryMs('30s'))} of its last renewal`);

@@ -89,9 +89,19 @@ describe('invalid manifest corpus', () => {
 });
 
 describe('valid manifests', () => {
-  // As examples/.convergeignore says: CI workflows, and the Moved document to copy in after a rename.
-  const examples = yamlFiles(join(REPO, 'examples')).filter((f) => !f.includes(join(REPO, 'examples', 'ci')) && !f.includes(join(REPO, 'examples', 'moves')));
+  // As examples/.convergeignore says: CI workflows, the Moved document to copy in after a rename, and the
+  // environments example with its own Settings document.
+  const examples = yamlFiles(join(REPO, 'examples')).filter((f) => !['ci', 'moves', 'environments'].some((d) => f.includes(join(REPO, 'examples', d))));
   const valid = yamlFiles(join(FIXTURES, 'valid'));
+
+  it('examples/environments/ is valid, with no warnings, in each of its environments', async () => {
+    for (const environment of ['dev', 'staging', 'prod']) {
+      const result = await loadManifests(['examples/environments'], { cwd: REPO, environment });
+      expect(result.diagnostics.map(show)).toEqual([]);
+      expect(result.desired.settings.environment?.name).toBe(environment);
+      expect(result.desired.objects.map((o) => `${o.kind}/${o.name}`).sort()).toEqual(['NoCodeModule/lambda', 'NoCodeWorkspace/lambda', 'NomadAuthMethod/okta']);
+    }
+  });
 
   it('every example is valid, together, with no warnings', async () => {
     expect(examples.length).toBeGreaterThanOrEqual(5);

@@ -21,6 +21,12 @@ const EXAMPLES: { [C in EventCode]: TypedEvent<C> } = {
   'apply.state.adopted': { code: 'apply.state.adopted', level: 'info', message: 'NomadAclRole/devs: recorded as owned (it already matched the manifests; nothing sent)', data: { kind: 'NomadAclRole', name: 'devs', id: '7f1e…' } },
   'apply.state.refreshed': { code: 'apply.state.refreshed', level: 'info', message: 'NomadAclRole/devs: state record refreshed from the live object (nothing sent)', data: { kind: 'NomadAclRole', name: 'devs', dropped: false } },
   'apply.state.dropped': { code: 'apply.state.dropped', level: 'info', message: 'NomadAclRole/devs: already gone, dropped from state', data: { kind: 'NomadAclRole', name: 'devs' } },
+  'apply.state.moved': {
+    code: 'apply.state.moved',
+    level: 'info',
+    message: 'NoCodeWorkspace/vpc-dev: moved to NoCodeWorkspace/vpc-development in state',
+    data: { kind: 'NoCodeWorkspace', from: 'vpc-dev', to: 'vpc-development', id: 'ws-abc' },
+  },
   'http.retry': {
     code: 'http.retry',
     level: 'warn',

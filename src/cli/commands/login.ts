@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { ConvergeError } from '../../diagnostics/errors.js';
 import { hasErrors } from '../../diagnostics/types.js';
 import { explainLogin, methodNames, readClaimsText, worldFromDesired, worldFromDocuments, type LoginWorld } from '../../login/index.js';
-import { loadManifests } from '../../manifest/index.js';
+import { loadForRun, loadValid } from '../../operations/connect.js';
+import type { Settings } from '../../model/desired.js';
 import { didYouMean } from '../../diagnostics/suggest.js';
 import { exportObjects } from '../../operations/export.js';
 import { renderDiagnosticsText } from '../../views/diagnostics.js';
@@ -21,14 +22,21 @@ export interface LoginExplainOptions {
 const NOMAD_ACL_KINDS = ['NomadAclPolicy', 'NomadAclRole', 'NomadAuthMethod', 'NomadBindingRule'];
 
 /** What Nomad holds now, read as `converge export` reads it (reads only). */
-async function liveWorld(host: Host, method: string): Promise<{ world?: LoginWorld; names: string[]; where: string }> {
-  const run = await exportObjects(host, { kinds: NOMAD_ACL_KINDS });
+async function liveWorld(host: Host, paths: string[], method: string): Promise<{ world?: LoginWorld; names: string[]; where: string } | undefined> {
+  // With --env, the environment's Nomad: its address comes from the Settings document among the paths.
+  let settings: Settings | undefined;
+  if (host.environment !== undefined) {
+    const loaded = await loadValid(host, paths, { secrets: false });
+    if (!loaded) return undefined;
+    settings = loaded.desired.settings;
+  }
+  const run = await exportObjects(host, { kinds: NOMAD_ACL_KINDS, ...(settings ? { settings } : {}) });
   const world = worldFromDocuments(run.documents, method);
   return { ...(world ? { world } : {}), names: methodNames(run.documents), where: 'Nomad' };
 }
 
 async function desiredWorld(host: Host, paths: string[], method: string): Promise<{ world?: LoginWorld; names: string[]; where: string } | undefined> {
-  const loaded = await loadManifests(paths, { cwd: host.cwd });
+  const loaded = await loadForRun(host, paths);
   // A failing login test does not stop the explanation: explaining is how one finds out why it fails.
   const blocking = loaded.diagnostics.filter((d) => !d.code.startsWith('nomad.login-test.'));
   if (hasErrors(blocking)) {
@@ -60,7 +68,7 @@ async function readClaims(host: Host, file: string): Promise<{ claims: Record<st
  */
 export async function loginExplainCommand(host: Host, paths: string[], opts: LoginExplainOptions): Promise<number> {
   const { claims, form } = await readClaims(host, opts.claims);
-  const found = opts.live ? await liveWorld(host, opts.method) : await desiredWorld(host, paths, opts.method);
+  const found = opts.live ? await liveWorld(host, paths, opts.method) : await desiredWorld(host, paths, opts.method);
   if (!found) return EXIT.error;
   const { world, names, where } = found;
   if (!world) {

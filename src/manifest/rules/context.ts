@@ -17,6 +17,8 @@ export interface LoadedDoc {
   baseDir: string;
   tree: YamlTree;
   value: Record<string, unknown>;
+  /** Length of a line of the document's file (for ranges that run to the end of a line). */
+  lineLength: (line: number) => number;
   /** The document passed its kind's schema, so its spec has the TypeScript shape. */
   schemaValid: boolean;
   /** JSON pointers of the schema's findings in this document (empty when it passed). */
