@@ -7,6 +7,7 @@ import { apply, drift, libraryHost, plan, type ApplyReport, type ApplyRequest, t
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import type { Change } from '../../src/plan/types.js';
 import { noteLines, reasonLine } from '../../src/views/change-sentences.js';
+import { renderDiagnosticsText } from '../../src/views/diagnostics.js';
 import { storyDir, storyEnv } from '../e2e/harness.js';
 
 /*
@@ -34,6 +35,13 @@ export interface Story {
   drift(req?: Partial<PlanRequest>): ReturnType<typeof drift>;
   /** `apply --auto-approve` of the directory; throws unless the run applied (or found nothing to do) without a failed change. */
   apply(req?: Partial<ApplyRequest>): Promise<ApplyReport>;
+  /**
+   * `apply --auto-approve` whatever comes of it: the report, and the diagnostics as the CLI prints them on
+   * stderr (`problems`). A refusal thrown before any write (a ConvergeError) rejects, as the CLI exits 1 with it.
+   */
+  tryApply(req?: Partial<ApplyRequest>, extraEnv?: Record<string, string>): Promise<{ report: ApplyReport; problems: string }>;
+  /** A plan whatever comes of it: the result (undefined when diagnostics stopped it) and the diagnostics as printed. */
+  tryPlan(req?: Partial<PlanRequest>, extraEnv?: Record<string, string>): Promise<{ result: Awaited<ReturnType<typeof plan>>; problems: string }>;
   /** Writes to one simulator as `METHOD /path`, in order. */
   writes(service: 'nomad' | 'tfe'): string[];
   close(): Promise<void>;
@@ -68,6 +76,11 @@ export async function onClock<T>(clock: Clock, work: Promise<T>): Promise<T> {
   return watched;
 }
 
+/** The diagnostics a host was handed, as the CLI prints them (without colour or quoted source lines). */
+export function problemsOf(h: LibraryHost): string {
+  return renderDiagnosticsText(h.found, { sources: new Map(), color: false });
+}
+
 export async function openStory(opts: StoryOptions = {}): Promise<Story> {
   const dir = await storyDir('converge-story-', opts.copyExamples);
   const clock: Clock = opts.realTime ? realClock : new ManualClock();
@@ -87,11 +100,20 @@ export async function openStory(opts: StoryOptions = {}): Promise<Story> {
     plan: (req = {}, extraEnv) => onClock(clock, plan(host(extraEnv), { paths: ['.'], ...req })),
     drift: (req = {}) => onClock(clock, drift(host(), { paths: ['.'], ...req })),
     async apply(req = {}) {
-      const h = host();
-      const report = await onClock(clock, apply(h, { paths: ['.'], lockTimeoutMs: 0, options: { runTimeoutMs: 600_000, pollIntervalMs: 50, concurrency: 4 }, ...req }));
-      if (report.status === 'invalid') throw new Error(`apply found problems: ${h.found.map((d) => d.summary).join('; ')}`);
+      const { report, problems } = await story.tryApply(req);
+      if (report.status === 'invalid') throw new Error(`apply found problems: ${problems}`);
       if (report.status === 'applied' && report.result.counts.failed > 0) throw new Error(`apply failed: ${JSON.stringify(report.result.counts)}`);
       return report;
+    },
+    async tryApply(req = {}, extraEnv) {
+      const h = host(extraEnv);
+      const report = await onClock(clock, apply(h, { paths: ['.'], lockTimeoutMs: 0, options: { runTimeoutMs: 600_000, pollIntervalMs: 50, concurrency: 4 }, ...req }));
+      return { report, problems: problemsOf(h) };
+    },
+    async tryPlan(req = {}, extraEnv) {
+      const h = host(extraEnv);
+      const result = await onClock(clock, plan(h, { paths: ['.'], ...req }));
+      return { result, problems: problemsOf(h) };
     },
     writes: (service) => sandbox.log.writes(service).map((e) => `${e.method} ${e.path}`),
     async close() {
