@@ -8,6 +8,8 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandb
 import type { Change } from '../../src/plan/types.js';
 import { noteLines, reasonLine } from '../../src/views/change-sentences.js';
 import { renderDiagnosticsText } from '../../src/views/diagnostics.js';
+import { formatError } from '../../src/cli/run-command.js';
+import { MemoryReporter } from '../../src/model/events.js';
 import { storyDir, storyEnv } from '../e2e/harness.js';
 
 /*
@@ -26,6 +28,8 @@ export interface Story {
   dir: string;
   sandbox: Sandbox;
   env: Record<string, string>;
+  /** Every event the library calls reported (what the CLI prints on stderr as progress and notes). */
+  events: MemoryReporter;
   /** The clock the sandbox and every library call wait on (a ManualClock unless the story asked for real time). */
   clock: Clock;
   write(file: string, text: string): Promise<void>;
@@ -81,16 +85,29 @@ export function problemsOf(h: LibraryHost): string {
   return renderDiagnosticsText(h.found, { sources: new Map(), color: false });
 }
 
+/**
+ * What the CLI prints on stderr when a step is refused: the error thrown (as the CLI formats it), or the
+ * diagnostics of a step that returned. Resolves either way, so a test asserts on the text.
+ */
+export async function refusal(work: Promise<{ problems: string }>): Promise<string> {
+  return work.then(
+    (r) => r.problems,
+    (e: unknown) => formatError(e, false),
+  );
+}
+
 export async function openStory(opts: StoryOptions = {}): Promise<Story> {
   const dir = await storyDir('converge-story-', opts.copyExamples);
   const clock: Clock = opts.realTime ? realClock : new ManualClock();
   const sandbox = await startSandbox({ stepDelayMs: 5, ...opts.sandbox, ...(opts.realTime ? {} : { clock }) });
   const env = storyEnv(dir, sandbox.env, opts.env);
-  const host = (extraEnv?: Record<string, string>) => libraryHost({ cwd: dir, env: { ...env, ...extraEnv }, clock });
+  const events = new MemoryReporter();
+  const host = (extraEnv?: Record<string, string>) => libraryHost({ cwd: dir, env: { ...env, ...extraEnv }, clock, reporter: events });
   const story: Story = {
     dir,
     sandbox,
     env,
+    events,
     clock,
     async write(file, text) {
       await mkdir(dirname(join(dir, file)), { recursive: true });
