@@ -8,9 +8,10 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandb
 import type { Change } from '../../src/plan/types.js';
 import { noteLines, reasonLine } from '../../src/views/change-sentences.js';
 import { renderDiagnosticsText } from '../../src/views/diagnostics.js';
-import { formatError } from '../../src/cli/run-command.js';
+import { Host } from '../../src/cli/host.js';
+import { formatError, runCommand } from '../../src/cli/run-command.js';
 import { MemoryReporter } from '../../src/model/events.js';
-import { storyDir, storyEnv } from '../e2e/harness.js';
+import { storyDir, storyEnv, type CliResult } from '../e2e/harness.js';
 
 /*
  * End-to-end stories in-process: the library (src/operations) against the simulators started in this process,
@@ -94,6 +95,27 @@ export async function refusal(work: Promise<{ problems: string }>): Promise<stri
     (r) => r.problems,
     (e: unknown) => formatError(e, false),
   );
+}
+
+/**
+ * One CLI command's code (src/cli/commands) run in this process, as `converge` runs it after parsing its flags:
+ * the same Host (no TTY, no colour) writing into strings, errors turned into exit codes by the same runCommand.
+ * For stories whose point is a command's output (export, import, state list) rather than the process.
+ */
+export async function inProcess(opts: { cwd: string; env: Record<string, string> }, action: (host: Host) => Promise<number>): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const host = new Host({
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    env: opts.env,
+    cwd: opts.cwd,
+    verbosity: 'normal',
+    color: false,
+    tick: false,
+  });
+  const code = await runCommand(host, action);
+  return { code, stdout, stderr };
 }
 
 export async function openStory(opts: StoryOptions = {}): Promise<Story> {
