@@ -1,11 +1,9 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApplyReport } from '../../src/operations/index.js';
 import { hasChanges } from '../../src/plan/types.js';
-import { renderApplyResultText } from '../../src/views/apply-result.js';
 import { renderPlanText } from '../../src/views/plan-text.js';
-import { refusal, storyPerTest, type Story } from '../library/story.js';
+import { printedApply as printed, refusal, storyPerTest, type Story } from '../library/story.js';
 import { givenApplied, openWorkspace, spawnCli, waitFor, type Workspace } from './harness.js';
 
 /*
@@ -71,12 +69,6 @@ async function workspaceAttrs(sandbox: Story['sandbox'], name: string): Promise<
   });
   expect(r.status).toBe(200);
   return ((await r.json()) as { data: { attributes: Record<string, unknown> } }).data.attributes;
-}
-
-/** What the CLI prints of an apply that ran: its plan and its result. */
-function printed(report: ApplyReport): string {
-  if (report.status !== 'applied') return '';
-  return renderPlanText(report.run.plan, { color: false }) + renderApplyResultText(report.result, report.run.plan);
 }
 
 const story = storyPerTest();

@@ -8,6 +8,8 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandb
 import type { Change } from '../../src/plan/types.js';
 import { noteLines, reasonLine } from '../../src/views/change-sentences.js';
 import { renderDiagnosticsText } from '../../src/views/diagnostics.js';
+import { renderApplyResultText } from '../../src/views/apply-result.js';
+import { renderPlanText } from '../../src/views/plan-text.js';
 import { Host } from '../../src/cli/host.js';
 import { formatError, runCommand } from '../../src/cli/run-command.js';
 import { MemoryReporter } from '../../src/model/events.js';
@@ -79,6 +81,12 @@ export async function onClock<T>(clock: Clock, work: Promise<T>): Promise<T> {
     await clock.advance(next === undefined ? 10 : Math.min(Math.max(0, next - clock.now()), 1000));
   }
   return watched;
+}
+
+/** What the CLI prints of an apply that ran: its plan and its result (empty for an apply that did not run). */
+export function printedApply(report: ApplyReport): string {
+  if (report.status !== 'applied') return '';
+  return renderPlanText(report.run.plan, { color: false }) + renderApplyResultText(report.result, report.run.plan);
 }
 
 /** The diagnostics a host was handed, as the CLI prints them (without colour or quoted source lines). */
