@@ -5,11 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { parseAllDocuments } from 'yaml';
 import type { Host } from '../../src/cli/host.js';
 import { exportCommand, type ExportFlags } from '../../src/cli/commands/export.js';
-import { importCommand } from '../../src/cli/commands/import.js';
-import { planCommand } from '../../src/cli/commands/plan.js';
-import { stateList } from '../../src/cli/commands/state.js';
 import { validateCommand } from '../../src/cli/commands/validate.js';
-import { inProcess, openStory, type Story } from '../library/story.js';
+import { importing as importingFrom, inProcess, listing, openStory, planning, type Story } from '../library/story.js';
 import { runCli, type CliResult } from './harness.js';
 
 /*
@@ -130,7 +127,7 @@ async function createOutOfBand(ws: Pick<Story, 'sandbox'>): Promise<void> {
 /** `converge export` with these flags, in this process. */
 const exporting = (flags: ExportFlags = {}) => (h: Host) => exportCommand(h, flags);
 /** `converge import ADDRESS exported`, in this process. */
-const importing = (address: string, paths = ['exported']) => (h: Host) => importCommand(h, address, paths);
+const importing = (address: string, paths = ['exported']) => importingFrom(address, paths);
 
 describe('converge export and import (commands in-process ↔ simulators)', () => {
   let ws: Story;
@@ -273,7 +270,7 @@ describe('converge export and import (commands in-process ↔ simulators)', () =
   it('from a fresh state, the exported files plan no changes except the secrets it cannot read, which it says; the rest are adoptions', async () => {
     await exportedHere();
     ws.sandbox.log.clear();
-    const r = await inFresh((h) => planCommand(h, ['exported'], { json: true }));
+    const r = await inFresh(planning({ json: true }, ['exported']));
     expect(r.code, r.stderr).toBe(0);
     expect(ws.sandbox.log.writes()).toEqual([]);
     const plan = JSON.parse(r.stdout) as JsonPlan;
@@ -297,7 +294,7 @@ describe('converge export and import (commands in-process ↔ simulators)', () =
       'NoCodeWorkspace/vpc-dev',
       'NoCodeWorkspace/vpc-ops',
     ]);
-    const text = await inFresh((h) => planCommand(h, ['exported'], { detailedExitcode: true }));
+    const text = await inFresh(planning({ detailedExitcode: true }, ['exported']));
     expect(text.code).toBe(2);
     expect(text.stdout).toContain('Plan: 0 to create, 4 to update, 0 to delete, 0 to upgrade.');
     expect(text.stdout).toContain('15 existing objects match the manifests and will be recorded as owned by the next apply');
@@ -357,9 +354,9 @@ describe('converge export and import (commands in-process ↔ simulators)', () =
       expect(r.stdout).toContain(`Imported ${address}`);
     }
     expect(ws.sandbox.log.writes()).toEqual([]);
-    const list = await inFresh((h) => stateList(h, ['exported']));
+    const list = await inFresh(listing(['exported']));
     expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(IMPORTED);
-    const plan = await inFresh((h) => planCommand(h, ['exported'], { detailedExitcode: true, target: IMPORTED }));
+    const plan = await inFresh(planning({ detailedExitcode: true, target: IMPORTED }, ['exported']));
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(plan.stdout).toContain('No changes');
     const state = await readFile(join(fresh, '.converge', 'state.json'), 'utf8');
@@ -381,7 +378,7 @@ describe('converge export and import (commands in-process ↔ simulators)', () =
     await importedHere();
     // Removed, not merely left out: a file not given is out of scope (decisions.md §16).
     await rename(join(fresh, 'exported', 'nomad-binding-rules.yaml'), join(fresh, 'nomad-binding-rules.yaml.removed'));
-    const r = await inFresh((h) => planCommand(h, ['exported/nomad-auth-methods.yaml', 'exported/no-code-modules.yaml', 'exported/no-code-workspaces.yaml'], { json: true }));
+    const r = await inFresh(planning({ json: true }, ['exported/nomad-auth-methods.yaml', 'exported/no-code-modules.yaml', 'exported/no-code-workspaces.yaml']));
     expect(r.code, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout) as JsonPlan;
     // Only the owned rule is deleted; rules converge does not own are none of its business.

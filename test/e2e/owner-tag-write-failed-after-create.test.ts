@@ -3,10 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Host } from '../../src/cli/host.js';
-import { applyCommand } from '../../src/cli/commands/apply.js';
-import { planCommand } from '../../src/cli/commands/plan.js';
-import { inProcess, storyPerTest, type Story } from '../library/story.js';
+import { applying, inProcess, planning, storyPerTest, type CommandStep as Step, type Story } from '../library/story.js';
 import type { CliResult } from './harness.js';
 import { lambdaManifests } from './manifests.js';
 import { startRecordingProxy, type RecordingProxy } from '../reliability/recording-proxy.js';
@@ -22,9 +19,6 @@ import { startRecordingProxy, type RecordingProxy } from '../reliability/recordi
  * collected.
  */
 
-type Step = (h: Host) => Promise<number>;
-const applying: Step = (h) => applyCommand(h, ['.'], { autoApprove: true });
-const planning = (detailedExitcode: boolean): Step => (h) => planCommand(h, ['.'], { detailedExitcode });
 /** A command run in `dir` with the story's environment (and `extraEnv`). */
 const inDir = (ws: Story, dir: string, step: Step, extraEnv: Record<string, string> = {}): Promise<CliResult> =>
   inProcess({ cwd: dir, env: { ...ws.env, ...extraEnv } }, step);
@@ -72,7 +66,7 @@ async function givenStateA(times: number): Promise<{ ws: Story; apply: CliResult
   await ws.write('tfe.yaml', LAMBDA);
   proxy = await startRecordingProxy(ws.sandbox.tfe.url);
   refuseTagWrites(proxy, times);
-  const apply = await inDir(ws, ws.dir, applying, { TFE_ADDRESS: proxy.url });
+  const apply = await inDir(ws, ws.dir, applying(), { TFE_ADDRESS: proxy.url });
   return { ws, apply };
 }
 
@@ -83,7 +77,7 @@ describe('an owner tag that fails right after the create', () => {
     expect(apply.stderr).toContain('workspace lambda-dev was created but not tagged with its owner yet');
     expect(await tags(ws)).toEqual(['converge-state:team-a']);
     expect(recordExtra(ws).ownerTagPending).toBeUndefined();
-    const plan = await inDir(ws, ws.dir, planning(true));
+    const plan = await inDir(ws, ws.dir, planning({ detailedExitcode: true }));
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
 
@@ -98,19 +92,19 @@ describe('an owner tag that fails right after the create', () => {
     await writeFile(join(bDir, 'settings.yaml'), settings('team-b'));
     await writeFile(join(bDir, 'tfe.yaml'), LAMBDA);
     ws.sandbox.log.clear();
-    const b = await inDir(ws, bDir, applying);
+    const b = await inDir(ws, bDir, applying());
     expect(b.code, b.stdout + b.stderr).toBe(1);
     expect(b.stderr).toContain('refusing to record 2 existing objects as owned without consent');
     expect(ws.sandbox.log.writes('tfe')).toEqual([]);
 
-    const plan = await inDir(ws, ws.dir, planning(true));
+    const plan = await inDir(ws, ws.dir, planning({ detailedExitcode: true }));
     expect(plan.code, plan.stdout + plan.stderr).toBe(2);
     expect(plan.stdout).toContain('converge-state:team-a');
-    const again = await inDir(ws, ws.dir, applying);
+    const again = await inDir(ws, ws.dir, applying());
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(await tags(ws)).toEqual(['converge-state:team-a']);
     expect(recordExtra(ws).ownerTagPending).toBeUndefined();
-    const bPlan = await inDir(ws, bDir, planning(false));
+    const bPlan = await inDir(ws, bDir, planning());
     expect(bPlan.code).toBe(1);
     expect(bPlan.stderr).toContain('is owned by the converge state "team-a"');
   });

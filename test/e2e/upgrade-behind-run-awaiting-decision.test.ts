@@ -2,8 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/async/manual-clock.js';
-import { stateList } from '../../src/cli/commands/state.js';
-import { inProcess, printedApply, storyPerTest, type Story } from '../library/story.js';
+import { inProcess, listing, printedApply, storyPerTest, type Story } from '../library/story.js';
 import { tfeApi } from './harness.js';
 
 /*
@@ -110,6 +109,6 @@ describe('an upgrade behind a run that waits for a person', () => {
     expect(out).toMatch(/upgrade run (run-\S+) of workspace vpc-dev has been in status sandbox_unlisted_state, which converge does not know, for \d+s: http\S+\/runs\/run-/);
     expect(out).not.toMatch(/did not finish within/);
     const runId = /upgrade run (run-\S+) of workspace vpc-dev has been/.exec(out)?.[1] ?? '?';
-    expect((await inProcess({ cwd: ws.dir, env: ws.env }, (h) => stateList(h, ['.']))).stdout).toContain(`run ${runId}`);
+    expect((await inProcess({ cwd: ws.dir, env: ws.env }, listing())).stdout).toContain(`run ${runId}`);
   }, 120_000);
 });

@@ -2,12 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Host } from '../../src/cli/host.js';
-import { applyCommand, type ApplyFlags } from '../../src/cli/commands/apply.js';
-import { importCommand } from '../../src/cli/commands/import.js';
-import { planCommand, type PlanFlags } from '../../src/cli/commands/plan.js';
-import { stateList, stateRm } from '../../src/cli/commands/state.js';
-import { inProcess, openStory, type Story } from '../library/story.js';
+import { applying, forgetting, importing, inProcess, listing, openStory, planning, type CommandStep as Step, type Story } from '../library/story.js';
 import type { CliResult } from './harness.js';
 
 /*
@@ -19,12 +14,6 @@ import type { CliResult } from './harness.js';
  * collected; on real time, as the commands' host has no clock to share with the simulators.
  */
 
-type Step = (h: Host) => Promise<number>;
-const applying = (flags: ApplyFlags = {}): Step => (h) => applyCommand(h, ['.'], { autoApprove: true, ...flags });
-const planning = (flags: PlanFlags = {}): Step => (h) => planCommand(h, ['.'], flags);
-const importing = (address: string): Step => (h) => importCommand(h, address, ['.']);
-const listing: Step = (h) => stateList(h, ['.']);
-const forgetting = (address: string, keepTag = false): Step => (h) => stateRm(h, address, ['.'], { keepTag });
 
 const settings = (name?: string) =>
   `kind: Settings\nname: s\nspec:\n  tfe: { organization: acme }\n  state: { backend: local, path: .converge/state.json${name ? `, name: ${name}` : ''} }\n`;
@@ -106,7 +95,7 @@ describe('a workspace owned by another state is refused, never adopted (commands
     expect(r.stderr).toContain('NoCodeWorkspace/lambda-dev is owned by the converge state "team-a" (its tag converge-state:team-a): this state (team-b) will not adopt it');
     expect(r.stderr).toContain('in the "team-a" state run `converge state rm NoCodeWorkspace/lambda-dev`');
     expect(a.sandbox.log.writes('tfe')).toEqual([]);
-    expect((await b(listing)).stdout).not.toContain('lambda-dev');
+    expect((await b(listing())).stdout).not.toContain('lambda-dev');
   });
 
   it('state rm in the owning state removes its tag (one request); the other state imports it, and its next apply tags it', async () => {
@@ -116,7 +105,7 @@ describe('a workspace owned by another state is refused, never adopted (commands
     expect(forgot.stdout).toContain('Removed the owner tag converge-state:team-a from workspace lambda-dev');
     expect(a.sandbox.log.writes('tfe').map((e) => `${e.method} ${e.path}`)).toEqual([expect.stringMatching(/^DELETE \/api\/v2\/workspaces\/ws-[^/]+\/relationships\/tags$/)]);
     expect(await tags()).toEqual([]);
-    expect((await inA(listing)).stdout).not.toContain('lambda-dev');
+    expect((await inA(listing())).stdout).not.toContain('lambda-dev');
 
     a.sandbox.log.clear();
     const imp = await b(importing('NoCodeWorkspace/lambda-dev'));

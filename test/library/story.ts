@@ -11,6 +11,10 @@ import { renderDiagnosticsText } from '../../src/views/diagnostics.js';
 import { renderApplyResultText } from '../../src/views/apply-result.js';
 import { renderPlanText } from '../../src/views/plan-text.js';
 import { Host } from '../../src/cli/host.js';
+import { applyCommand, type ApplyFlags } from '../../src/cli/commands/apply.js';
+import { importCommand } from '../../src/cli/commands/import.js';
+import { planCommand, type PlanFlags } from '../../src/cli/commands/plan.js';
+import { stateList, stateRm } from '../../src/cli/commands/state.js';
 import { formatError, runCommand } from '../../src/cli/run-command.js';
 import { MemoryReporter } from '../../src/model/events.js';
 import { storyDir, storyEnv, type CliResult } from '../e2e/harness.js';
@@ -125,6 +129,19 @@ export async function inProcess(opts: { cwd: string; env: Record<string, string>
   const code = await runCommand(host, action);
   return { code, stdout, stderr };
 }
+
+/** A command as `inProcess` runs it: its own code, given the CLI's Host. */
+export type CommandStep = (h: Host) => Promise<number>;
+/** `converge apply --auto-approve [flags] PATHS`. */
+export const applying = (flags: ApplyFlags = {}, paths = ['.']): CommandStep => (h) => applyCommand(h, paths, { autoApprove: true, ...flags });
+/** `converge plan [flags] PATHS`. */
+export const planning = (flags: PlanFlags = {}, paths = ['.']): CommandStep => (h) => planCommand(h, paths, flags);
+/** `converge import ADDRESS PATHS`. */
+export const importing = (address: string, paths = ['.']): CommandStep => (h) => importCommand(h, address, paths);
+/** `converge state list PATHS`. */
+export const listing = (paths = ['.']): CommandStep => (h) => stateList(h, paths);
+/** `converge state rm [--keep-tag] ADDRESS .`. */
+export const forgetting = (address: string, keepTag = false): CommandStep => (h) => stateRm(h, address, ['.'], { keepTag });
 
 export async function openStory(opts: StoryOptions = {}): Promise<Story> {
   const dir = await storyDir('converge-story-', opts.copyExamples);
