@@ -3,13 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { openWorkspace, runCli, type CliResult, type Workspace } from './harness.js';
+import type { Host } from '../../src/cli/host.js';
+import { exportCommand, type ExportFlags } from '../../src/cli/commands/export.js';
+import { validateCommand } from '../../src/cli/commands/validate.js';
+import { importing as importingFrom, inProcess, listing, openStory, planning, type Story } from '../library/story.js';
+import { runCli, type CliResult } from './harness.js';
 
 /*
- * `converge export` and `converge import` against the sandbox: the examples are applied, more
- * objects are made out of band through the sandbox HTTP APIs, then everything is exported, planned
+ * `converge export` and `converge import` against the simulators: the examples are applied, more
+ * objects are made out of band through the simulators' HTTP APIs, then everything is exported, planned
  * from a fresh state, imported and planned again. Every step asserts the request log: export and
- * import send reads only.
+ * import send reads only. In this process: the examples are applied by the library on a manual clock, and each
+ * step runs the command's own code (src/cli/commands, through the CLI's Host and runCommand) with its output
+ * and exit code collected, so what a person reads is still asserted. One export runs the built CLI, for
+ * what only a process shows: the documents on stdout, the variables to set on stderr, no secret in either.
  */
 
 const OKTA_SECRET = 'e2e-okta-secret-Zq81';
@@ -40,7 +47,7 @@ function docs(text: string): Doc[] {
   return parseAllDocuments(text).map((d) => d.toJS() as Doc);
 }
 
-async function nomadPost(ws: Workspace, path: string, body: unknown): Promise<void> {
+async function nomadPost(ws: Pick<Story, 'sandbox'>, path: string, body: unknown): Promise<void> {
   const r = await fetch(`${ws.sandbox.nomad.url}${path}`, {
     method: 'POST',
     headers: { 'X-Nomad-Token': ws.sandbox.nomad.managementToken },
@@ -49,7 +56,7 @@ async function nomadPost(ws: Workspace, path: string, body: unknown): Promise<vo
   expect(r.status, await r.clone().text()).toBe(200);
 }
 
-async function tfe(ws: Workspace, method: string, path: string, body?: unknown): Promise<{ data: { id: string; attributes: Record<string, unknown> } }> {
+async function tfe(ws: Pick<Story, 'sandbox'>, method: string, path: string, body?: unknown): Promise<{ data: { id: string; attributes: Record<string, unknown> } }> {
   const r = await fetch(`${ws.sandbox.tfe.url}/api/v2${path}`, {
     method,
     headers: { Authorization: `Bearer ${ws.sandbox.tfe.tokens.user}`, 'Content-Type': 'application/vnd.api+json' },
@@ -61,7 +68,7 @@ async function tfe(ws: Workspace, method: string, path: string, body?: unknown):
 }
 
 /** Objects made outside converge: an auth method with a client-assertion key, colliding rules, a workspace with a secret env var. */
-async function createOutOfBand(ws: Workspace): Promise<void> {
+async function createOutOfBand(ws: Pick<Story, 'sandbox'>): Promise<void> {
   await nomadPost(ws, '/v1/acl/auth-method/azure', {
     Name: 'azure',
     Type: 'OIDC',
@@ -117,18 +124,24 @@ async function createOutOfBand(ws: Workspace): Promise<void> {
   await tfe(ws, 'POST', '/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: 'scratch' } } });
 }
 
-describe('converge export and import (built CLI ↔ sandbox)', () => {
-  let ws: Workspace;
+/** `converge export` with these flags, in this process. */
+const exporting = (flags: ExportFlags = {}) => (h: Host) => exportCommand(h, flags);
+/** `converge import ADDRESS exported`, in this process. */
+const importing = (address: string, paths = ['exported']) => importingFrom(address, paths);
+
+describe('converge export and import (commands in-process ↔ simulators)', () => {
+  let ws: Story;
   let fresh: string;
-  const inFresh = (args: string[]): Promise<CliResult> => runCli(args, { cwd: fresh, env: { ...ws.env, ...PLACEHOLDER_ENV } });
+  const inFresh = (action: (h: Host) => Promise<number>): Promise<CliResult> => inProcess({ cwd: fresh, env: { ...ws.env, ...PLACEHOLDER_ENV } }, action);
+  const inStory = (action: (h: Host) => Promise<number>): Promise<CliResult> => inProcess({ cwd: ws.dir, env: ws.env }, action);
 
   // The live world is made once: no test writes to it (export and import only read). Each test gets
   // its own fresh directory and makes there what it needs (`exportedHere`, `importedHere`), so any
   // one of them runs alone (`-t`).
   beforeAll(async () => {
-    ws = await openWorkspace({ copyExamples: true });
-    const applied = await ws.cli(['apply', '--auto-approve', '--poll-interval', '20ms']);
-    expect(applied.code, applied.stderr).toBe(0);
+    // Real time: the commands run on the real clock, and the simulator's rate limit counts on the story's clock.
+    ws = await openStory({ copyExamples: true, realTime: true });
+    expect((await ws.apply()).status).toBe('applied');
     await createOutOfBand(ws);
   });
   afterAll(async () => ws?.close());
@@ -139,7 +152,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
 
   /** `export --out exported` in the fresh directory. */
   async function exportedHere(): Promise<void> {
-    const r = await inFresh(['export', '--out', 'exported']);
+    const r = await inFresh(exporting({ out: 'exported' }));
     if (r.code !== 0) throw new Error(`setting up: export exited ${r.code}\n${r.stderr}`);
   }
 
@@ -147,14 +160,14 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
   async function importedHere(): Promise<void> {
     await exportedHere();
     for (const address of IMPORTED) {
-      const r = await inFresh(['import', address, 'exported']);
+      const r = await inFresh(importing(address));
       if (r.code !== 0) throw new Error(`setting up: import ${address} exited ${r.code}\n${r.stderr}`);
     }
   }
 
-  it('prints every live object as manifests on stdout, sends only reads, and leaks no secret', async () => {
+  it('prints every live object as manifests on stdout, sends only reads, and leaks no secret (built CLI)', async () => {
     ws.sandbox.log.clear();
-    const r = await ws.cli(['export']);
+    const r = await runCli(['export'], { cwd: ws.dir, env: ws.env });
     expect(r.code, r.stderr).toBe(0);
     expect(ws.sandbox.log.writes()).toEqual([]);
     expect(ws.sandbox.log.size).toBeGreaterThan(0);
@@ -200,38 +213,38 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
 
   it('--kind limits the export to one service; a workspace export brings its modules along', async () => {
     ws.sandbox.log.clear();
-    const rules = await ws.cli(['export', '--kind', 'NomadBindingRule']);
+    const rules = await inStory(exporting({ kind: ['NomadBindingRule'] }));
     expect(rules.code, rules.stderr).toBe(0);
     expect(new Set(docs(rules.stdout).map((d) => d.kind))).toEqual(new Set(['NomadBindingRule']));
     expect(ws.sandbox.log.entries({ service: 'tfe' })).toEqual([]);
-    const wsOnly = await ws.cli(['export', '--kind', 'NoCodeWorkspace']);
+    const wsOnly = await inStory(exporting({ kind: ['NoCodeWorkspace'] }));
     expect(new Set(docs(wsOnly.stdout).map((d) => d.kind))).toEqual(new Set(['NoCodeModule', 'NoCodeWorkspace']));
     expect(wsOnly.stderr).toContain('also exported 2 NoCodeModule');
     expect(ws.sandbox.log.writes()).toEqual([]);
-    const bad = await ws.cli(['export', '--kind', 'Workspace']);
+    const bad = await inStory(exporting({ kind: ['Workspace'] }));
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--kind Workspace: unknown kind');
   });
 
   it('says what to set when no service is configured, and when --kind needs one that is not', async () => {
     const bare = { PATH: process.env.PATH ?? '', HOME: fresh };
-    const none = await runCli(['export'], { cwd: fresh, env: bare });
+    const none = await inProcess({ cwd: fresh, env: bare }, exporting());
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('no service to export from');
     expect(none.stderr).toContain('NOMAD_ADDR');
-    const tfeOnly = await runCli(['export', '--kind', 'NoCodeModule'], { cwd: fresh, env: { ...bare, TFE_ADDRESS: ws.env.TFE_ADDRESS ?? '', TFE_TOKEN: ws.env.TFE_TOKEN ?? '' } });
+    const tfeOnly = await inProcess({ cwd: fresh, env: { ...bare, TFE_ADDRESS: ws.env.TFE_ADDRESS ?? '', TFE_TOKEN: ws.env.TFE_TOKEN ?? '' } }, exporting({ kind: ['NoCodeModule'] }));
     expect(tfeOnly.code).toBe(1);
     expect(tfeOnly.stderr).toContain('no HCP Terraform organization');
     // Nomad alone configured: only Nomad is read, nothing is asked of HCP Terraform.
     ws.sandbox.log.clear();
-    const nomadOnly = await runCli(['export'], { cwd: fresh, env: { ...bare, NOMAD_ADDR: ws.env.NOMAD_ADDR ?? '', NOMAD_TOKEN: ws.env.NOMAD_TOKEN ?? '' } });
+    const nomadOnly = await inProcess({ cwd: fresh, env: { ...bare, NOMAD_ADDR: ws.env.NOMAD_ADDR ?? '', NOMAD_TOKEN: ws.env.NOMAD_TOKEN ?? '' } }, exporting());
     expect(nomadOnly.code, nomadOnly.stderr).toBe(0);
     expect(new Set(docs(nomadOnly.stdout).map((d) => d.kind))).toEqual(new Set(['NomadAclPolicy', 'NomadAclRole', 'NomadAuthMethod', 'NomadBindingRule']));
     expect(ws.sandbox.log.entries({ service: 'tfe' })).toEqual([]);
   });
 
   it('--out writes one valid file per kind and refuses to overwrite without --force', async () => {
-    const r = await inFresh(['export', '--out', 'exported']);
+    const r = await inFresh(exporting({ out: 'exported' }));
     expect(r.code, r.stderr).toBe(0);
     expect((await readdir(join(fresh, 'exported'))).sort()).toEqual([
       'no-code-modules.yaml',
@@ -241,14 +254,14 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
       'nomad-auth-methods.yaml',
       'nomad-binding-rules.yaml',
     ]);
-    const v = await inFresh(['validate', 'exported']);
+    const v = await inFresh((h) => validateCommand(h, ['exported'], {}));
     expect(v.code, v.stderr).toBe(0);
     const before = await readFile(join(fresh, 'exported', 'nomad-auth-methods.yaml'), 'utf8');
-    const again = await inFresh(['export', '--out', 'exported']);
+    const again = await inFresh(exporting({ out: 'exported' }));
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('refusing to overwrite');
     expect(again.stderr).toContain('--force');
-    const forced = await inFresh(['export', '--out', 'exported', '--force']);
+    const forced = await inFresh(exporting({ out: 'exported', force: true }));
     expect(forced.code, forced.stderr).toBe(0);
     // Same live objects, same text: names and order are stable.
     expect(await readFile(join(fresh, 'exported', 'nomad-auth-methods.yaml'), 'utf8')).toBe(before);
@@ -257,7 +270,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
   it('from a fresh state, the exported files plan no changes except the secrets it cannot read, which it says; the rest are adoptions', async () => {
     await exportedHere();
     ws.sandbox.log.clear();
-    const r = await inFresh(['plan', '--json', 'exported']);
+    const r = await inFresh(planning({ json: true }, ['exported']));
     expect(r.code, r.stderr).toBe(0);
     expect(ws.sandbox.log.writes()).toEqual([]);
     const plan = JSON.parse(r.stdout) as JsonPlan;
@@ -281,7 +294,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
       'NoCodeWorkspace/vpc-dev',
       'NoCodeWorkspace/vpc-ops',
     ]);
-    const text = await inFresh(['plan', '--detailed-exitcode', 'exported']);
+    const text = await inFresh(planning({ detailedExitcode: true }, ['exported']));
     expect(text.code).toBe(2);
     expect(text.stdout).toContain('Plan: 0 to create, 4 to update, 0 to delete, 0 to upgrade.');
     expect(text.stdout).toContain('15 existing objects match the manifests and will be recorded as owned by the next apply');
@@ -298,7 +311,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
   it('import refuses an address without a manifest document, and an object that does not exist live', async () => {
     await exportedHere();
     ws.sandbox.log.clear();
-    const noDoc = await inFresh(['import', 'NomadAuthMethod/nope', 'exported']);
+    const noDoc = await inFresh(importing('NomadAuthMethod/nope'));
     expect(noDoc.code).toBe(1);
     expect(noDoc.stderr).toContain('no NomadAuthMethod document named nope');
     expect(noDoc.stderr).toContain('converge export');
@@ -307,7 +320,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     try {
       const text = (await readFile(join(fresh, 'exported', 'nomad-auth-methods.yaml'), 'utf8')).replace('name: github-actions', 'name: ghost');
       await writeFile(join(ghostDir, 'methods.yaml'), text);
-      const ghost = await runCli(['import', 'NomadAuthMethod/ghost'], { cwd: ghostDir, env: { ...ws.env, ...PLACEHOLDER_ENV } });
+      const ghost = await inProcess({ cwd: ghostDir, env: { ...ws.env, ...PLACEHOLDER_ENV } }, importing('NomadAuthMethod/ghost', ['.']));
       expect(ghost.code).toBe(1);
       expect(ghost.stderr).toContain('NomadAuthMethod/ghost does not exist live');
       const state = await readFile(join(ghostDir, '.converge', 'state.json'), 'utf8').catch(() => '{"records":[]}');
@@ -315,7 +328,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     } finally {
       await rm(ghostDir, { recursive: true, force: true });
     }
-    const bad = await inFresh(['import', 'Nope/x', 'exported']);
+    const bad = await inFresh(importing('Nope/x'));
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('is not Kind/name');
     expect(ws.sandbox.log.writes()).toEqual([]);
@@ -336,14 +349,14 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     await exportedHere();
     ws.sandbox.log.clear();
     for (const address of IMPORTED) {
-      const r = await inFresh(['import', address, 'exported']);
+      const r = await inFresh(importing(address));
       expect(r.code, `${address}: ${r.stderr}`).toBe(0);
       expect(r.stdout).toContain(`Imported ${address}`);
     }
     expect(ws.sandbox.log.writes()).toEqual([]);
-    const list = await inFresh(['state', 'list', 'exported']);
+    const list = await inFresh(listing(['exported']));
     expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(IMPORTED);
-    const plan = await inFresh(['plan', '--detailed-exitcode', 'exported', ...IMPORTED.flatMap((a) => ['--target', a])]);
+    const plan = await inFresh(planning({ detailedExitcode: true, target: IMPORTED }, ['exported']));
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(plan.stdout).toContain('No changes');
     const state = await readFile(join(fresh, '.converge', 'state.json'), 'utf8');
@@ -354,7 +367,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     await importedHere();
     const before = await readFile(join(fresh, '.converge', 'state.json'), 'utf8');
     ws.sandbox.log.clear();
-    const r = await inFresh(['import', 'NomadBindingRule/azure-ops-2', 'exported']);
+    const r = await inFresh(importing('NomadBindingRule/azure-ops-2'));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('NomadBindingRule/azure-ops-2 is already owned by converge');
     expect(await readFile(join(fresh, '.converge', 'state.json'), 'utf8')).toBe(before);
@@ -365,7 +378,7 @@ describe('converge export and import (built CLI ↔ sandbox)', () => {
     await importedHere();
     // Removed, not merely left out: a file not given is out of scope (decisions.md §16).
     await rename(join(fresh, 'exported', 'nomad-binding-rules.yaml'), join(fresh, 'nomad-binding-rules.yaml.removed'));
-    const r = await inFresh(['plan', '--json', 'exported/nomad-auth-methods.yaml', 'exported/no-code-modules.yaml', 'exported/no-code-workspaces.yaml']);
+    const r = await inFresh(planning({ json: true }, ['exported/nomad-auth-methods.yaml', 'exported/no-code-modules.yaml', 'exported/no-code-workspaces.yaml']));
     expect(r.code, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout) as JsonPlan;
     // Only the owned rule is deleted; rules converge does not own are none of its business.

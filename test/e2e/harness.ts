@@ -77,7 +77,7 @@ export function workspacePerTest(): (opts?: OpenOptions) => Promise<Workspace> {
 }
 
 /** A request to the HCP Terraform sandbox's API with converge's token: a test's own look, or a change made outside converge. */
-export async function tfeApi(ws: Workspace, method: 'GET' | 'DELETE', path: string): Promise<{ status: number; body: unknown }> {
+export async function tfeApi(ws: Pick<Workspace, 'env'>, method: 'GET' | 'DELETE', path: string): Promise<{ status: number; body: unknown }> {
   const r = await fetch(`${ws.env.TFE_ADDRESS}/api/v2${path}`, {
     method,
     headers: { Authorization: `Bearer ${ws.env.TFE_TOKEN}`, Accept: 'application/vnd.api+json', 'Content-Type': 'application/vnd.api+json' },

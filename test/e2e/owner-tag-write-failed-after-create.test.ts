@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, workspacePerTest, type Workspace } from './harness.js';
+import { applying, inProcess, planning, storyPerTest, type CommandStep as Step, type Story } from '../library/story.js';
+import type { CliResult } from './harness.js';
 import { lambdaManifests } from './manifests.js';
 import { startRecordingProxy, type RecordingProxy } from '../reliability/recording-proxy.js';
 
@@ -13,15 +14,21 @@ import { startRecordingProxy, type RecordingProxy } from '../reliability/recordi
  * creating apply now tries the tag again once the first run is followed; a tag still missing is recorded as
  * pending (`extra.ownerTagPending`) and added by the next apply of that state, while another named state
  * refuses to take the untagged workspace without consent (decisions.md §27, §29). The tag writes are refused
- * by a loopback proxy of the test's own (HCP Terraform's 422), the rest goes to the sandbox.
+ * by a loopback proxy of the test's own (HCP Terraform's 422), the rest goes to the simulator. In-process: each
+ * step runs the command's own code through the CLI's Host in this process (real time), output and exit code
+ * collected.
  */
+
+/** A command run in `dir` with the story's environment (and `extraEnv`). */
+const inDir = (ws: Story, dir: string, step: Step, extraEnv: Record<string, string> = {}): Promise<CliResult> =>
+  inProcess({ cwd: dir, env: { ...ws.env, ...extraEnv } }, step);
 
 const settings = (name: string) => `kind: Settings\nname: s\nspec:\n  tfe: { organization: acme }\n  state: { backend: local, path: .converge/state.json, name: ${name} }\n`;
 const LAMBDA = lambdaManifests();
 const TAG_PATH = /^\/api\/v2\/workspaces\/[^/]+\/relationships\/tags$/;
 const REFUSAL = JSON.stringify({ errors: [{ status: '422', title: 'invalid attribute', detail: 'Tags could not be saved' }] });
 
-const workspace = workspacePerTest();
+const workspace = storyPerTest();
 let proxy: RecordingProxy | undefined;
 let bDir: string | undefined;
 afterEach(async () => {
@@ -31,13 +38,13 @@ afterEach(async () => {
   bDir = undefined;
 });
 
-async function tags(ws: Workspace): Promise<string[]> {
+async function tags(ws: Story): Promise<string[]> {
   const res = await fetch(`${ws.env.TFE_ADDRESS}/api/v2/organizations/acme/workspaces/lambda-dev`, { headers: { Authorization: `Bearer ${ws.env.TFE_TOKEN}` } });
   const body = (await res.json()) as { data: { attributes: { 'tag-names': string[] } } };
   return body.data.attributes['tag-names'];
 }
 
-function recordExtra(ws: Workspace): Record<string, unknown> {
+function recordExtra(ws: Story): Record<string, unknown> {
   const state = JSON.parse(readFileSync(join(ws.dir, '.converge', 'state.json'), 'utf8')) as { records: { kind: string; extra: Record<string, unknown> }[] };
   return state.records.find((r) => r.kind === 'NoCodeWorkspace')?.extra ?? {};
 }
@@ -53,13 +60,13 @@ function refuseTagWrites(p: RecordingProxy, times: number): void {
   });
 }
 
-async function givenStateA(times: number): Promise<{ ws: Workspace; apply: { code: number; stdout: string; stderr: string } }> {
-  const ws = await workspace();
+async function givenStateA(times: number): Promise<{ ws: Story; apply: CliResult }> {
+  const ws = await workspace({ realTime: true });
   await ws.write('settings.yaml', settings('team-a'));
   await ws.write('tfe.yaml', LAMBDA);
   proxy = await startRecordingProxy(ws.sandbox.tfe.url);
   refuseTagWrites(proxy, times);
-  const apply = await ws.cli(['apply', '--auto-approve'], { TFE_ADDRESS: proxy.url });
+  const apply = await inDir(ws, ws.dir, applying(), { TFE_ADDRESS: proxy.url });
   return { ws, apply };
 }
 
@@ -70,7 +77,7 @@ describe('an owner tag that fails right after the create', () => {
     expect(apply.stderr).toContain('workspace lambda-dev was created but not tagged with its owner yet');
     expect(await tags(ws)).toEqual(['converge-state:team-a']);
     expect(recordExtra(ws).ownerTagPending).toBeUndefined();
-    const plan = await ws.cli(['plan', '--detailed-exitcode']);
+    const plan = await inDir(ws, ws.dir, planning({ detailedExitcode: true }));
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
 
@@ -85,19 +92,19 @@ describe('an owner tag that fails right after the create', () => {
     await writeFile(join(bDir, 'settings.yaml'), settings('team-b'));
     await writeFile(join(bDir, 'tfe.yaml'), LAMBDA);
     ws.sandbox.log.clear();
-    const b = await runCli(['apply', '--auto-approve'], { cwd: bDir, env: ws.env });
+    const b = await inDir(ws, bDir, applying());
     expect(b.code, b.stdout + b.stderr).toBe(1);
     expect(b.stderr).toContain('refusing to record 2 existing objects as owned without consent');
     expect(ws.sandbox.log.writes('tfe')).toEqual([]);
 
-    const plan = await ws.cli(['plan', '--detailed-exitcode']);
+    const plan = await inDir(ws, ws.dir, planning({ detailedExitcode: true }));
     expect(plan.code, plan.stdout + plan.stderr).toBe(2);
     expect(plan.stdout).toContain('converge-state:team-a');
-    const again = await ws.cli(['apply', '--auto-approve']);
+    const again = await inDir(ws, ws.dir, applying());
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(await tags(ws)).toEqual(['converge-state:team-a']);
     expect(recordExtra(ws).ownerTagPending).toBeUndefined();
-    const bPlan = await runCli(['plan'], { cwd: bDir, env: ws.env });
+    const bPlan = await inDir(ws, bDir, planning());
     expect(bPlan.code).toBe(1);
     expect(bPlan.stderr).toContain('is owned by the converge state "team-a"');
   });

@@ -1,7 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tfeApi, workspacePerTest, type Workspace } from './harness.js';
+import { ManualClock } from '../../src/async/manual-clock.js';
+import { inProcess, listing, printedApply, storyPerTest, type Story } from '../library/story.js';
+import { tfeApi } from './harness.js';
 
 /*
  * Regression: a run somebody queued that waits for a person (policy_override, pre_plan_awaiting_decision:
@@ -11,32 +13,42 @@ import { tfeApi, workspacePerTest, type Workspace } from './harness.js';
  * as "running" until --run-timeout. Now: no upgrade starts behind such a run, the error names the workspace,
  * the status and the run's URL at once, the canary's block stops the rollout with that reason, and an unknown
  * status is named after a bounded wait (20 poll intervals) while --run-timeout is a minute.
+ * In-process: the library against the HCP Terraform simulator, both on the story's manual clock.
  */
 
-const workspace = workspacePerTest();
-const FAST = ['--poll-interval', '20ms', '--run-timeout', '60s'];
+const story = storyPerTest();
+/** `--poll-interval 20ms --run-timeout 60s`. */
+const FAST = { options: { pollIntervalMs: 20, runTimeoutMs: 60_000, concurrency: 4 } };
 
-async function given(ws: Workspace): Promise<void> {
+/** What `apply --auto-approve` prints, and whether it is what the CLI exits 0 on. */
+async function applied(ws: Story): Promise<{ ok: boolean; out: string }> {
+  const r = await ws.tryApply(FAST);
+  const counts = r.report.status === 'applied' ? r.report.result.counts : undefined;
+  const ok = r.report.status === 'no-changes' || (counts !== undefined && counts.failed + counts.skipped + counts.awaiting === 0);
+  return { ok, out: printedApply(r.report) + r.problems };
+}
+
+async function given(ws: Story): Promise<void> {
   // A second workspace of the same module: vpc-dev (first by name) is the rollout's canary.
   const file = join(ws.dir, 'tfe', 'vpc.yaml');
   const text = await readFile(file, 'utf8');
   const dev = text.slice(text.indexOf('kind: NoCodeWorkspace'));
   await writeFile(file, `${text}\n---\n${dev.replace('name: vpc-dev', 'name: vpc-prod')}`);
-  const a = await ws.cli(['apply', '--auto-approve', ...FAST, '.']);
-  expect(a.code, a.stdout + a.stderr).toBe(0);
+  const a = await applied(ws);
+  expect(a.ok, a.out).toBe(true);
 }
 
-async function bump(ws: Workspace): Promise<void> {
+async function bump(ws: Story): Promise<void> {
   const file = join(ws.dir, 'tfe', 'vpc.yaml');
   await writeFile(file, (await readFile(file, 'utf8')).replace('versionPin: 1.4.0', 'versionPin: 1.5.0'));
 }
 
-async function status(ws: Workspace, runId: string): Promise<string> {
+async function status(ws: Story, runId: string): Promise<string> {
   return ((await tfeApi(ws, 'GET', `/runs/${runId}`)).body as { data: { attributes: { status: string } } }).data.attributes.status;
 }
 
 /** A run queued by a person in the workspace (POST /runs), as converge did not start it. */
-async function queueRun(ws: Workspace, name: string): Promise<string> {
+async function queueRun(ws: Story, name: string): Promise<string> {
   const w = (await tfeApi(ws, 'GET', `/organizations/acme/workspaces/${name}`)).body as { data: { id: string } };
   const r = await fetch(`${ws.env.TFE_ADDRESS}/api/v2/runs`, {
     method: 'POST',
@@ -47,21 +59,23 @@ async function queueRun(ws: Workspace, name: string): Promise<string> {
   return ((await r.json()) as { data: { id: string } }).data.id;
 }
 
-async function until(ws: Workspace, runId: string, want: string): Promise<void> {
+/** The simulator's clock moved on until the run is in status `want`. */
+async function until(ws: Story, runId: string, want: string): Promise<void> {
   for (let i = 0; (await status(ws, runId)) !== want; i++) {
     if (i > 3000) throw new Error(`run ${runId} never reached ${want}`);
-    await new Promise((r) => setTimeout(r, 10));
+    if (!(ws.clock instanceof ManualClock)) throw new Error('the story runs on a manual clock');
+    await ws.clock.advance(10);
   }
 }
 
-const initiations = (ws: Workspace) => ws.sandbox.log.entries({ method: 'POST' }).filter((e) => /\/upgrade$/.test(e.path)).length;
+const initiations = (ws: Story) => ws.sandbox.log.entries({ method: 'POST' }).filter((e) => /\/upgrade$/.test(e.path)).length;
 
 describe('an upgrade behind a run that waits for a person', () => {
   it.each([
     ['policy-override', 'policy_override'],
     ['pre-plan-awaiting-decision', 'pre_plan_awaiting_decision'],
   ] as const)('is not started (%s); the canary stops the rollout with that reason', async (outcome, held) => {
-    const ws = await workspace({ copyExamples: true });
+    const ws = await story({ copyExamples: true });
     await given(ws);
     ws.sandbox.tfe.control.setNextRunOutcome('vpc-dev', outcome);
     const runId = await queueRun(ws, 'vpc-dev');
@@ -69,9 +83,8 @@ describe('an upgrade behind a run that waits for a person', () => {
     await bump(ws);
 
     const before = initiations(ws);
-    const blocked = await ws.cli(['apply', '--auto-approve', ...FAST, '.']);
-    const out = blocked.stdout + blocked.stderr;
-    expect(blocked.code, out).toBe(1);
+    const { ok, out } = await applied(ws);
+    expect(ok, out).toBe(false);
     expect(out).toContain(`workspace vpc-dev: run ${runId} waits for a decision in HCP Terraform (${held}): `);
     expect(out).toMatch(new RegExp(`\\(${held}\\): http\\S+/runs/${runId}; converge starts no upgrade behind it`));
     expect(out).not.toMatch(/raise --run-timeout/);
@@ -81,22 +94,21 @@ describe('an upgrade behind a run that waits for a person', () => {
 
     // Once somebody has decided (here: refused), the next apply upgrades both.
     ws.sandbox.tfe.control.decideRun('vpc-dev', 'cancel');
-    const after = await ws.cli(['apply', '--auto-approve', ...FAST, '.']);
-    expect(after.code, after.stdout + after.stderr).toBe(0);
+    const after = await applied(ws);
+    expect(after.ok, after.out).toBe(true);
     expect(initiations(ws)).toBe(before + 2);
   }, 120_000);
 
   it('names a status it does not know after a bounded wait, not at --run-timeout, and keeps the run to resume', async () => {
-    const ws = await workspace({ copyExamples: true });
+    const ws = await story({ copyExamples: true });
     await given(ws);
     await bump(ws);
     ws.sandbox.tfe.control.setNextRunOutcome('vpc-dev', 'unlisted-status');
-    const held = await ws.cli(['apply', '--auto-approve', ...FAST, '.']);
-    const out = held.stdout + held.stderr;
-    expect(held.code, out).toBe(1);
+    const { ok, out } = await applied(ws);
+    expect(ok, out).toBe(false);
     expect(out).toMatch(/upgrade run (run-\S+) of workspace vpc-dev has been in status sandbox_unlisted_state, which converge does not know, for \d+s: http\S+\/runs\/run-/);
     expect(out).not.toMatch(/did not finish within/);
     const runId = /upgrade run (run-\S+) of workspace vpc-dev has been/.exec(out)?.[1] ?? '?';
-    expect((await ws.cli(['state', 'list', '.'])).stdout).toContain(`run ${runId}`);
+    expect((await inProcess({ cwd: ws.dir, env: ws.env }, listing())).stdout).toContain(`run ${runId}`);
   }, 120_000);
 });

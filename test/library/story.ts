@@ -7,7 +7,17 @@ import { apply, drift, libraryHost, plan, type ApplyReport, type ApplyRequest, t
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import type { Change } from '../../src/plan/types.js';
 import { noteLines, reasonLine } from '../../src/views/change-sentences.js';
-import { storyDir, storyEnv } from '../e2e/harness.js';
+import { renderDiagnosticsText } from '../../src/views/diagnostics.js';
+import { renderApplyResultText } from '../../src/views/apply-result.js';
+import { renderPlanText } from '../../src/views/plan-text.js';
+import { Host } from '../../src/cli/host.js';
+import { applyCommand, type ApplyFlags } from '../../src/cli/commands/apply.js';
+import { importCommand } from '../../src/cli/commands/import.js';
+import { planCommand, type PlanFlags } from '../../src/cli/commands/plan.js';
+import { stateList, stateRm } from '../../src/cli/commands/state.js';
+import { formatError, runCommand } from '../../src/cli/run-command.js';
+import { MemoryReporter } from '../../src/model/events.js';
+import { storyDir, storyEnv, type CliResult } from '../e2e/harness.js';
 
 /*
  * End-to-end stories in-process: the library (src/operations) against the simulators started in this process,
@@ -25,6 +35,8 @@ export interface Story {
   dir: string;
   sandbox: Sandbox;
   env: Record<string, string>;
+  /** Every event the library calls reported (what the CLI prints on stderr as progress and notes). */
+  events: MemoryReporter;
   /** The clock the sandbox and every library call wait on (a ManualClock unless the story asked for real time). */
   clock: Clock;
   write(file: string, text: string): Promise<void>;
@@ -34,6 +46,13 @@ export interface Story {
   drift(req?: Partial<PlanRequest>): ReturnType<typeof drift>;
   /** `apply --auto-approve` of the directory; throws unless the run applied (or found nothing to do) without a failed change. */
   apply(req?: Partial<ApplyRequest>): Promise<ApplyReport>;
+  /**
+   * `apply --auto-approve` whatever comes of it: the report, and the diagnostics as the CLI prints them on
+   * stderr (`problems`). A refusal thrown before any write (a ConvergeError) rejects, as the CLI exits 1 with it.
+   */
+  tryApply(req?: Partial<ApplyRequest>, extraEnv?: Record<string, string>): Promise<{ report: ApplyReport; problems: string }>;
+  /** A plan whatever comes of it: the result (undefined when diagnostics stopped it) and the diagnostics as printed. */
+  tryPlan(req?: Partial<PlanRequest>, extraEnv?: Record<string, string>): Promise<{ result: Awaited<ReturnType<typeof plan>>; problems: string }>;
   /** Writes to one simulator as `METHOD /path`, in order. */
   writes(service: 'nomad' | 'tfe'): string[];
   close(): Promise<void>;
@@ -68,16 +87,74 @@ export async function onClock<T>(clock: Clock, work: Promise<T>): Promise<T> {
   return watched;
 }
 
+/** What the CLI prints of an apply that ran: its plan and its result (empty for an apply that did not run). */
+export function printedApply(report: ApplyReport): string {
+  if (report.status !== 'applied') return '';
+  return renderPlanText(report.run.plan, { color: false }) + renderApplyResultText(report.result, report.run.plan);
+}
+
+/** The diagnostics a host was handed, as the CLI prints them (without colour or quoted source lines). */
+export function problemsOf(h: LibraryHost): string {
+  return renderDiagnosticsText(h.found, { sources: new Map(), color: false });
+}
+
+/**
+ * What the CLI prints on stderr when a step is refused: the error thrown (as the CLI formats it), or the
+ * diagnostics of a step that returned. Resolves either way, so a test asserts on the text.
+ */
+export async function refusal(work: Promise<{ problems: string }>): Promise<string> {
+  return work.then(
+    (r) => r.problems,
+    (e: unknown) => formatError(e, false),
+  );
+}
+
+/**
+ * One CLI command's code (src/cli/commands) run in this process, as `converge` runs it after parsing its flags:
+ * the same Host (no TTY, no colour) writing into strings, errors turned into exit codes by the same runCommand.
+ * For stories whose point is a command's output (export, import, state list) rather than the process.
+ */
+export async function inProcess(opts: { cwd: string; env: Record<string, string> }, action: (host: Host) => Promise<number>): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const host = new Host({
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    env: opts.env,
+    cwd: opts.cwd,
+    verbosity: 'normal',
+    color: false,
+    tick: false,
+  });
+  const code = await runCommand(host, action);
+  return { code, stdout, stderr };
+}
+
+/** A command as `inProcess` runs it: its own code, given the CLI's Host. */
+export type CommandStep = (h: Host) => Promise<number>;
+/** `converge apply --auto-approve [flags] PATHS`. */
+export const applying = (flags: ApplyFlags = {}, paths = ['.']): CommandStep => (h) => applyCommand(h, paths, { autoApprove: true, ...flags });
+/** `converge plan [flags] PATHS`. */
+export const planning = (flags: PlanFlags = {}, paths = ['.']): CommandStep => (h) => planCommand(h, paths, flags);
+/** `converge import ADDRESS PATHS`. */
+export const importing = (address: string, paths = ['.']): CommandStep => (h) => importCommand(h, address, paths);
+/** `converge state list PATHS`. */
+export const listing = (paths = ['.']): CommandStep => (h) => stateList(h, paths);
+/** `converge state rm [--keep-tag] ADDRESS .`. */
+export const forgetting = (address: string, keepTag = false): CommandStep => (h) => stateRm(h, address, ['.'], { keepTag });
+
 export async function openStory(opts: StoryOptions = {}): Promise<Story> {
   const dir = await storyDir('converge-story-', opts.copyExamples);
   const clock: Clock = opts.realTime ? realClock : new ManualClock();
   const sandbox = await startSandbox({ stepDelayMs: 5, ...opts.sandbox, ...(opts.realTime ? {} : { clock }) });
   const env = storyEnv(dir, sandbox.env, opts.env);
-  const host = (extraEnv?: Record<string, string>) => libraryHost({ cwd: dir, env: { ...env, ...extraEnv }, clock });
+  const events = new MemoryReporter();
+  const host = (extraEnv?: Record<string, string>) => libraryHost({ cwd: dir, env: { ...env, ...extraEnv }, clock, reporter: events });
   const story: Story = {
     dir,
     sandbox,
     env,
+    events,
     clock,
     async write(file, text) {
       await mkdir(dirname(join(dir, file)), { recursive: true });
@@ -87,11 +164,20 @@ export async function openStory(opts: StoryOptions = {}): Promise<Story> {
     plan: (req = {}, extraEnv) => onClock(clock, plan(host(extraEnv), { paths: ['.'], ...req })),
     drift: (req = {}) => onClock(clock, drift(host(), { paths: ['.'], ...req })),
     async apply(req = {}) {
-      const h = host();
-      const report = await onClock(clock, apply(h, { paths: ['.'], lockTimeoutMs: 0, options: { runTimeoutMs: 600_000, pollIntervalMs: 50, concurrency: 4 }, ...req }));
-      if (report.status === 'invalid') throw new Error(`apply found problems: ${h.found.map((d) => d.summary).join('; ')}`);
+      const { report, problems } = await story.tryApply(req);
+      if (report.status === 'invalid') throw new Error(`apply found problems: ${problems}`);
       if (report.status === 'applied' && report.result.counts.failed > 0) throw new Error(`apply failed: ${JSON.stringify(report.result.counts)}`);
       return report;
+    },
+    async tryApply(req = {}, extraEnv) {
+      const h = host(extraEnv);
+      const report = await onClock(clock, apply(h, { paths: ['.'], lockTimeoutMs: 0, options: { runTimeoutMs: 600_000, pollIntervalMs: 50, concurrency: 4 }, ...req }));
+      return { report, problems: problemsOf(h) };
+    },
+    async tryPlan(req = {}, extraEnv) {
+      const h = host(extraEnv);
+      const result = await onClock(clock, plan(h, { paths: ['.'], ...req }));
+      return { result, problems: problemsOf(h) };
     },
     writes: (service) => sandbox.log.writes(service).map((e) => `${e.method} ${e.path}`),
     async close() {
