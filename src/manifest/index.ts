@@ -1,7 +1,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/types.js';
 import { sortDiagnostics } from '../diagnostics/types.js';
-import type { AnyDesired, DesiredSet, GeneratedOrigin, Settings } from '../model/desired.js';
+import type { AnyDesired, DesiredSet, Settings } from '../model/desired.js';
 import { kindDefinition } from '../kinds/registry.js';
 import type { KindDefinition } from '../kinds/types.js';
 import { LOGIN_TEST_KIND, MOVED_KIND, SETTINGS_KIND, WORKSPACE_SET_KIND, type Kind } from '../model/kinds.js';
