@@ -209,9 +209,11 @@ function checkSchemas(parsed: readonly ParsedDoc[], environment: string | undefi
     const checked = withValues(doc);
     if (doc.kind !== WORKSPACE_SET_KIND || !checked.schemaValid) return [checked];
     // A set's workspaces follow it, in item order, as if written there, each with the environment's values.
-    const generated = expandWorkspaceSet(doc.tree, checked.name, diagnostics).map((g) =>
-      withValues({ kind: 'NoCodeWorkspace', name: '', file: doc.file, baseDir: doc.baseDir, tree: g.tree, value: g.tree.value as Record<string, unknown>, lineLength: doc.lineLength, origin: g.origin }),
-    );
+    const generated = expandWorkspaceSet(doc.tree, checked.name, diagnostics).map((g) => {
+      const value = g.tree.value as Record<string, unknown>;
+      const name = typeof value.name === 'string' ? value.name : '';
+      return withValues({ kind: 'NoCodeWorkspace', name, file: doc.file, baseDir: doc.baseDir, tree: g.tree, value, lineLength: doc.lineLength, origin: g.origin });
+    });
     return [checked, ...generated];
   });
   return { docs, ...(env ? { env } : {}) };

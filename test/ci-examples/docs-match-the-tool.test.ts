@@ -19,7 +19,7 @@ import { assertBuilt, cleanEnv, REPO, runCli } from '../cli/run-cli.js';
 
 const read = (rel: string) => readFileSync(join(REPO, rel), 'utf8');
 const DOCS = ['README.md', 'docs/ci.md', 'docs/manifests.md', 'docs/workspace-sets.md'];
-const CROSS_SNIPPET = new Set(['nocode.workspace.module', 'nomad.login-test.no-such-method']);
+const CROSS_SNIPPET = new Set(['nocode.workspace.module', 'nomad.login-test.no-such-method', 'manifest.moved-to-undeclared']);
 
 /** ```yaml blocks holding whole documents (a line `kind: …` at the start), not field fragments. */
 function documentSnippets(text: string): string[] {

@@ -103,7 +103,7 @@ async function authMethod(s: Sandbox): Promise<{ status: number; clientId?: stri
 }
 
 async function workspaceVariables(s: Sandbox, org: string): Promise<string[]> {
-  const headers = { Authorization: `Bearer ${s.env.TFE_TOKEN}`, Accept: 'application/vnd.api+json' };
+  const headers = { Authorization: `Bearer ${s.tfe.tokens.team}`, Accept: 'application/vnd.api+json' };
   const list = (await (await fetch(`${s.tfe.url}/api/v2/organizations/${org}/workspaces`, { headers })).json()) as { data: { id: string; attributes: { name: string } }[] };
   const ws = list.data.find((w) => w.attributes.name === 'lambda');
   if (!ws) return [];

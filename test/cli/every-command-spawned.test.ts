@@ -20,7 +20,8 @@ function testFiles(dir = join(REPO, 'test')): string[] {
 
 /** The subcommands a `--help` text lists under "Commands:" (without `help`). */
 function commandsOf(help: string): string[] {
-  const section = help.split(/^Commands:$/m)[1] ?? '';
+  // The section ends where the next heading (`Examples:`) starts, at the margin.
+  const section = (help.split(/^Commands:$/m)[1] ?? '').split(/^\S/m)[0] ?? '';
   return [...section.matchAll(/^ {2}(\w[\w-]*)/gm)].map((m) => m[1] ?? '').filter((c) => c !== 'help');
 }
 

@@ -110,7 +110,7 @@ describe('a Moved document renames without deleting', () => {
     expect((await ws.cli(['apply', '--auto-approve', '.'])).code).toBe(0);
     const other = await fetch(`${ws.env.TFE_ADDRESS}/api/v2/organizations/acme/workspaces`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${ws.env.TFE_TOKEN}`, 'Content-Type': 'application/vnd.api+json' },
+      headers: { Authorization: `Bearer ${ws.sandbox.tfe.tokens.team}`, 'Content-Type': 'application/vnd.api+json' },
       body: JSON.stringify({ data: { type: 'workspaces', attributes: { name: 'vpc-development' } } }),
     });
     expect(other.status).toBe(201);

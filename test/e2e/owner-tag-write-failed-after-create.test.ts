@@ -39,7 +39,7 @@ afterEach(async () => {
 });
 
 async function tags(ws: Story): Promise<string[]> {
-  const res = await fetch(`${ws.env.TFE_ADDRESS}/api/v2/organizations/acme/workspaces/lambda-dev`, { headers: { Authorization: `Bearer ${ws.env.TFE_TOKEN}` } });
+  const res = await fetch(`${ws.env.TFE_ADDRESS}/api/v2/organizations/acme/workspaces/lambda-dev`, { headers: { Authorization: `Bearer ${ws.sandbox.tfe.tokens.team}` } });
   const body = (await res.json()) as { data: { attributes: { 'tag-names': string[] } } };
   return body.data.attributes['tag-names'];
 }

@@ -40,7 +40,7 @@ describe('a workspace owned by another state is refused, never adopted (commands
   const inA = (step: Step): Promise<CliResult> => inProcess({ cwd: a.dir, env: a.env }, step);
   const b = (step: Step): Promise<CliResult> => inProcess({ cwd: bDir, env: a.env }, step);
   const tags = async (): Promise<string[]> => {
-    const res = await fetch(`${a.env.TFE_ADDRESS}/api/v2/organizations/acme/workspaces/lambda-dev`, { headers: { Authorization: `Bearer ${a.env.TFE_TOKEN}` } });
+    const res = await fetch(`${a.env.TFE_ADDRESS}/api/v2/organizations/acme/workspaces/lambda-dev`, { headers: { Authorization: `Bearer ${a.sandbox.tfe.tokens.team}` } });
     const body = (await res.json()) as { data: { id: string; attributes: { 'tag-names': string[] } } };
     return body.data.attributes['tag-names'];
   };
@@ -133,7 +133,7 @@ describe('a workspace owned by another state is refused, never adopted (commands
     return { dir, run: (step: Step) => inProcess({ cwd: dir, env: a.env }, step) };
   };
   const tagsOf = async (name: string): Promise<string[]> => {
-    const res = await fetch(`${a.env.TFE_ADDRESS}/api/v2/organizations/acme/workspaces/${name}`, { headers: { Authorization: `Bearer ${a.env.TFE_TOKEN}` } });
+    const res = await fetch(`${a.env.TFE_ADDRESS}/api/v2/organizations/acme/workspaces/${name}`, { headers: { Authorization: `Bearer ${a.sandbox.tfe.tokens.team}` } });
     return ((await res.json()) as { data: { attributes: { 'tag-names': string[] } } }).data.attributes['tag-names'];
   };
 
