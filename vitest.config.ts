@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Two files at once even on two cores (vitest's default is cores − 1): most quick tests wait on loopback
+    // servers and child processes, not on the CPU, so the suite takes about half the time.
+    maxWorkers: 2,
     // `npm run coverage`: what the tests reach in this process and its workers. Code that only runs inside a
     // spawned CLI process is not counted, so moving a story in-process can only raise these figures.
     coverage: {
