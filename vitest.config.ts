@@ -19,6 +19,8 @@ export default defineConfig({
       exclude: ['src/**/*.test.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
+      // A figure even when a test fails (one timing out on a busy machine would otherwise leave no report).
+      reportOnFailure: true,
     },
   },
 });
