@@ -98,7 +98,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       ...(fault ? { fault } : {}),
     });
 
-  const delay = deps.faults.latency();
+  const delay = deps.faults.latency(isWrite(method));
   const chosen = deps.failures.take(method, url.pathname);
   const decision = chosen ? { type: 'chosen' as const } : deps.faults.decide(isWrite(method));
   if (delay > 0) await deps.engine.clock.sleep(delay);
