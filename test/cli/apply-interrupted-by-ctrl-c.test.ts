@@ -36,7 +36,7 @@ async function applyAndStop(w: Workspace, sig: NodeJS.Signals, twice = false): P
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
-  // With 3 s a request, the reads before the first write (the identity probe, the ACL lists) take 15-20 s.
+  // Only writes are slowed: the reads before the first write (the identity probe, the ACL lists) take no extra time.
   await waitFor(() => w.sandbox.log.writes('nomad').some((e) => e.status === 200), 60_000, 'the first write');
   child.kill(sig);
   if (twice) {
@@ -55,8 +55,8 @@ const NOMAD_OBJECTS = readdirSync(join(REPO, 'examples', 'nomad'))
 describe('Ctrl-C during apply', () => {
   it('finishes the change in flight, saves the state, releases the lock, says what is left, exits 130; the rerun converges', async () => {
     ws = await openWorkspace({ copyExamples: true });
-    // Every request takes 400 ms, so the stop lands while changes are still to come.
-    ws.sandbox.nomad.faults.set({ latencyMs: 400 });
+    // Every write takes 400 ms (the reads before them none), so the stop lands while changes are still to come.
+    ws.sandbox.nomad.faults.set({ writeLatencyMs: 400 });
     const r = await applyAndStop(ws, 'SIGINT');
 
     expect(r.code).toBe(130);
@@ -86,7 +86,7 @@ describe('Ctrl-C during apply', () => {
 
   it('SIGTERM stops the same way with 143', async () => {
     ws = await openWorkspace({ copyExamples: true });
-    ws.sandbox.nomad.faults.set({ latencyMs: 400 });
+    ws.sandbox.nomad.faults.set({ writeLatencyMs: 400 });
     const r = await applyAndStop(ws, 'SIGTERM');
     expect(r.code).toBe(143);
     expect(r.stderr).toContain('Stopped by SIGTERM:');
@@ -95,8 +95,8 @@ describe('Ctrl-C during apply', () => {
 
   it('a second Ctrl-C exits at once, leaving the lock; the next apply takes it over and converges', async () => {
     ws = await openWorkspace({ copyExamples: true });
-    // Long enough that the second Ctrl-C surely comes while the request in flight is still waited for.
-    ws.sandbox.nomad.faults.set({ latencyMs: 3000 });
+    // Long enough that the second Ctrl-C surely comes while the write in flight is still waited for.
+    ws.sandbox.nomad.faults.set({ writeLatencyMs: 3000 });
     const r = await applyAndStop(ws, 'SIGINT', true);
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('SIGINT again: exiting at once. The state lock is left behind');
@@ -130,6 +130,8 @@ describe('Ctrl-C during apply', () => {
     const creates = () => ws?.sandbox.log.writes('tfe').filter((e) => e.method === 'POST' && e.path.endsWith('/workspaces')).length ?? 0;
     const workspacesCreated = creates();
 
+    // The stop has landed: the runs may now step quickly (the one in flight keeps the step it is on).
+    ws.sandbox.tfe.control.setStepDelay(25);
     const again = await ws.cli(['apply', '--auto-approve', ...tfe]);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/resuming provision run run-/);

@@ -123,7 +123,8 @@ describe('environments: one set of manifests, several targets', () => {
   });
 
   it('applies each environment to its own cluster and organization, with its own values and state', { timeout: 120_000 }, async () => {
-    const a = await cli(['apply', '--env', 'dev', '--auto-approve', 'm'], dev);
+    // The workspace's run is read every 20 ms, not from 1 s backing off to 10 s: the sandbox's runs take milliseconds.
+    const a = await cli(['apply', '--env', 'dev', '--auto-approve', '--poll-interval', '20ms', 'm'], dev);
     expect(a.code, a.stderr).toBe(0);
     noSecrets(a);
     expect(await authMethod(dev)).toEqual({ status: 200, clientId: 'dev-client' });
@@ -137,7 +138,7 @@ describe('environments: one set of manifests, several targets', () => {
     expect(json.environment).toBe('prod');
     expect(json.summary.create).toBe(3);
 
-    const b = await cli(['apply', '--env', 'prod', '--auto-approve', 'm'], prod);
+    const b = await cli(['apply', '--env', 'prod', '--auto-approve', '--poll-interval', '20ms', 'm'], prod);
     expect(b.code, b.stderr).toBe(0);
     noSecrets(b);
     expect(await authMethod(prod)).toEqual({ status: 200, clientId: 'prod-client' });

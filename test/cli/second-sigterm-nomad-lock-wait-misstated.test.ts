@@ -5,7 +5,8 @@ import { openWorkspace, spawnCli, waitFor, type Workspace } from '../e2e/harness
  * Regression: a second SIGTERM during an apply on the Nomad Variables backend said "the next run takes
  * it over once this process is gone", which is true of the local file lock only: on Nomad the next run
  * waits 2 × the lease plus Nomad's lock delay. The message now names the lock id, `converge state
- * unlock <id>`, and the real wait; on the local backend it names the takeover.
+ * unlock <id>`, and the real wait; on the local backend it names the takeover. Each write to Nomad takes 1.5 s
+ * (the reads before them none), so both signals land while a change is in flight.
  */
 let ws: Workspace | undefined;
 afterEach(async () => {
@@ -26,7 +27,7 @@ async function stopTwice(w: Workspace, sig: NodeJS.Signals): Promise<{ code: num
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
-  await waitFor(() => w.sandbox.log.writes('nomad').some((e) => e.status === 200 && e.path.startsWith('/v1/acl/')), 30_000, 'the first write');
+  await waitFor(() => w.sandbox.log.writes('nomad').some((e) => e.status === 200 && e.path.startsWith('/v1/acl/')), 60_000, 'the first write');
   child.kill(sig);
   await waitFor(() => stderr.includes(`${sig} received`), 10_000, 'the first stop to be acknowledged');
   child.kill(sig);
@@ -37,7 +38,7 @@ describe('a second SIGTERM says what becomes of the state lock', () => {
   it('Nomad backend: the lock id, `converge state unlock`, and the real wait (2 × the lease + the lock delay)', async () => {
     ws = await openWorkspace({ copyExamples: true });
     await ws.write('settings.yaml', NOMAD_STATE_SETTINGS);
-    ws.sandbox.nomad.faults.set({ latencyMs: 1500 });
+    ws.sandbox.nomad.faults.set({ writeLatencyMs: 1500 });
     const r = await stopTwice(ws, 'SIGTERM');
     expect(r.code).toBe(143);
     const id = /The state lock is left behind \(id ([^)]+)\)/.exec(r.stderr)?.[1];
@@ -53,13 +54,13 @@ describe('a second SIGTERM says what becomes of the state lock', () => {
     // its own without --adopt-all (docs/decisions.md §28).
     const rerun = await ws.cli(['apply', '--auto-approve', 'nomad', 'settings.yaml']);
     expect(rerun.code, rerun.stderr).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('local backend: the lock id and the takeover by the next run', async () => {
     ws = await openWorkspace({ copyExamples: true });
-    ws.sandbox.nomad.faults.set({ latencyMs: 1500 });
+    ws.sandbox.nomad.faults.set({ writeLatencyMs: 1500 });
     const r = await stopTwice(ws, 'SIGTERM');
     expect(r.code).toBe(143);
     expect(r.stderr).toMatch(/The state lock is left behind \(id [^)]+\): the next run on .+ takes it over once this process is gone/);
-  }, 60_000);
+  }, 120_000);
 });

@@ -7,8 +7,8 @@ import { checkConsistency, createRequests, duplicateCreates, FAST, liveInventory
  * answer is cut off, never ends, or grows past the size cap (recording proxy, HostileBody). Before bodies were
  * bounded, the endless and oversize answers held the apply until it was killed (the body was read whole, with
  * only an idle timeout). Now the attempt ends at the limit, the apply says which address broke which limit,
- * the state records what was done, and a rerun against the healthy services converges with no duplicate
- * create and no orphan.
+ * the state records what was done, and against the healthy services (after a rerun where the apply stopped)
+ * the plan is empty, with no duplicate create and no orphan.
  */
 const SHAPE: Shape = { authMethods: 3, bindingRules: 2, modules: 1, workspacesPerModule: 2 };
 const LIMITS = { CONVERGE_HTTP_MAX_BODY: '64KB', CONVERGE_HTTP_DEADLINE: '3s' };
@@ -61,7 +61,7 @@ const CASES: Case[] = [
 ];
 
 describe('an answer cut off, endless or past the cap in the middle of an apply', () => {
-  it.each(CASES)('$name: the apply ends, the state holds what was done, the rerun converges', async (c) => {
+  it.each(CASES)('$name: the apply ends, the state holds what was done, then it converges', async (c) => {
     const w = (world = await openWorld({ seed: 11 }));
     await w.writeShape(SHAPE);
     const proxy = c.service === 'nomad' ? w.nomadProxy : w.tfeProxy;
@@ -88,8 +88,12 @@ describe('an answer cut off, endless or past the cap in the middle of an apply',
     expect(afterFirst.orphans.length).toBeLessThanOrEqual(1);
 
     proxy.setHostileBody(undefined);
-    const rerun = await w.cli(['apply', '--auto-approve', ...FAST], LIMITS);
-    expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
+    // An apply that stopped is run again; one that recovered by itself has nothing left to do, which the plan
+    // below shows without a rerun (one process fewer per case, the same proof).
+    if (c.says) {
+      const rerun = await w.cli(['apply', '--auto-approve', ...FAST], LIMITS);
+      expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
+    }
     const plan = await w.cli(['plan', '--detailed-exitcode']);
     expect(plan.code, plan.stdout).toBe(0);
     expect(duplicateCreates(createRequests(w.nomadProxy.log, w.tfeProxy.log))).toEqual([]);

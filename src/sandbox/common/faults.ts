@@ -5,6 +5,11 @@
 export interface FaultSettings {
   /** Added to every response, in ms. */
   latencyMs: number;
+  /**
+   * Added to every write's response (any method but GET and HEAD) on top of `latencyMs`, in ms: a stop or a
+   * timeout aimed at a change in flight lands there without every read before it paying the wait too.
+   */
+  writeLatencyMs: number;
   /** Probability (0..1) of an extra latency spike, and its size. */
   spikeRate: number;
   spikeMs: number;
@@ -22,6 +27,7 @@ export interface FaultSettings {
 
 export const NO_FAULTS: FaultSettings = {
   latencyMs: 0,
+  writeLatencyMs: 0,
   spikeRate: 0,
   spikeMs: 0,
   rate429: 0,
@@ -74,10 +80,10 @@ export class Faults {
     this.set({ ...NO_FAULTS, seed: this.settings.seed });
   }
 
-  /** Latency for this request: base plus an occasional spike. */
-  latency(): number {
+  /** Latency for this request: base (plus the writes' own for a write) plus an occasional spike. */
+  latency(isWrite: boolean): number {
     const s = this.settings;
-    let ms = s.latencyMs;
+    let ms = s.latencyMs + (isWrite ? s.writeLatencyMs : 0);
     if (s.spikeRate > 0 && this.random() < s.spikeRate) ms += s.spikeMs;
     return ms;
   }

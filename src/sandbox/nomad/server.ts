@@ -76,7 +76,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       ...(fault ? { fault } : {}),
     });
 
-  const delay = deps.faults.latency();
+  const delay = deps.faults.latency(isWrite(method));
   const decision = deps.faults.decide(isWrite(method));
   if (delay > 0) await deps.clock.sleep(delay);
   if (decision.type === 'reset') {

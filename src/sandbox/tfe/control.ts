@@ -212,6 +212,7 @@ export function handleControl(path: string, req: IncomingMessage, body: Buffer, 
             ...(json.nth !== undefined ? { nth: Number(json.nth) } : {}),
             ...(json.status !== undefined ? { status: Number(json.status) as 500 | 503 } : {}),
             ...(json.delayMs !== undefined ? { delayMs: Number(json.delayMs) } : {}),
+            ...(json.retryAfterSeconds !== undefined ? { retryAfterSeconds: Number(json.retryAfterSeconds) } : {}),
             acted: json.acted === true,
           }),
         );

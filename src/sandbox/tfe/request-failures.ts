@@ -16,6 +16,11 @@ export interface RequestFailure {
   delayMs: number;
   /** true: the request is handled first, then its answer is replaced by the 5xx (a lost reply). */
   acted: boolean;
+  /**
+   * Send `Retry-After: N` (whole seconds, as HTTP defines it) with the 5xx: a server's own word on when to come
+   * back (docs/reference/retry-after.md). Absent unless asked: HCP Terraform documents no Retry-After.
+   */
+  retryAfterSeconds?: number;
 }
 
 interface Pending extends RequestFailure {
@@ -33,7 +38,9 @@ export class RequestFailures {
     if (status !== 500 && status !== 503) throw new Error('status must be 500 or 503');
     const delayMs = f.delayMs ?? 0;
     if (!Number.isFinite(delayMs) || delayMs < 0) throw new Error('delayMs must be a non-negative number of ms');
-    const failure: RequestFailure = { method: f.method.toUpperCase(), path: f.path, nth, status, delayMs, acted: f.acted === true };
+    const ra = f.retryAfterSeconds;
+    if (ra !== undefined && (!Number.isInteger(ra) || ra < 0)) throw new Error('retryAfterSeconds must be a whole number of seconds from 0 (Retry-After takes no fractions)');
+    const failure: RequestFailure = { method: f.method.toUpperCase(), path: f.path, nth, status, delayMs, acted: f.acted === true, ...(ra !== undefined ? { retryAfterSeconds: ra } : {}) };
     this.pending.push({ ...failure, pattern: new RegExp(f.path), seen: 0 });
     return failure;
   }

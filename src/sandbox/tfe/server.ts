@@ -98,7 +98,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       ...(fault ? { fault } : {}),
     });
 
-  const delay = deps.faults.latency();
+  const delay = deps.faults.latency(isWrite(method));
   const chosen = deps.failures.take(method, url.pathname);
   const decision = chosen ? { type: 'chosen' as const } : deps.faults.decide(isWrite(method));
   if (delay > 0) await deps.engine.clock.sleep(delay);
@@ -115,7 +115,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     // A lost reply: the model acts, the client hears only the 5xx (after the delay, when one is set).
     if (chosen.acted) answer(req, url, method, body, deps);
     if (chosen.delayMs > 0) await deps.engine.clock.sleep(chosen.delayMs);
-    reply = { status: chosen.status, json: errorDocument([FAULT_ERRORS[chosen.status]]) };
+    reply = { status: chosen.status, json: errorDocument([FAULT_ERRORS[chosen.status]]), ...(chosen.retryAfterSeconds !== undefined ? { headers: { 'Retry-After': String(chosen.retryAfterSeconds) } } : {}) };
     fault = `status-${chosen.status}`;
   } else if (decision.type === 'status' && decision.status === 429) {
     reply = { status: 429, json: RATE_LIMIT_BODY, headers: { 'X-RateLimit-Reset': '0.500' } };

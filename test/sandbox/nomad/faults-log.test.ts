@@ -102,6 +102,28 @@ describe('faults (src/sandbox/common Faults, applied to every request)', () => {
     }
   });
 
+  it('writeLatencyMs slows the writes only, on top of latencyMs; over the control API too', async () => {
+    const clock = new ManualClock();
+    const sim = await startSim({ faults: { writeLatencyMs: 500 }, clock });
+    try {
+      let t = clock.now();
+      await clock.run(sim.anon.get('/v1/acl/auth-methods'));
+      expect(clock.now() - t).toBe(0);
+      t = clock.now();
+      await clock.run(sim.m.put('/v1/var/w', { Items: { a: 'b' } }));
+      expect(clock.now() - t).toBe(500);
+      expect((await client(sim.s.url).put('/__sandbox/faults', { latencyMs: 20 })).status).toBe(200);
+      t = clock.now();
+      await clock.run(sim.m.del('/v1/var/w'));
+      expect(clock.now() - t).toBe(520);
+      t = clock.now();
+      await clock.run(sim.m.get('/v1/var/w'));
+      expect(clock.now() - t).toBe(20);
+    } finally {
+      await sim.s.stop();
+    }
+  });
+
   it('applies latency spikes from the seeded dice', async () => {
     const clock = new ManualClock();
     const sim = await startSim({ faults: { spikeRate: 1, spikeMs: 100 }, clock });

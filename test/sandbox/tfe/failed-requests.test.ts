@@ -57,3 +57,25 @@ describe('TFE sandbox: chosen request failures', () => {
     await waitForStatus(sim.user, run, 'applied');
   });
 });
+
+describe('TFE sandbox: a chosen failure may say when to come back', () => {
+  let sim: Sim | undefined;
+  afterEach(async () => sim?.s.stop());
+
+  it('retryAfterSeconds sends Retry-After with the 5xx, over HTTP too; none unless asked; fractions refused', async () => {
+    sim = await startSim();
+    const control = client(sim.s.url);
+    sim.s.control.failRequest({ method: 'GET', path: '^/api/v2/organizations/acme$', status: 503, retryAfterSeconds: 0 });
+    expect((await control.post('/__sandbox/failed-requests', { method: 'GET', path: '^/api/v2/organizations/acme$', nth: 2, retryAfterSeconds: 3 })).status).toBe(200);
+    const first = await sim.user.get('/organizations/acme');
+    expect([first.status, first.headers.get('retry-after')]).toEqual([503, '0']);
+    const plain = await sim.user.get('/organizations/acme');
+    expect([plain.status, plain.headers.get('retry-after')]).toEqual([200, null]);
+    const second = await sim.user.get('/organizations/acme');
+    expect([second.status, second.headers.get('retry-after')]).toEqual([500, '3']);
+    sim.s.control.failRequest({ method: 'GET', path: '^/api/v2/organizations/acme$' });
+    expect((await sim.user.get('/organizations/acme')).headers.get('retry-after')).toBeNull();
+    expect(() => sim!.s.control.failRequest({ method: 'GET', path: 'x', retryAfterSeconds: 0.5 })).toThrow(/whole number of seconds/);
+    expect((await control.post('/__sandbox/failed-requests', { method: 'GET', path: 'x', retryAfterSeconds: -1 })).status).toBe(400);
+  });
+});
