@@ -9,7 +9,8 @@ import { BACKSLASH, COLON, COMMA, DASH, DQ, HASH, isFlowIndicator, LBRACE, LBRAC
  * The fastest way the loader reads YAML: one pass over the text, for the plainest files, building values
  * and position entries with no tokens at all. yaml's own Lexer and Parser (a string per lexeme, an object
  * per token), which the CST reader (yaml-cst-values.ts) still runs, were half the CPU time of validating
- * 50 000 documents and much of the garbage.
+ * 50 000 documents and much of the garbage. Without this scanner `converge validate` of 50 000 documents
+ * misses its goal of 5 s (measured: docs/decisions.md §40; rerun with `node bench/yaml-readers.mjs`).
  *
  * It reads only: block maps and sequences (a sequence may sit at its key's indentation, a map may start on
  * a `- ` line), one-line plain, single- and double-quoted scalars, literal block scalars (`|`, `|-`),

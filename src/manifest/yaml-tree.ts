@@ -385,8 +385,6 @@ function treeOf(parts: DocParts, ranges: RangeMaker, table: ShapeTable): YamlTre
 
 /**
  * Parses every document of one file. Never throws for bad input: problems come back as diagnostics.
-/**
- * Parses every document of one file. Never throws for bad input: problems come back as diagnostics.
  * Files of one load share a ShapeTable, so their documents share pointer strings and shapes. A file is read
  * one document piece at a time (yaml-document-chunks.ts: what a document needs only while it is read dies
  * before the next one). The plainest pieces are read straight from the text (yaml-block-scanner.ts: no

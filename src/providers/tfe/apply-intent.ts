@@ -68,7 +68,7 @@ export async function createBody(ctx: ApplyContext, d: WorkspaceDesired, intent:
 /** PATCH /workspaces/:id with the planned settings; false when the plan changes none. */
 async function sendSettings(client: TfeClient, d: WorkspaceDesired, intent: TfeWorkspaceIntent, workspaceId: string): Promise<boolean> {
   if (!intent.settings) return false;
-  await client.updateWorkspace(workspaceId, intent.settings, { what: `workspace ${d.name}`, desired: d });
+  await client.workspaces.updateWorkspace(workspaceId, intent.settings, { what: `workspace ${d.name}`, desired: d });
   return true;
 }
 
@@ -77,17 +77,17 @@ async function sendVariable(client: TfeClient, ctx: ApplyContext, d: WorkspaceDe
   const call = varCall(d, key, op.op === 'delete' ? op.category : op.variable.category);
   switch (op.op) {
     case 'create':
-      await client.createVar(workspaceId, await varBody(ctx, d, op.variable), call);
+      await client.variables.createVar(workspaceId, await varBody(ctx, d, op.variable), call);
       return 1;
     case 'update':
-      await client.updateVar(workspaceId, op.id, await varBody(ctx, d, op.variable), call);
+      await client.variables.updateVar(workspaceId, op.id, await varBody(ctx, d, op.variable), call);
       return 1;
     case 'replace':
-      await client.deleteVar(workspaceId, op.id, call);
-      await client.createVar(workspaceId, await varBody(ctx, d, op.variable), call);
+      await client.variables.deleteVar(workspaceId, op.id, call);
+      await client.variables.createVar(workspaceId, await varBody(ctx, d, op.variable), call);
       return 2;
     case 'delete':
-      await client.deleteVar(workspaceId, op.id, call);
+      await client.variables.deleteVar(workspaceId, op.id, call);
       return 1;
   }
 }

@@ -49,7 +49,7 @@ async function writeModule(p: PlannedChange, session: TfeSession, ctx: ApplyCont
   const call = { what: `no-code module of ${d.spec.registryModule}`, desired: d };
   const live = p.view.live;
   if (p.change.action === 'create' && body) {
-    const read = await session.client.enableNoCodeModule(body, call);
+    const read = await session.client.noCodeModules.enableNoCodeModule(body, call);
     // What was applied is the desired fields the service accepted (its write responses do not
     // include the variable options, so they cannot be read back from them).
     await ctx.save(record(p, read.module.id, fields, { registryModuleId: body.registryModuleId, registryModule: d.spec.registryModule }, ctx));
@@ -59,7 +59,7 @@ async function writeModule(p: PlannedChange, session: TfeSession, ctx: ApplyCont
   let message: OutcomeDetail = { code: 'recorded' };
   if (body) {
     // The whole desired set, no ids, registry module always included (docs/reference/hcp-terraform-api.md §1.2).
-    await session.client.updateNoCodeModule(live.id, body, call);
+    await session.client.noCodeModules.updateNoCodeModule(live.id, body, call);
     message = { code: 'done-id', id: live.id, paths: p.change.fields.map((f) => f.path) };
   }
   const registryModuleId = body?.registryModuleId ?? (typeof live.extra.registryModuleId === 'string' ? live.extra.registryModuleId : null);
@@ -93,7 +93,7 @@ async function deleteModule(p: PlannedChange, batch: ApplyBatch, session: TfeSes
     await ctx.forget(p.change);
     return outcome(p, 'succeeded', { code: 'already-gone' });
   }
-  const existed = await session.client.deleteNoCodeModule(id, { what: `no-code module ${id} (${addressKey(p.change)})` });
+  const existed = await session.client.noCodeModules.deleteNoCodeModule(id, { what: `no-code module ${id} (${addressKey(p.change)})` });
   await ctx.forget(p.change);
   return outcome(p, 'succeeded', existed ? { code: 'done-id', id } : { code: 'already-gone', id, notFound: true });
 }

@@ -62,7 +62,7 @@ export async function exportTfe(client: TfeClient, kinds: ReadonlySet<Kind>): Pr
   if (!wantWorkspaces) return result;
 
   const byPath = new Map(modules.map((m) => [m.path, m]));
-  const all = await client.listWorkspaces();
+  const all = await client.workspaces.listWorkspaces();
   const chosen: { ws: WorkspaceWire; module: ExportedModule }[] = [];
   for (const ws of all.sort((a, b) => cmp(a.name, b.name))) {
     const source = parseSourceModuleId(ws.sourceModuleId);
@@ -78,9 +78,9 @@ export async function exportTfe(client: TfeClient, kinds: ReadonlySet<Kind>): Pr
     }
     chosen.push({ ws, module });
   }
-  const projects: NamedWire[] = chosen.some((c) => c.ws.projectId !== null) ? await client.listProjects() : [];
+  const projects: NamedWire[] = chosen.some((c) => c.ws.projectId !== null) ? await client.projects.listProjects() : [];
   const projectName = new Map(projects.map((p) => [p.id, p.name]));
-  const vars = await mapLimit(chosen, READ_CONCURRENCY, (c) => client.listVars(c.ws.id, { what: `variables of workspace ${c.ws.name}` }));
+  const vars = await mapLimit(chosen, READ_CONCURRENCY, (c) => client.variables.listVars(c.ws.id, { what: `variables of workspace ${c.ws.name}` }));
   const env = new NameAllocator('_');
   chosen.forEach(({ ws, module }, i) => {
     const { spec, secrets } = workspaceSpec(ws, module.name, ws.projectId === null ? undefined : projectName.get(ws.projectId), vars[i] ?? [], env);
@@ -92,11 +92,11 @@ export async function exportTfe(client: TfeClient, kinds: ReadonlySet<Kind>): Pr
 
 /** Private registry modules that have a no-code module, each read once, with a document name. */
 async function readModules(client: TfeClient): Promise<ExportedModule[]> {
-  const registry = (await client.listRegistryModules())
+  const registry = (await client.registryModules.listRegistryModules())
     .filter((m) => m.registryName === 'private' && m.noCodeModuleIds.length > 0)
     .sort((a, b) => cmp(registryPath(a), registryPath(b)));
   const reads = await mapLimit(registry, READ_CONCURRENCY, (m) =>
-    client.readNoCodeModule(m.noCodeModuleIds[0] as string, { what: `no-code module of ${registryPath(m)}` }),
+    client.noCodeModules.readNoCodeModule(m.noCodeModuleIds[0] as string, { what: `no-code module of ${registryPath(m)}` }),
   );
   const names = moduleNames(registry);
   const out: ExportedModule[] = [];

@@ -112,7 +112,7 @@ async function loadModules(
   const names = namesOf(desired, records);
   if (names.length === 0) return info;
   const { client, organization } = session;
-  const registry = (await client.listRegistryModules()).filter((m) => m.registryName === 'private');
+  const registry = (await client.registryModules.listRegistryModules()).filter((m) => m.registryName === 'private');
   const byPath = new Map<string, RegistryModuleWire>(registry.map((m) => [registryPath(m), m]));
   const byId = new Map<string, RegistryModuleWire>(registry.map((m) => [m.id, m]));
   const desiredByName = byName(desired);
@@ -126,7 +126,7 @@ async function loadModules(
     // The registry module names its no-code module (0 or 1, docs/reference/hcp-terraform-api.md §1.5). A recorded id is
     // read only when the registry module itself is gone (then the no-code module likely is too).
     const id = rm ? (rm.noCodeModuleIds[0] ?? null) : (r?.id ?? null);
-    const live = id === null ? null : await client.readNoCodeModule(id, { what: `no-code module ${id} (${path})`, ...(d ? { desired: d } : {}) });
+    const live = id === null ? null : await client.noCodeModules.readNoCodeModule(id, { what: `no-code module ${id} (${path})`, ...(d ? { desired: d } : {}) });
     return { name, d, r, path, rm, live };
   });
 
@@ -214,7 +214,7 @@ async function workspacesOutsideState(session: TfeSession, paths: readonly strin
   const found = new Map<string, string[]>();
   if (paths.length === 0) return found;
   const wanted = new Set(paths);
-  for await (const { workspaces } of session.client.workspacePages()) {
+  for await (const { workspaces } of session.client.workspaces.workspacePages()) {
     for (const w of workspaces) {
       const path = parseSourceModuleId(w.sourceModuleId)?.path;
       if (path === undefined || !wanted.has(path) || owned.has(w.name)) continue;
@@ -232,7 +232,7 @@ async function readWorkspaces(session: TfeSession, names: readonly string[], cur
   const found = new Map<string, WorkspaceWire>();
   if (names.length === 0) return found;
   const show = async (list: readonly string[]) => {
-    const got = await mapLimit(list, READ_CONCURRENCY, (n) => client.showWorkspace(n, undefined, currentRuns));
+    const got = await mapLimit(list, READ_CONCURRENCY, (n) => client.workspaces.showWorkspace(n, undefined, currentRuns));
     for (const w of got) if (w) found.set(w.name, w);
   };
   if (names.length <= SHOW_BY_NAME_MAX) {
@@ -243,7 +243,7 @@ async function readWorkspaces(session: TfeSession, names: readonly string[], cur
   // soon as the pages left outnumber the workspaces still missing, and show those by name.
   const wanted = new Set(names);
   let stoppedEarly = false;
-  for await (const { workspaces, pageNumber, totalPages } of client.workspacePages(currentRuns)) {
+  for await (const { workspaces, pageNumber, totalPages } of client.workspaces.workspacePages(currentRuns)) {
     // Only the wanted workspaces are kept: the rest of the page is dropped with it.
     for (const w of workspaces) if (wanted.has(w.name)) found.set(w.name, w);
     const missing = names.length - found.size;
@@ -277,14 +277,14 @@ async function loadWorkspaces(
 
   // Projects: one list, when a manifest or a record names a project (docs/reference/hcp-terraform-api.md §7).
   const wantsProject = desired.some((d) => d.spec.project !== undefined) || records.some((r) => str(r.applied.project) !== undefined);
-  const projects: NamedWire[] = wantsProject ? await client.listProjects() : [];
+  const projects: NamedWire[] = wantsProject ? await client.projects.listProjects() : [];
   const projectsById = new Map(projects.map((p) => [p.id, p]));
   // filter[names] is case-insensitive (docs/reference/hcp-terraform-api.md §7): so is this lookup.
   const projectByName = new Map(projects.map((p) => [p.name.toLowerCase(), p]));
 
   // Agent pools: one list, when a manifest names one; it must belong to the organization.
   const wantsPools = desired.some((d) => d.spec.agentPoolId !== undefined);
-  const pools: NamedWire[] = wantsPools ? await client.listAgentPools() : [];
+  const pools: NamedWire[] = wantsPools ? await client.projects.listAgentPools() : [];
   const poolIds = new Set(pools.map((p) => p.id));
 
   // The module a live workspace runs, by its registry path (source-module-id, docs/reference/hcp-terraform-api.md §2).
@@ -316,7 +316,7 @@ async function loadWorkspaces(
     const run = r.inFlight;
     if (!run) return 'unknown';
     try {
-      return (await client.readRun(run.runId, { what: `run ${run.runId} of workspace ${r.name}` })).status;
+      return (await client.runs.readRun(run.runId, { what: `run ${run.runId} of workspace ${r.name}` })).status;
     } catch (e) {
       if (isConvergeError(e) && e.code === 'tfe.not-found') return 'not found';
       throw e;
@@ -347,7 +347,7 @@ async function loadWorkspaces(
   const built = await mapLimit(names, READ_CONCURRENCY, async (name) => {
     const ws = live.get(name);
     const vars =
-      ws && (managed.get(name)?.size ?? 0) > 0 ? await client.listVars(ws.id, { what: `variables of workspace ${name}` }) : undefined;
+      ws && (managed.get(name)?.size ?? 0) > 0 ? await client.variables.listVars(ws.id, { what: `variables of workspace ${name}` }) : undefined;
     live.delete(name);
     const moduleInfo = await moduleInfoPending;
     const diagnostics: Diagnostic[] = [];

@@ -123,7 +123,7 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
  */
 export async function preflightToken(session: TfeSession): Promise<Diagnostic[]> {
   try {
-    const account = await session.client.accountDetails();
+    const account = await session.client.account.accountDetails();
     const kind = tokenKindOf(account);
     if (kind === 'organization') {
       return [

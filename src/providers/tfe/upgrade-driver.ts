@@ -105,7 +105,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     });
     await deps.setInFlight({ purpose: 'upgrade', runId, phase, startedAt, toVersion: t.toVersion });
   } else {
-    const started = await client.initiateUpgrade(t.moduleId, t.workspaceId, `converge: upgrade to ${t.toVersion ?? 'the module’s pinned version'}`, call, t.newestRunId);
+    const started = await client.runs.initiateUpgrade(t.moduleId, t.workspaceId, `converge: upgrade to ${t.toVersion ?? 'the module’s pinned version'}`, call, t.newestRunId);
     let id = started.runId;
     if (id === null && started.status !== null && started.message === null) {
       // A plan started (it has a state) but the answer carries no id (go-tfe's WorkspaceUpgrade
@@ -125,7 +125,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
   const readAlone = async (): Promise<RunState> => {
     let status: string | null = null;
     try {
-      status = (await client.upgradeStatus(t.moduleId, t.workspaceId, runId, call)).status;
+      status = (await client.runs.upgradeStatus(t.moduleId, t.workspaceId, runId, call)).status;
     } catch (e) {
       if (!isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
     }
@@ -135,7 +135,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     // estimation or policy checks, RUN).
     if (status !== null && !CONFIRMABLE.has(status)) return { status, confirmable: null };
     try {
-      const run = await client.readRun(runId, { what: `run ${runId} of workspace ${t.workspace}` });
+      const run = await client.runs.readRun(runId, { what: `run ${runId} of workspace ${t.workspace}` });
       return { status: run.status, confirmable: run.confirmable };
     } catch (e) {
       if (status === null || !isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
@@ -152,7 +152,7 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
     // The sweeper reads the run with the workspace list; alone (few runs followed, or no longer current) as before.
     read: () => sweeperFor(client, ctx.options.pollIntervalMs).readRun(t.workspaceId, runId, readAlone),
     pollDelayMs: () => 0,
-    confirm: confirmUnlessConflict(() => client.confirmUpgrade(t.moduleId, t.workspaceId, runId, 'converge: confirmed by policy upgrade.confirm=auto', call)),
+    confirm: confirmUnlessConflict(() => client.runs.confirmUpgrade(t.moduleId, t.workspaceId, runId, 'converge: confirmed by policy upgrade.confirm=auto', call)),
     onPhase: (p) => deps.setInFlight({ purpose: 'upgrade', runId, phase: p, startedAt, toVersion: t.toVersion }),
     options: ctx.options,
     reporter: ctx.reporter,
@@ -190,16 +190,16 @@ export async function driveUpgrade(t: UpgradeTarget, deps: DriverDeps): Promise<
  * `known`: the workspace and its current run as a read already saw them (no request for those).
  */
 export async function pendingRun(client: TfeClient, workspaceId: string, workspace: string, known?: { workspace: WorkspaceWire; current: RunWire | null }): Promise<PendingCheck> {
-  const seen = known ?? (await client.readWorkspaceWithCurrentRun(workspaceId, { what: `workspace ${workspace}` }));
+  const seen = known ?? (await client.workspaces.readWorkspaceWithCurrentRun(workspaceId, { what: `workspace ${workspace}` }));
   const ws = seen.workspace;
   if (ws.latestRunId === undefined) {
     // A service that does not send `latest-run` (HCP Terraform does): only its runs list says what is newest.
-    const runs = await client.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
+    const runs = await client.runs.listRuns(workspaceId, { what: `runs of workspace ${workspace}` });
     return { pending: pendingOf(runs[0], runs.length === 1), newestRunId: runs[0]?.id ?? null };
   }
   const latest = ws.latestRunId;
   if (latest === null) return { pending: null, newestRunId: null };
-  const run = seen.current?.id === latest ? seen.current : await client.readRun(latest, { what: `run ${latest} of workspace ${workspace}` });
+  const run = seen.current?.id === latest ? seen.current : await client.runs.readRun(latest, { what: `run ${latest} of workspace ${workspace}` });
   const pending = pendingOf(run, false);
   if (pending !== null) pending.first = await isOnlyRun(client, ws, run, workspace);
   return { pending, newestRunId: latest };
@@ -222,7 +222,7 @@ async function isOnlyRun(client: TfeClient, ws: WorkspaceWire, run: RunWire, wor
   const made = run.createdAt ? Date.parse(run.createdAt) : NaN;
   const wsMade = ws.createdAt ? Date.parse(ws.createdAt) : NaN;
   if (made - wsMade > FIRST_RUN_WINDOW_MS) return false;
-  return (await client.listRuns(ws.id, { what: `runs of workspace ${workspace}` }, 2)).length === 1;
+  return (await client.runs.listRuns(ws.id, { what: `runs of workspace ${workspace}` }, 2)).length === 1;
 }
 
 function pendingOf(newest: RunWire | undefined, first: boolean): PendingRun | null {
@@ -289,7 +289,7 @@ async function unrecordedUpgradeInFlight(client: TfeClient, t: UpgradeTarget, in
  * a service that does not send `latest-run`, its runs list, else its `current-run`.
  */
 export async function newestRun(client: TfeClient, workspaceId: string, workspace: string): Promise<string | null> {
-  const ws = await client.readWorkspace(workspaceId, { what: `workspace ${workspace}` });
+  const ws = await client.workspaces.readWorkspace(workspaceId, { what: `workspace ${workspace}` });
   return newestRunOf(ws) ?? (ws.latestRunId === undefined ? await listedNewestRun(client, ws, workspace) : null);
 }
 
@@ -300,7 +300,7 @@ export function newestRunOf(ws: WorkspaceWire): string | null {
 
 async function listedNewestRun(client: TfeClient, ws: WorkspaceWire, workspace: string): Promise<string | null> {
   try {
-    return (await client.listRuns(ws.id, { what: `runs of workspace ${workspace}` }, 1))[0]?.id ?? ws.currentRunId;
+    return (await client.runs.listRuns(ws.id, { what: `runs of workspace ${workspace}` }, 1))[0]?.id ?? ws.currentRunId;
   } catch (e) {
     if (!isConvergeError(e) || e.code !== 'tfe.not-found') throw e;
     return ws.currentRunId;

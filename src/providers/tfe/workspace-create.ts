@@ -37,12 +37,12 @@ async function createAndFollow(env: Env, p: PlannedChange, d: WorkspaceDesired, 
   const body = await createBody(env.ctx, d, intent);
   let ws: WorkspaceWire;
   try {
-    ws = await client.createNoCodeWorkspace(moduleId, body, { what: `workspace ${d.name}`, desired: d });
+    ws = await client.workspaces.createNoCodeWorkspace(moduleId, body, { what: `workspace ${d.name}`, desired: d });
   } catch (e) {
     // A create is not retried blindly (docs/architecture.md "Rules the code keeps"): after a failure that may have reached the
     // server, look the workspace up by its natural key; found means it was created.
     const maybeCreated = !isConvergeError(e) || e.retryable;
-    const found = maybeCreated ? await client.showWorkspace(d.name).catch(() => null) : null;
+    const found = maybeCreated ? await client.workspaces.showWorkspace(d.name).catch(() => null) : null;
     if (!found) throw e;
     ws = found;
   }

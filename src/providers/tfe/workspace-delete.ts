@@ -25,7 +25,7 @@ export async function safeDeleteOnceProcessed(env: Env, p: PlannedChange, id: st
   const started = clock.now();
   for (let n = 0; ; n++) {
     try {
-      return await env.session.client.safeDeleteWorkspace(id, { what: `workspace ${p.change.name}` });
+      return await env.session.client.workspaces.safeDeleteWorkspace(id, { what: `workspace ${p.change.name}` });
     } catch (e) {
       const waited = clock.now() - started;
       if (!(isConvergeError(e) && e.code === 'tfe.conflict' && STILL_PROCESSING.test(e.serverDetail ?? '')) || waited >= PROCESSING_WAIT_LIMIT_MS || env.ctx.signal?.aborted) throw e;
@@ -79,7 +79,7 @@ export async function deleteWorkspace(env: Env, p: PlannedChange): Promise<Apply
     if (inFlight?.purpose === 'destroy') {
       followed = await resumeRun(env, p, inFlight, autoApply, 'auto');
     } else {
-      const run = await env.session.client.createDestroyRun(id, 'converge: deletion policy destroy', { what: `destroy run of workspace ${p.change.name}` });
+      const run = await env.session.client.runs.createDestroyRun(id, 'converge: deletion policy destroy', { what: `destroy run of workspace ${p.change.name}` });
       const startedAt = new Date().toISOString();
       await env.ctx.setInFlight(p.change, { purpose: 'destroy', runId: run.id, phase: 'initiated', startedAt });
       followed = await followPlainRun(env, p, { workspace: p.change.name, workspaceId: id, runId: run.id, purpose: 'destroy', phase: 'initiated', startedAt, policy: 'auto', autoApply });

@@ -44,12 +44,12 @@ export async function followPlainRun(env: Env, p: PlannedChange, t: RunTarget): 
     policy: t.policy,
     read: () =>
       sweeperFor(client, env.ctx.options.pollIntervalMs).readRun(t.workspaceId, t.runId, async () => {
-        const r = await client.readRun(t.runId, call);
+        const r = await client.runs.readRun(t.runId, call);
         return { status: r.status, confirmable: r.confirmable };
       }),
     // The sweeper paces the reads (one round per interval for every run followed).
     pollDelayMs: () => 0,
-    confirm: t.autoApply ? undefined : confirmUnlessConflict(() => client.applyRun(t.runId, `converge: ${t.purpose} confirmed by policy`, call)),
+    confirm: t.autoApply ? undefined : confirmUnlessConflict(() => client.runs.applyRun(t.runId, `converge: ${t.purpose} confirmed by policy`, call)),
     onPhase: record,
     options: env.ctx.options,
     clock: client.clock,

@@ -25,7 +25,7 @@ export async function upgradeRun(env: Env, p: PlannedChange, d: WorkspaceDesired
   let r = await driveUpgrade(target, deps);
   // Read back the version the workspace now runs (source-module-id): the sweep that saw the run end carries it.
   const readVersion = async (seen: WorkspaceWire | undefined) =>
-    parseSourceModuleId((seen ?? (await env.session.client.readWorkspace(workspaceId, { what: `workspace ${d.name}` }))).sourceModuleId)?.version ?? to;
+    parseSourceModuleId((seen ?? (await env.session.client.workspaces.readWorkspace(workspaceId, { what: `workspace ${d.name}` }))).sourceModuleId)?.version ?? to;
   let version = r.status === 'succeeded' ? await readVersion(r.workspace) : to;
   if (r.status === 'succeeded' && r.adopted && to !== null && version !== to) {
     // The run found in flight was not the upgrade (it left the workspace at another version):

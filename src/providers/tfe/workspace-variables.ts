@@ -20,7 +20,7 @@ export async function secretVersions(env: Env, p: PlannedChange, d: WorkspaceDes
   if (ids.size === 0) return { secretVersions: {} };
   const out: Record<string, JsonValue> = {};
   if (wrote) {
-    const vars = await env.session.client.listVars(workspaceId, { what: `variables of workspace ${d.name}` });
+    const vars = await env.session.client.variables.listVars(workspaceId, { what: `variables of workspace ${d.name}` });
     for (const v of vars) if (ids.has(varId(v.category, v.key)) && v.versionId !== null) out[varId(v.category, v.key)] = v.versionId;
   } else {
     for (const [id, v] of Object.entries(liveVarIds(p.view.live?.extra))) if (ids.has(id) && v.versionId !== null) out[id] = v.versionId;
