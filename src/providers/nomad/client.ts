@@ -11,13 +11,9 @@ import {
   parseBindingRuleStubs,
   parseAclPolicy,
   parseAclPolicyStubs,
-  parseAclRole,
-  parseAclRoles,
   type WireAclPolicy,
   type WireAclPolicyRequest,
   type WireAclPolicyStub,
-  type WireAclRole,
-  type WireAclRoleRequest,
   type WireAuthMethod,
   type WireAuthMethodRequest,
   type WireAuthMethodStub,
@@ -51,7 +47,6 @@ export interface CallOptions {
 const methodPath = (name: string) => `/v1/acl/auth-method/${encodeURIComponent(name)}`;
 const rulePath = (id: string) => `/v1/acl/binding-rule/${encodeURIComponent(id)}`;
 const policyPath = (name: string) => `/v1/acl/policy/${encodeURIComponent(name)}`;
-const rolePath = (id: string) => `/v1/acl/role/${encodeURIComponent(id)}`;
 
 /**
  * `/v1/acl/policy/self` is the caller's own policy list, so Nomad's HTTP API cannot read, write or
@@ -66,17 +61,6 @@ function refuseSelfPolicy(name: string, range?: SourceRange): void {
   });
 }
 
-/**
- * A role renamed to a name another role holds is refused by Nomad's state store, uncoded, so it arrives
- * as a 500 `ACL role with name <n> already exists` (nomad/state/state_store_acl.go upsertACLRoleTxn):
- * final, and the user's to fix. A create with a taken name is the RPC's 400 `role with name <n> already exists`.
- */
-const ROLE_NAME_TAKEN = /ACL role with name (.+) already exists/;
-const isRoleNameTaken = (res: HttpResponse): boolean => res.status === 500 && ROLE_NAME_TAKEN.test(res.text);
-
-/** Delete of a missing role: the state store's uncoded 500 `ACL role not found` (state_store_acl.go). */
-const isRoleGone = (res: HttpResponse): boolean => res.status === 404 || (res.status === 500 && /ACL role not found/.test(res.text));
-
 /** What a read-back answers when the object is confirmed gone: taken by `isAlreadyGone` like Nomad's own 404. */
 const CONFIRMED_GONE: HttpResponse = { status: 404, headers: {}, text: 'not found (confirmed by a read after the delete failed)' };
 
@@ -88,7 +72,7 @@ const CONFIRMED_GONE: HttpResponse = { status: 404, headers: {}, text: 'not foun
  * delete is sent again (a real transient 500 such as `No cluster leader`); the read failing too → the
  * original failure. Other 500s therefore stay errors.
  */
-function goneCheck(isGone: () => Promise<boolean>): Pick<HttpRequest, 'idempotent' | 'readBack'> {
+export function goneCheck(isGone: () => Promise<boolean>): Pick<HttpRequest, 'idempotent' | 'readBack'> {
   return { idempotent: false, readBack: async () => ((await isGone()) ? CONFIRMED_GONE : undefined) };
 }
 
@@ -98,7 +82,11 @@ export class NomadClient {
   /** The answers to requests that carried a secret (the token, a client secret in the body): their errors quote only an excerpt. */
   private readonly carried = new WeakSet<HttpResponse>();
 
-  private async send(req: HttpRequest & { subject: string }, call: CallOptions = {}): Promise<HttpResponse> {
+  /**
+   * One request over the connection: the token header, the region (the call's or the configured one), and a
+   * note of whether it carried a secret. The kinds' endpoints (src/kinds/<kind>/remote/) send through this.
+   */
+  async send(req: HttpRequest & { subject: string }, call: CallOptions = {}): Promise<HttpResponse> {
     const region = call.region ?? this.opts.region;
     const res = await this.opts.http.request({
       ...req,
@@ -110,7 +98,8 @@ export class NomadClient {
     return res;
   }
 
-  private fail(res: HttpResponse, req: { method: string; path: string; subject: string }, call: CallOptions = {}): never {
+  /** The coded error for an answer the endpoint does not expect (errors.ts), with the manifest range when given. */
+  fail(res: HttpResponse, req: { method: string; path: string; subject: string }, call: CallOptions = {}): never {
     throw nomadError(res, { ...req, redact: this.opts.redact, carriedSecret: this.carried.has(res), ...(call.range ? { range: call.range } : {}) });
   }
 
@@ -233,80 +222,6 @@ export class NomadClient {
     const req = { method: 'DELETE' as const, path: policyPath(name), subject: `NomadAclPolicy/${name}` };
     const res = await this.send({ ...req, idempotent: true }, call);
     if (res.status !== 200 && res.status !== 204) this.fail(res, req, call);
-  }
-
-  /** `GET /v1/acl/roles`: every field but sorted by ID; non-management tokens see only roles linked to them. */
-  async listAclRoles(call: CallOptions = {}): Promise<WireAclRole[]> {
-    const req = { method: 'GET' as const, path: '/v1/acl/roles', subject: 'ACL role list' };
-    const res = await this.send(req, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRoles(decodeJson(res.text, req.subject));
-  }
-
-  /** `GET /v1/acl/role/:id`; undefined on 404 `ACL role not found`. */
-  async readAclRole(id: string, call: CallOptions = {}): Promise<WireAclRole | undefined> {
-    return this.readRoleAt(rolePath(id), `ACL role ${id}`, call);
-  }
-
-  /** `GET /v1/acl/role/name/:name` (names are unique); undefined on 404. */
-  async readAclRoleByName(name: string, call: CallOptions = {}): Promise<WireAclRole | undefined> {
-    return this.readRoleAt(`/v1/acl/role/name/${encodeURIComponent(name)}`, `NomadAclRole/${name}`, call);
-  }
-
-  private async readRoleAt(path: string, subject: string, call: CallOptions): Promise<WireAclRole | undefined> {
-    const req = { method: 'GET' as const, path, subject };
-    const res = await this.send(req, call);
-    if (res.status === 404) return undefined;
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRole(decodeJson(res.text, subject), subject);
-  }
-
-  /**
-   * `POST /v1/acl/role` without an ID: the server makes a UUID, so this is NOT idempotent. After a lost
-   * reply or a 5xx, a read by name (names are unique) finds the role the attempt made instead of making a
-   * second request, which would fail `role with name <n> already exists`.
-   */
-  async createAclRole(body: WireAclRoleRequest, call: CallOptions = {}): Promise<WireAclRole> {
-    const subject = `NomadAclRole/${body.Name}`;
-    const req = { method: 'POST' as const, path: '/v1/acl/role', subject };
-    const readBack = async (): Promise<HttpResponse | undefined> => {
-      const found = await this.readAclRoleByName(body.Name, call);
-      return found ? { status: 200, headers: {}, text: JSON.stringify(found) } : undefined;
-    };
-    const { ID: _ignored, ...rest } = body;
-    const res = await this.send({ ...req, body: rest, idempotent: false, readBack }, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRole(decodeJson(res.text, subject), subject);
-  }
-
-  /**
-   * `POST /v1/acl/role/:id` with every field: renames too. Idempotent (an unchanged role writes nothing).
-   * Every linked policy must exist (400 `cannot find policy <n>`).
-   */
-  async updateAclRole(id: string, body: WireAclRoleRequest, call: CallOptions = {}): Promise<WireAclRole> {
-    const subject = `NomadAclRole/${body.Name}`;
-    const req = { method: 'POST' as const, path: rolePath(id), subject };
-    const res = await this.send({ ...req, body: { ...body, ID: id }, idempotent: true, isFinal: isRoleNameTaken }, call);
-    if (isRoleNameTaken(res)) {
-      const other = ROLE_NAME_TAKEN.exec(res.text)?.[1] ?? body.Name;
-      throw new ConvergeError('nomad.role-name-taken', `Nomad rejected ${subject}: another ACL role is already named ${other}`, {
-        source: 'user',
-        status: res.status,
-        ...(call.range ? { range: call.range } : {}),
-        hint: `role names are unique: rename or delete the other role named ${other} first`,
-      });
-    }
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRole(decodeJson(res.text, subject), subject);
-  }
-
-  /** `DELETE /v1/acl/role/:id`: 200 empty; a missing role is a 500 `ACL role not found`, settled by a read-back. */
-  async deleteAclRole(id: string, subject: string): Promise<DeleteResult> {
-    const req = { method: 'DELETE' as const, path: rolePath(id), subject };
-    const res = await this.send({ ...req, ...goneCheck(async () => (await this.readAclRole(id)) === undefined) });
-    if (res.status === 200 || res.status === 204) return 'deleted';
-    if (isRoleGone(res)) return 'already-gone';
-    this.fail(res, req);
   }
 
   /**

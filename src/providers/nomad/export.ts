@@ -4,10 +4,8 @@ import type { NomadBindingRuleSpec } from '../../kinds/nomad-binding-rule/spec.j
 import { envName, manifestName, NameAllocator, shortDuration } from '../export-names.js';
 import { emptyResult, type ExportResult } from '../export-types.js';
 import type { NomadClient } from './client.js';
-import { exportAcl } from './export-acl.js';
+import { allRemotes } from './remotes.js';
 import { connectNomad, type NomadProviderOptions } from './provider.js';
-import { mapLimit } from '../../async/map-limit.js';
-import { READ_CONCURRENCY } from './session.js';
 import { DEFAULT_TOKEN_NAME_FORMAT, authMethodSpecFromWire, bindingRuleSpecFromWire } from './mapping.js';
 import type { WireAuthMethod, WireBindingRule } from './wire.js';
 
@@ -39,27 +37,8 @@ export function createNomadExporter(opts: NomadExportOptions): NomadExporter {
 
 export async function exportNomad(client: NomadClient, kinds: ReadonlySet<Kind>): Promise<ExportResult> {
   const result = emptyResult();
-  await exportAcl(client, kinds, result);
-  if (kinds.has('NomadAuthMethod')) {
-    const stubs = await client.listAuthMethods();
-    const names = stubs.map((s) => s.Name).sort();
-    const methods = await mapLimit(names, READ_CONCURRENCY, (name) => client.readAuthMethod(name));
-    const env = new NameAllocator('_');
-    for (const m of methods) {
-      // Deleted between the list and the read: nothing to export.
-      if (!m) continue;
-      const { spec, secrets } = authMethodDocument(m, env);
-      result.documents.push({ kind: 'NomadAuthMethod', name: m.Name, spec });
-      for (const s of secrets) result.secrets.push({ kind: 'NomadAuthMethod', name: m.Name, ...s });
-    }
-  }
-  if (kinds.has('NomadBindingRule')) {
-    const stubs = await client.listBindingRules();
-    const rules = (await mapLimit(stubs.map((s) => s.ID), READ_CONCURRENCY, (id) => client.readBindingRule(id))).filter(
-      (r): r is WireBindingRule => r !== undefined,
-    );
-    for (const { name, spec } of bindingRuleDocuments(rules)) result.documents.push({ kind: 'NomadBindingRule', name, spec });
-  }
+  // In the registry's order, each kind by its own remote half.
+  for (const remote of allRemotes()) if (kinds.has(remote.kind)) await remote.export(client, result);
   return result;
 }
 

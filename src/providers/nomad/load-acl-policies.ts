@@ -1,14 +1,13 @@
 import type { DesiredObject } from '../../model/desired.js';
 import type { StateRecord } from '../../state/types.js';
-import type { ObjectView } from '../provider.js';
 import { aclPolicyFields, liveAclPolicyFields } from './acl-mapping.js';
 import type { CallOptions } from './client.js';
 import { joinByName, readLiveByHash } from './join-by-name.js';
+import type { KindLoad } from './kind-remote.js';
 import type { NomadSession } from './session.js';
 import type { WireAclPolicyStub } from './wire.js';
 
-export interface AclPolicyLoad {
-  views: ObjectView[];
+export interface AclPolicyLoad extends KindLoad {
   /** Every live policy name (from the one list call), for role and binding-rule checks. */
   liveNames: Set<string>;
   stubs: WireAclPolicyStub[];
@@ -38,5 +37,5 @@ export async function loadAclPolicies(
     (name) => session.client.readAclPolicy(name, call),
     (wire, view) => ({ id: view.name, fields: liveAclPolicyFields(wire), extra: { hash: wire.Hash } }),
   );
-  return { views, liveNames: new Set(stubs.map((s) => s.Name)), stubs };
+  return { views, liveNames: new Set(stubs.map((s) => s.Name)), stubs, replica: stubs.map((s) => ({ key: s.Name, Hash: s.Hash })) };
 }

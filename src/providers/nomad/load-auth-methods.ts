@@ -3,18 +3,18 @@ import type { DesiredObject } from '../../model/desired.js';
 import { diffFields } from '../../plan/diff.js';
 import type { HiddenChange } from '../../plan/codes.js';
 import type { StateRecord } from '../../state/types.js';
-import type { LiveView, ObjectView, ProviderContext } from '../provider.js';
+import type { LiveView, ProviderContext } from '../provider.js';
 import type { CallOptions } from './client.js';
 import { desiredAuthMethodView } from './desired.js';
 import { joinByName, readLiveByHash } from './join-by-name.js';
 import { liveAuthMethodFields } from './mapping.js';
+import type { KindLoad } from './kind-remote.js';
 import type { NomadSession } from './session.js';
 import type { WireAuthMethodStub } from './wire.js';
 
 export const HIDDEN_CHANGE: HiddenChange = { code: 'secret-hash-moved' };
 
-export interface AuthMethodLoad {
-  views: ObjectView[];
+export interface AuthMethodLoad extends KindLoad {
   diagnostics: Diagnostic[];
   /** Every live auth method (from the one list call), for binding-rule checks. */
   stubs: WireAuthMethodStub[];
@@ -65,7 +65,7 @@ export async function loadAuthMethods(
   );
 
   diagnostics.push(...defaultConflicts(stubs, desired, new Set(records.map((r) => r.name))));
-  return { views, diagnostics, stubs };
+  return { views, diagnostics, stubs, replica: stubs.map((s) => ({ key: s.Name, Hash: s.Hash })) };
 }
 
 /**

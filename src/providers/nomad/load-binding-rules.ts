@@ -1,7 +1,6 @@
 import type { Diagnostic } from '../../diagnostics/types.js';
 import type { DesiredObject } from '../../model/desired.js';
 import type { StateRecord } from '../../state/types.js';
-import type { ObjectView } from '../provider.js';
 import type { CallOptions, NomadClient } from './client.js';
 import { desiredBindingRuleView } from './desired.js';
 import { mapLimit } from '../../async/map-limit.js';
@@ -9,6 +8,7 @@ import { READ_CONCURRENCY } from './session.js';
 import { bindingRuleSpecFromWire, liveBindingRuleFields, ruleNaturalKey } from './mapping.js';
 import { liveFromRecord } from './hash-shortcut.js';
 import { joinByName } from './join-by-name.js';
+import type { KindLoad } from './kind-remote.js';
 import type { NomadSession } from './session.js';
 import type { WireBindingRule, WireBindingRuleStub } from './wire.js';
 import type { Note } from '../../plan/codes.js';
@@ -35,7 +35,7 @@ export async function loadBindingRules(
   knownMethods: ReadonlySet<string>,
   call: CallOptions,
   deletingMethods: ReadonlySet<string> = new Set(),
-): Promise<{ views: ObjectView[]; diagnostics: Diagnostic[]; stubs: WireBindingRuleStub[] }> {
+): Promise<KindLoad & { diagnostics: Diagnostic[]; stubs: WireBindingRuleStub[] }> {
   const diagnostics: Diagnostic[] = [];
   const stubs = await session.client.listBindingRules(call);
   const stubById = new Map(stubs.map((s) => [s.ID, s]));
@@ -105,7 +105,7 @@ export async function loadBindingRules(
       });
     }
   }
-  return { views: named.map((n) => n.view), diagnostics, stubs };
+  return { views: named.map((n) => n.view), diagnostics, stubs, replica: stubs.map((s) => ({ key: s.ID, Hash: s.Hash })) };
 }
 
 async function fetchRules(client: NomadClient, ids: string[], call: CallOptions, into: Map<string, WireBindingRule>): Promise<void> {

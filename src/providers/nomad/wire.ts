@@ -127,10 +127,10 @@ export function decodeJson(text: string, what: string): unknown {
   }
 }
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
 /** Field readers that name the offending path in their error. */
-class Reader {
+export class Reader {
   constructor(readonly what: string) {}
 
   object(v: unknown, path: string): Obj {
@@ -319,9 +319,9 @@ export function parseBindingRule(body: unknown, what: string): WireBindingRule {
 }
 
 /*
- * ACL policies and roles. Nomad's source is the reference here (nomad/structs/acl.go ACLPolicy,
- * ACLPolicyListStub, JobACL, ACLRole, ACLRoleListStub; facts in src/sandbox/nomad/SPEC.md "ACL
- * policies", "ACL roles"). Neither has times; Hash is base64. A policy GET also carries `RulesJSON`
+ * ACL policies (roles are in their kind's folder, src/kinds/nomad-acl-role/remote/wire.ts). Nomad's source
+ * is the reference here (nomad/structs/acl.go ACLPolicy, ACLPolicyListStub, JobACL; facts in
+ * src/sandbox/nomad/SPEC.md "ACL policies"). No times; Hash is base64. A policy GET also carries `RulesJSON`
  * (the server's parse of Rules, derived on every read): it is not read, so it cannot steer a diff.
  */
 
@@ -354,29 +354,6 @@ export interface WireAclPolicyRequest {
   JobACL: WireJobAcl | null;
 }
 
-export interface WireAclRolePolicyLink {
-  Name: string;
-}
-
-/** The list stub and the full role have the same fields (nomad/structs/acl.go ACLRoleListStub). */
-export interface WireAclRole {
-  ID: string;
-  Name: string;
-  Description: string;
-  Policies: WireAclRolePolicyLink[];
-  Hash: string;
-  CreateIndex: number;
-  ModifyIndex: number;
-}
-
-/** Body of a role create (no ID) or update (`ID` = the path's ID); every field, always. */
-export interface WireAclRoleRequest {
-  ID?: string;
-  Name: string;
-  Description: string;
-  Policies: WireAclRolePolicyLink[];
-}
-
 function parseJobAcl(r: Reader, v: unknown, path: string): WireJobAcl | null {
   if (v === undefined || v === null) return null;
   const o = r.object(v, `${path}JobACL`);
@@ -404,27 +381,4 @@ export function parseAclPolicy(body: unknown, name: string): WireAclPolicy {
   const r = new Reader(`ACL policy ${name}`);
   const o = r.object(body, 'body');
   return { ...parsePolicyStubAt(r, o, ''), Rules: r.string(o, 'Rules', '', true) };
-}
-
-function parseRoleAt(r: Reader, o: Obj, p: string): WireAclRole {
-  const links = o.Policies === undefined || o.Policies === null ? [] : r.array(o.Policies, `${p}Policies`);
-  return {
-    ID: r.string(o, 'ID', p),
-    Name: r.string(o, 'Name', p),
-    Description: r.string(o, 'Description', p, true),
-    Policies: links.map((l, j) => ({ Name: r.string(r.object(l, `${p}Policies[${j}]`), 'Name', `${p}Policies[${j}].`) })),
-    Hash: r.string(o, 'Hash', p, true),
-    CreateIndex: r.number(o, 'CreateIndex', p),
-    ModifyIndex: r.number(o, 'ModifyIndex', p),
-  };
-}
-
-export function parseAclRoles(body: unknown): WireAclRole[] {
-  const r = new Reader('the ACL role list');
-  return r.array(body, 'body').map((x, i) => parseRoleAt(r, r.object(x, `[${i}]`), `[${i}].`));
-}
-
-export function parseAclRole(body: unknown, what: string): WireAclRole {
-  const r = new Reader(what);
-  return parseRoleAt(r, r.object(body, 'body'), '');
 }

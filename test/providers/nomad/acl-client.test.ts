@@ -3,7 +3,9 @@ import { ConvergeError } from '../../../src/diagnostics/errors.js';
 import { createHttpClient } from '../../../src/http/client.js';
 import type { HttpClient } from '../../../src/http/types.js';
 import { NomadClient } from '../../../src/providers/nomad/client.js';
-import { parseAclPolicy, parseAclRole, parseAclRoles } from '../../../src/providers/nomad/wire.js';
+import { parseAclPolicy } from '../../../src/providers/nomad/wire.js';
+import { createAclRole, deleteAclRole, listAclRoles, readAclRole, readAclRoleByName, updateAclRole } from '../../../src/kinds/nomad-acl-role/remote/endpoints.js';
+import { parseAclRole, parseAclRoles } from '../../../src/kinds/nomad-acl-role/remote/wire.js';
 import { startNomadSimulator, type NomadSimHandle } from '../../../src/sandbox/nomad/index.js';
 import { RANGE } from './helpers.js';
 
@@ -82,37 +84,37 @@ describe('NomadClient ACL policies', () => {
   });
 });
 
-describe('NomadClient ACL roles', () => {
+describe('ACL role endpoints over a NomadClient', () => {
   beforeAll(async () => {
     for (const name of ['operator', 'readonly']) await nomad.upsertAclPolicy(policy(name));
   });
 
   it('creates, reads by ID and by name, renames by ID, lists and deletes', async () => {
-    const created = await nomad.createAclRole({ Name: 'developer', Description: 'Application developers', Policies: [{ Name: 'operator' }, { Name: 'readonly' }] });
+    const created = await createAclRole(nomad, { Name: 'developer', Description: 'Application developers', Policies: [{ Name: 'operator' }, { Name: 'readonly' }] });
     expect(created.ID).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await nomad.readAclRole(created.ID)).toEqual(created);
-    expect(await nomad.readAclRoleByName('developer')).toEqual(created);
-    const renamed = await nomad.updateAclRole(created.ID, { Name: 'dev', Description: '', Policies: [{ Name: 'readonly' }] });
+    expect(await readAclRole(nomad, created.ID)).toEqual(created);
+    expect(await readAclRoleByName(nomad, 'developer')).toEqual(created);
+    const renamed = await updateAclRole(nomad, created.ID, { Name: 'dev', Description: '', Policies: [{ Name: 'readonly' }] });
     expect(renamed).toMatchObject({ ID: created.ID, Name: 'dev', Description: '', Policies: [{ Name: 'readonly' }], CreateIndex: created.CreateIndex });
-    expect(await nomad.readAclRoleByName('developer')).toBeUndefined();
-    expect((await nomad.listAclRoles()).map((r) => r.ID)).toContain(created.ID);
-    expect(await nomad.deleteAclRole(created.ID, 'NomadAclRole/dev')).toBe('deleted');
-    expect(await nomad.readAclRole(created.ID)).toBeUndefined();
+    expect(await readAclRoleByName(nomad, 'developer')).toBeUndefined();
+    expect((await listAclRoles(nomad)).map((r) => r.ID)).toContain(created.ID);
+    expect(await deleteAclRole(nomad, created.ID, 'NomadAclRole/dev')).toBe('deleted');
+    expect(await readAclRole(nomad, created.ID)).toBeUndefined();
   });
 
   it('deleting a missing role is already-gone after one read, not six retries of its 500', async () => {
     const gets = requests('GET', '/v1/acl/role/');
     const dels = requests('DELETE', '/v1/acl/role/');
-    expect(await nomad.deleteAclRole('00000000-0000-4000-8000-000000000000', 'NomadAclRole/ghost')).toBe('already-gone');
+    expect(await deleteAclRole(nomad, '00000000-0000-4000-8000-000000000000', 'NomadAclRole/ghost')).toBe('already-gone');
     expect(requests('DELETE', '/v1/acl/role/') - dels).toBe(1);
     expect(requests('GET', '/v1/acl/role/') - gets).toBe(1);
   });
 
   it('a rename onto another role\'s name is the user\'s error, sent once (the 500 is final)', async () => {
-    await nomad.createAclRole({ Name: 'taken', Description: '', Policies: [{ Name: 'operator' }] });
-    const mine = await nomad.createAclRole({ Name: 'mine', Description: '', Policies: [{ Name: 'operator' }] });
+    await createAclRole(nomad, { Name: 'taken', Description: '', Policies: [{ Name: 'operator' }] });
+    const mine = await createAclRole(nomad, { Name: 'mine', Description: '', Policies: [{ Name: 'operator' }] });
     const posts = requests('POST', `/v1/acl/role/${mine.ID}`);
-    const e = await caught(nomad.updateAclRole(mine.ID, { Name: 'taken', Description: '', Policies: [{ Name: 'operator' }] }, { range: RANGE }));
+    const e = await caught(updateAclRole(nomad, mine.ID, { Name: 'taken', Description: '', Policies: [{ Name: 'operator' }] }, { range: RANGE }));
     expect([e.code, e.source]).toEqual(['nomad.role-name-taken', 'user']);
     expect(e.message).toContain('taken');
     expect(e.range).toEqual(RANGE);
@@ -122,15 +124,15 @@ describe('NomadClient ACL roles', () => {
   it('a create whose first attempt fails is sent again only after a read by name finds nothing', async () => {
     sim.faults.set({ failNextWrites: 1 });
     const before = requests('GET', '/v1/acl/role/name/again');
-    const r = await nomad.createAclRole({ Name: 'again', Description: '', Policies: [{ Name: 'operator' }] });
+    const r = await createAclRole(nomad, { Name: 'again', Description: '', Policies: [{ Name: 'operator' }] });
     expect(r.Name).toBe('again');
     expect(requests('GET', '/v1/acl/role/name/again') - before).toBe(1);
-    expect((await nomad.listAclRoles()).filter((x) => x.Name === 'again')).toHaveLength(1);
+    expect((await listAclRoles(nomad)).filter((x) => x.Name === 'again')).toHaveLength(1);
   });
 
   it('a missing policy link and a taken name on create are nomad.invalid', async () => {
-    expect((await caught(nomad.createAclRole({ Name: 'ghosted', Description: '', Policies: [{ Name: 'ghost' }] }))).message).toContain('cannot find policy ghost');
-    expect((await caught(nomad.createAclRole({ Name: 'taken', Description: '', Policies: [{ Name: 'operator' }] }))).code).toBe('nomad.invalid');
+    expect((await caught(createAclRole(nomad, { Name: 'ghosted', Description: '', Policies: [{ Name: 'ghost' }] }))).message).toContain('cannot find policy ghost');
+    expect((await caught(createAclRole(nomad, { Name: 'taken', Description: '', Policies: [{ Name: 'operator' }] }))).code).toBe('nomad.invalid');
   });
 });
 
