@@ -1,5 +1,4 @@
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
-import { ConvergeError } from '../../diagnostics/errors.js';
 import type { SourceRange } from '../../diagnostics/types.js';
 import { carriesSecret } from '../../http/server-excerpt.js';
 import { isAlreadyGone, isDefaultTaken, nomadError, serverText } from './errors.js';
@@ -9,11 +8,6 @@ import {
   parseAuthMethodStubs,
   parseBindingRule,
   parseBindingRuleStubs,
-  parseAclPolicy,
-  parseAclPolicyStubs,
-  type WireAclPolicy,
-  type WireAclPolicyRequest,
-  type WireAclPolicyStub,
   type WireAuthMethod,
   type WireAuthMethodRequest,
   type WireAuthMethodStub,
@@ -46,20 +40,6 @@ export interface CallOptions {
 
 const methodPath = (name: string) => `/v1/acl/auth-method/${encodeURIComponent(name)}`;
 const rulePath = (id: string) => `/v1/acl/binding-rule/${encodeURIComponent(id)}`;
-const policyPath = (name: string) => `/v1/acl/policy/${encodeURIComponent(name)}`;
-
-/**
- * `/v1/acl/policy/self` is the caller's own policy list, so Nomad's HTTP API cannot read, write or
- * delete a policy named `self` (command/agent/acl_endpoint.go ACLPolicySpecificRequest).
- */
-function refuseSelfPolicy(name: string, range?: SourceRange): void {
-  if (name !== 'self') return;
-  throw new ConvergeError('nomad.policy-name-reserved', 'an ACL policy named "self" cannot be managed through the Nomad HTTP API', {
-    source: 'user',
-    ...(range ? { range } : {}),
-    hint: 'rename the policy: /v1/acl/policy/self is where Nomad lists the calling token\'s own policies',
-  });
-}
 
 /** What a read-back answers when the object is confirmed gone: taken by `isAlreadyGone` like Nomad's own 404. */
 const CONFIRMED_GONE: HttpResponse = { status: 404, headers: {}, text: 'not found (confirmed by a read after the delete failed)' };
@@ -179,49 +159,6 @@ export class NomadClient {
     if (res.status === 200 || res.status === 204) return 'deleted';
     if (isAlreadyGone(res)) return 'already-gone';
     this.fail(res, req);
-  }
-
-  /** `GET /v1/acl/policies`: stubs with Hash, no Rules. Non-management tokens see only their own policies. */
-  async listAclPolicies(call: CallOptions = {}): Promise<WireAclPolicyStub[]> {
-    const req = { method: 'GET' as const, path: '/v1/acl/policies', subject: 'ACL policy list' };
-    const res = await this.send(req, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAclPolicyStubs(decodeJson(res.text, req.subject));
-  }
-
-  /** `GET /v1/acl/policy/:name`; undefined on 404 `ACL policy not found`. */
-  async readAclPolicy(name: string, call: CallOptions = {}): Promise<WireAclPolicy | undefined> {
-    refuseSelfPolicy(name, call.range);
-    const req = { method: 'GET' as const, path: policyPath(name), subject: `NomadAclPolicy/${name}` };
-    const res = await this.send(req, call);
-    if (res.status === 404) return undefined;
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAclPolicy(decodeJson(res.text, req.subject), name);
-  }
-
-  /**
-   * `POST /v1/acl/policy/:name`: create or update by name, so repeating it is safe. Nomad answers 200 with
-   * an empty body and writes even when nothing changed (ModifyIndex moves): callers skip unchanged policies.
-   * Returns the write's raft index (`X-Nomad-Index`), for a read that must see the write.
-   */
-  async upsertAclPolicy(body: WireAclPolicyRequest, call: CallOptions = {}): Promise<number> {
-    refuseSelfPolicy(body.Name, call.range);
-    const req = { method: 'POST' as const, path: policyPath(body.Name), subject: `NomadAclPolicy/${body.Name}` };
-    const res = await this.send({ ...req, body, idempotent: true }, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return Number(res.headers['x-nomad-index'] ?? 0);
-  }
-
-  /**
-   * `DELETE /v1/acl/policy/:name`: 200 whether or not the policy existed, so it is idempotent and cannot tell
-   * the two apart. Roles linking the policy keep a dangling link, which makes their next update fail:
-   * callers update or delete those roles first.
-   */
-  async deleteAclPolicy(name: string, call: CallOptions = {}): Promise<void> {
-    refuseSelfPolicy(name, call.range);
-    const req = { method: 'DELETE' as const, path: policyPath(name), subject: `NomadAclPolicy/${name}` };
-    const res = await this.send({ ...req, idempotent: true }, call);
-    if (res.status !== 200 && res.status !== 204) this.fail(res, req, call);
   }
 
   /**

@@ -1,13 +1,10 @@
 import { mapLimit } from '../../async/map-limit.js';
-import { aclPolicyRequest, aclPolicySpecFromWire } from './acl-mapping.js';
-import { applyAclPolicies } from './apply-acl-policies.js';
 import { applyAuthMethods } from './apply-auth-methods.js';
 import { applyBindingRules } from './apply-binding-rules.js';
 import { wireJson } from './apply-intent.js';
 import { authMethodDocument, bindingRuleDocuments } from './export.js';
 import { nomadImportRecord } from './export-record.js';
 import type { NomadKindRemote } from './kind-remote.js';
-import { loadAclPolicies } from './load-acl-policies.js';
 import { loadAuthMethods } from './load-auth-methods.js';
 import { loadBindingRules } from './load-binding-rules.js';
 import { authMethodRequest, bindingRuleRequest } from './mapping.js';
@@ -21,28 +18,6 @@ import type { WireBindingRule } from './wire.js';
  * The remote halves of the Nomad kinds whose files still live in this folder, in the shape of
  * kind-remote.ts; each moves to its kind's folder (src/kinds/<kind>/remote/) as NomadAclRole did.
  */
-
-export const nomadAclPolicyRemote: NomadKindRemote<'NomadAclPolicy', typeof loadAclPolicies> = {
-  kind: 'NomadAclPolicy',
-  load: loadAclPolicies,
-  body: (o) => ({ body: wireJson(aclPolicyRequest(o.name, o.spec)) }),
-  updatesById: false,
-  apply: applyAclPolicies,
-  adopt: nomadImportRecord,
-  // One list, one GET each: the list has no Rules.
-  async export(client, result) {
-    const names = (await client.listAclPolicies()).map((s) => s.Name).sort();
-    // `self` cannot be read over HTTP (client.ts refuseSelfPolicy); nor could converge manage it.
-    const readable = names.filter((n) => n !== 'self');
-    if (readable.length < names.length) result.notes.push('ACL policy "self" skipped: Nomad\'s HTTP API cannot read or write a policy of that name');
-    const policies = await mapLimit(readable, READ_CONCURRENCY, (name) => client.readAclPolicy(name));
-    for (const p of policies) {
-      // Deleted between the list and the read: nothing to export.
-      if (p) result.documents.push({ kind: 'NomadAclPolicy', name: p.Name, spec: aclPolicySpecFromWire(p) });
-    }
-  },
-  replica: { item: 'NomadAclPolicy', noun: 'ACL policy', list: async (client, call) => (await client.listAclPolicies(call)).map((s) => ({ key: s.Name, Hash: s.Hash })) },
-};
 
 export const nomadAuthMethodRemote: NomadKindRemote<'NomadAuthMethod', typeof loadAuthMethods> = {
   kind: 'NomadAuthMethod',

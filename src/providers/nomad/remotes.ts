@@ -1,7 +1,8 @@
+import { nomadAclPolicyRemote } from '../../kinds/nomad-acl-policy/remote/index.js';
 import { nomadAclRoleRemote } from '../../kinds/nomad-acl-role/remote/index.js';
 import type { NomadKind, NomadKindRemote, NomadRemoteTable } from './kind-remote.js';
 import { NOMAD_KINDS } from './kinds.js';
-import { nomadAclPolicyRemote, nomadAuthMethodRemote, nomadBindingRuleRemote } from './remotes-in-provider.js';
+import { nomadAuthMethodRemote, nomadBindingRuleRemote } from './remotes-in-provider.js';
 
 /**
  * The one place the Nomad provider reaches its kinds' remote halves (lint/layers.mjs lets no other file of

@@ -3,7 +3,8 @@ import { ConvergeError } from '../../../src/diagnostics/errors.js';
 import { createHttpClient } from '../../../src/http/client.js';
 import type { HttpClient } from '../../../src/http/types.js';
 import { NomadClient } from '../../../src/providers/nomad/client.js';
-import { parseAclPolicy } from '../../../src/providers/nomad/wire.js';
+import { deleteAclPolicy, listAclPolicies, readAclPolicy, upsertAclPolicy } from '../../../src/kinds/nomad-acl-policy/remote/endpoints.js';
+import { parseAclPolicy } from '../../../src/kinds/nomad-acl-policy/remote/wire.js';
 import { createAclRole, deleteAclRole, listAclRoles, readAclRole, readAclRoleByName, updateAclRole } from '../../../src/kinds/nomad-acl-role/remote/endpoints.js';
 import { parseAclRole, parseAclRoles } from '../../../src/kinds/nomad-acl-role/remote/wire.js';
 import { startNomadSimulator, type NomadSimHandle } from '../../../src/sandbox/nomad/index.js';
@@ -40,31 +41,31 @@ async function caught(p: Promise<unknown>): Promise<ConvergeError> {
 
 const requests = (method: string, pathPart: string) => sim.log.entries().filter((e) => e.method === method && e.path.includes(pathPart)).length;
 
-describe('NomadClient ACL policies', () => {
+describe('ACL policy endpoints over a NomadClient', () => {
   it('upserts, reads back the rules byte for byte, lists, and deletes idempotently', async () => {
-    const index = await nomad.upsertAclPolicy({ ...policy('operator', { Description: 'Operate jobs' }), JobACL: { Namespace: 'default', JobID: 'example', Group: '', Task: '' } });
+    const index = await upsertAclPolicy(nomad, { ...policy('operator', { Description: 'Operate jobs' }), JobACL: { Namespace: 'default', JobID: 'example', Group: '', Task: '' } });
     expect(index).toBeGreaterThan(0);
-    const p = await nomad.readAclPolicy('operator');
+    const p = await readAclPolicy(nomad, 'operator');
     expect(p).toMatchObject({ Name: 'operator', Description: 'Operate jobs', Rules: RULES, JobACL: { Namespace: 'default', JobID: 'example', Group: '', Task: '' }, ModifyIndex: index });
     expect(p?.Hash).toMatch(/=$/);
-    const list = await nomad.listAclPolicies();
+    const list = await listAclPolicies(nomad);
     expect(list.map((x) => x.Name)).toContain('operator');
     expect(list.find((x) => x.Name === 'operator')).not.toHaveProperty('Rules');
-    await nomad.deleteAclPolicy('operator');
-    expect(await nomad.readAclPolicy('operator')).toBeUndefined();
-    await nomad.deleteAclPolicy('operator'); // missing: still 200
+    await deleteAclPolicy(nomad, 'operator');
+    expect(await readAclPolicy(nomad, 'operator')).toBeUndefined();
+    await deleteAclPolicy(nomad, 'operator'); // missing: still 200
   });
 
   it('a policy named self is refused before any request (its path is the caller\'s own list)', async () => {
     const before = requests('POST', '/v1/acl/policy/');
-    const e = await caught(nomad.upsertAclPolicy(policy('self'), { range: RANGE }));
+    const e = await caught(upsertAclPolicy(nomad, policy('self'), { range: RANGE }));
     expect(e.code).toBe('nomad.policy-name-reserved');
     expect(e.range).toEqual(RANGE);
     expect(requests('POST', '/v1/acl/policy/')).toBe(before);
   });
 
   it('invalid rules: nomad.invalid with Nomad\'s words and the manifest range', async () => {
-    const e = await caught(nomad.upsertAclPolicy(policy('broken', { Rules: 'namespace "default" { policy = "writ" }' }), { range: RANGE }));
+    const e = await caught(upsertAclPolicy(nomad, policy('broken', { Rules: 'namespace "default" { policy = "writ" }' }), { range: RANGE }));
     expect(e.code).toBe('nomad.invalid');
     expect(e.message).toContain('Invalid namespace policy');
     expect(e.range).toEqual(RANGE);
@@ -72,21 +73,21 @@ describe('NomadClient ACL policies', () => {
 
   it('a non-management token: writes 403 (permission-denied), list shows nothing of others', async () => {
     const weak = new NomadClient({ http, token: sim.clientToken, redact: (text) => text });
-    await nomad.upsertAclPolicy(policy('visible-to-management'));
-    expect((await caught(weak.upsertAclPolicy(policy('x')))).code).toBe('nomad.permission-denied');
-    expect(await weak.listAclPolicies()).toEqual([]);
+    await upsertAclPolicy(nomad, policy('visible-to-management'));
+    expect((await caught(upsertAclPolicy(weak, policy('x')))).code).toBe('nomad.permission-denied');
+    expect(await listAclPolicies(weak)).toEqual([]);
   });
 
   it('retries an upsert after a 500 (it is keyed by name)', async () => {
     sim.faults.set({ failNextWrites: 1 });
-    await nomad.upsertAclPolicy(policy('retried'));
-    expect((await nomad.readAclPolicy('retried'))?.Rules).toBe(RULES);
+    await upsertAclPolicy(nomad, policy('retried'));
+    expect((await readAclPolicy(nomad, 'retried'))?.Rules).toBe(RULES);
   });
 });
 
 describe('ACL role endpoints over a NomadClient', () => {
   beforeAll(async () => {
-    for (const name of ['operator', 'readonly']) await nomad.upsertAclPolicy(policy(name));
+    for (const name of ['operator', 'readonly']) await upsertAclPolicy(nomad, policy(name));
   });
 
   it('creates, reads by ID and by name, renames by ID, lists and deletes', async () => {

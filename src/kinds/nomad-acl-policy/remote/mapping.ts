@@ -1,10 +1,10 @@
-import { normalizePolicyHcl } from '../../kinds/nomad-acl-policy/policy-hcl.js';
-import type { NomadAclPolicyJobAcl, NomadAclPolicySpec } from '../../kinds/nomad-acl-policy/spec.js';
-import { putString, type Fields } from './mapping.js';
+import { normalizePolicyHcl } from '../policy-hcl.js';
+import type { NomadAclPolicyJobAcl, NomadAclPolicySpec } from '../spec.js';
+import { putString, type Fields } from '../../../providers/nomad/mapping.js';
 import type { WireAclPolicy, WireAclPolicyRequest, WireJobAcl } from './wire.js';
 
 /*
- * ACL policies, wire ↔ manifest, the same way as mapping.ts: both sides of the diff go through
+ * ACL policies, wire ↔ manifest, the same way as src/providers/nomad/mapping.ts: both sides of the diff go through
  * `aclPolicyFields`, with manifest-style paths (`rules`, `jobAcl.jobId`). Empty strings are absent, as Nomad stores them (Go zero values).
  */
 
