@@ -4,7 +4,6 @@ import type { DesiredObject } from '../../model/desired.js';
 import type { StateRecord } from '../../state/types.js';
 import type { Note } from '../../plan/codes.js';
 import { checkBindNameTemplate } from '../../kinds/nomad-binding-rule/bind-name-template.js';
-import type { WireAuthMethod } from './wire.js';
 
 /**
  * What converge can name at plan time: the documents of the run plus what Nomad holds, less what this
@@ -103,12 +102,18 @@ export function checkBindTargets(rules: readonly DesiredObject<'NomadBindingRule
   return out;
 }
 
+/** A live auth method's name and claim mappings, as a GET gives them. */
+export interface LiveMethodMappings {
+  Name: string;
+  Config: { ClaimMappings: Readonly<Record<string, string>> | null } | null;
+}
+
 /**
  * A templated bind name whose auth method exists only in Nomad: its `value.<field>` variables against
  * the live method's ClaimMappings values (docs/reference/nomad-bind-names.md). The manifest loader checks
  * the rest of the template, and methods that are documents of the run.
  */
-export function checkLiveMethodBindNames(rules: readonly DesiredObject<'NomadBindingRule'>[], methods: ReadonlyMap<string, WireAuthMethod>): Diagnostic[] {
+export function checkLiveMethodBindNames(rules: readonly DesiredObject<'NomadBindingRule'>[], methods: ReadonlyMap<string, LiveMethodMappings>): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const rule of rules) {
     const method = methods.get(rule.spec.authMethod);

@@ -1,16 +1,11 @@
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
 import type { SourceRange } from '../../diagnostics/types.js';
 import { carriesSecret } from '../../http/server-excerpt.js';
-import { isAlreadyGone, isDefaultTaken, nomadError, serverText } from './errors.js';
+import { isAlreadyGone, nomadError, serverText } from './errors.js';
 import {
   decodeJson,
-  parseAuthMethod,
-  parseAuthMethodStubs,
   parseBindingRule,
   parseBindingRuleStubs,
-  type WireAuthMethod,
-  type WireAuthMethodRequest,
-  type WireAuthMethodStub,
   type WireBindingRule,
   type WireBindingRuleRequest,
   type WireBindingRuleStub,
@@ -38,7 +33,6 @@ export interface CallOptions {
   range?: SourceRange;
 }
 
-const methodPath = (name: string) => `/v1/acl/auth-method/${encodeURIComponent(name)}`;
 const rulePath = (id: string) => `/v1/acl/binding-rule/${encodeURIComponent(id)}`;
 
 /** What a read-back answers when the object is confirmed gone: taken by `isAlreadyGone` like Nomad's own 404. */
@@ -81,43 +75,6 @@ export class NomadClient {
   /** The coded error for an answer the endpoint does not expect (errors.ts), with the manifest range when given. */
   fail(res: HttpResponse, req: { method: string; path: string; subject: string }, call: CallOptions = {}): never {
     throw nomadError(res, { ...req, redact: this.opts.redact, carriedSecret: this.carried.has(res), ...(call.range ? { range: call.range } : {}) });
-  }
-
-  /** `GET /v1/acl/auth-methods`: stubs with Hash (§2). Needs no token. */
-  async listAuthMethods(call: CallOptions = {}): Promise<WireAuthMethodStub[]> {
-    const req = { method: 'GET' as const, path: '/v1/acl/auth-methods', subject: 'auth method list' };
-    const res = await this.send(req, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethodStubs(decodeJson(res.text, req.subject));
-  }
-
-  /** `GET /v1/acl/auth-method/:name`; undefined on 404 `ACL auth-method not found` (§6). */
-  async readAuthMethod(name: string, call: CallOptions = {}): Promise<WireAuthMethod | undefined> {
-    const req = { method: 'GET' as const, path: methodPath(name), subject: `NomadAuthMethod/${name}` };
-    const res = await this.send(req, call);
-    if (res.status === 404) return undefined;
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethod(decodeJson(res.text, req.subject), name);
-  }
-
-  /**
-   * `POST /v1/acl/auth-method/:name`: one upsert keyed by name (§3.1), so repeating it is safe and
-   * the HTTP layer may retry it like an idempotent request.
-   */
-  async upsertAuthMethod(body: WireAuthMethodRequest, call: CallOptions = {}): Promise<WireAuthMethod> {
-    const req = { method: 'POST' as const, path: methodPath(body.Name), subject: `NomadAuthMethod/${body.Name}` };
-    const res = await this.send({ ...req, body, idempotent: true, isFinal: isDefaultTaken }, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethod(decodeJson(res.text, req.subject), body.Name);
-  }
-
-  /** `DELETE /v1/acl/auth-method/:name`: 200 empty; a missing method is 500 `ACL auth method not found` (§8). */
-  async deleteAuthMethod(name: string): Promise<DeleteResult> {
-    const req = { method: 'DELETE' as const, path: methodPath(name), subject: `NomadAuthMethod/${name}` };
-    const res = await this.send({ ...req, ...goneCheck(async () => (await this.readAuthMethod(name)) === undefined) });
-    if (res.status === 200 || res.status === 204) return 'deleted';
-    if (isAlreadyGone(res)) return 'already-gone';
-    this.fail(res, req);
   }
 
   /** `GET /v1/acl/binding-rules`: stubs without Selector/BindType/BindName; needs management (§10). */

@@ -20,7 +20,7 @@ import { NOMAD_REMOTES, remoteOf } from './remotes.js';
 import { checkRegions } from './regions.js';
 import { NOMAD_KINDS as SERVED } from './kinds.js';
 import type { NomadSession } from './session.js';
-import type { WireAuthMethod } from './wire.js';
+import type { LiveMethodMappings } from './acl-reference-checks.js';
 import type { NomadKind as NomadKindName, ReplicaItem } from './kind-remote.js';
 
 export interface NomadProviderOptions {
@@ -154,11 +154,11 @@ async function liveOnlyMethods(
   desiredMethods: ReadonlySet<string>,
   known: ReadonlySet<string>,
   call: CallOptions,
-): Promise<Map<string, WireAuthMethod>> {
+): Promise<Map<string, LiveMethodMappings>> {
   const names = [...new Set(rules.filter(isTemplatedRule).map((r) => r.spec.authMethod))].filter((n) => !desiredMethods.has(n) && known.has(n));
-  const out = new Map<string, WireAuthMethod>();
+  const out = new Map<string, LiveMethodMappings>();
   for (const name of names) {
-    const method = await session.client.readAuthMethod(name, call);
+    const method = await NOMAD_REMOTES.NomadAuthMethod.read(session.client, name, call);
     if (method) out.set(name, method);
   }
   return out;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flattenMultierror, isAlreadyGone, nomadError } from '../../../src/providers/nomad/errors.js';
-import { parseAuthMethod, parseAuthMethodStubs, parseBindingRuleStubs, decodeJson } from '../../../src/providers/nomad/wire.js';
+import { parseBindingRuleStubs, decodeJson } from '../../../src/providers/nomad/wire.js';
+import { parseAuthMethod, parseAuthMethodStubs } from '../../../src/kinds/nomad-auth-method/remote/wire.js';
 import { refineBindingRule } from '../../../src/providers/nomad/refine.js';
 import { reasonSentence } from '../../../src/views/change-sentences.js';
 import type { ObjectView } from '../../../src/providers/provider.js';
