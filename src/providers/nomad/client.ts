@@ -1,15 +1,8 @@
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
 import type { SourceRange } from '../../diagnostics/types.js';
 import { carriesSecret } from '../../http/server-excerpt.js';
-import { isAlreadyGone, nomadError, serverText } from './errors.js';
-import {
-  decodeJson,
-  parseBindingRule,
-  parseBindingRuleStubs,
-  type WireBindingRule,
-  type WireBindingRuleRequest,
-  type WireBindingRuleStub,
-} from './wire.js';
+import { nomadError, serverText } from './errors.js';
+import { decodeJson } from './wire.js';
 
 /**
  * Typed endpoints of the Nomad ACL API over the one HTTP layer (docs/reference/nomad-api.md §1.1, §10).
@@ -33,7 +26,6 @@ export interface CallOptions {
   range?: SourceRange;
 }
 
-const rulePath = (id: string) => `/v1/acl/binding-rule/${encodeURIComponent(id)}`;
 
 /** What a read-back answers when the object is confirmed gone: taken by `isAlreadyGone` like Nomad's own 404. */
 const CONFIRMED_GONE: HttpResponse = { status: 404, headers: {}, text: 'not found (confirmed by a read after the delete failed)' };
@@ -75,47 +67,6 @@ export class NomadClient {
   /** The coded error for an answer the endpoint does not expect (errors.ts), with the manifest range when given. */
   fail(res: HttpResponse, req: { method: string; path: string; subject: string }, call: CallOptions = {}): never {
     throw nomadError(res, { ...req, redact: this.opts.redact, carriedSecret: this.carried.has(res), ...(call.range ? { range: call.range } : {}) });
-  }
-
-  /** `GET /v1/acl/binding-rules`: stubs without Selector/BindType/BindName; needs management (§10). */
-  async listBindingRules(call: CallOptions = {}): Promise<WireBindingRuleStub[]> {
-    const req = { method: 'GET' as const, path: '/v1/acl/binding-rules', subject: 'binding rule list' };
-    const res = await this.send(req, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRuleStubs(decodeJson(res.text, req.subject));
-  }
-
-  async readBindingRule(id: string, call: CallOptions = {}): Promise<WireBindingRule | undefined> {
-    const req = { method: 'GET' as const, path: rulePath(id), subject: `binding rule ${id}` };
-    const res = await this.send(req, call);
-    if (res.status === 404) return undefined;
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, req.subject), req.subject);
-  }
-
-  /** `POST /v1/acl/binding-rule`: makes a new UUID each time, so it is NOT idempotent. */
-  async createBindingRule(body: WireBindingRuleRequest, subject: string, call: CallOptions = {}): Promise<WireBindingRule> {
-    const req = { method: 'POST' as const, path: '/v1/acl/binding-rule', subject };
-    const res = await this.send({ ...req, body, idempotent: false }, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, subject), subject);
-  }
-
-  /** `POST /v1/acl/binding-rule/:id` with every field (omitted Description/Selector are cleared, §10): idempotent. */
-  async updateBindingRule(id: string, body: WireBindingRuleRequest, subject: string, call: CallOptions = {}): Promise<WireBindingRule> {
-    const req = { method: 'POST' as const, path: rulePath(id), subject };
-    const res = await this.send({ ...req, body: { ...body, ID: id }, idempotent: true }, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, subject), subject);
-  }
-
-  /** Missing rule: 404, or plain `ACL binding rule not found` as a 500 (§10). */
-  async deleteBindingRule(id: string, subject: string): Promise<DeleteResult> {
-    const req = { method: 'DELETE' as const, path: rulePath(id), subject };
-    const res = await this.send({ ...req, ...goneCheck(async () => (await this.readBindingRule(id)) === undefined) });
-    if (res.status === 200 || res.status === 204) return 'deleted';
-    if (isAlreadyGone(res)) return 'already-gone';
-    this.fail(res, req);
   }
 
   /**

@@ -1,13 +1,10 @@
 import { formatGoDuration, parseGoDuration } from '../../model/go-duration.js';
 import type { JsonValue } from '../../model/json.js';
-import type { NomadBindingRuleSpec } from '../../kinds/nomad-binding-rule/spec.js';
-import type { WireBindingRule, WireBindingRuleRequest } from './wire.js';
 
 /*
  * Wire ↔ model for Nomad, and the ONE place where Nomad's semantic equality is decided.
  *
- * The normalisers every Nomad kind's fields go through (durations, sets, maps, Go zero values), and the
- * binding rule's fields. Each kind's field map is in its remote half (src/kinds/<kind>/remote/mapping.ts) and
+ * The normalisers every Nomad kind's fields go through (durations, sets, maps, Go zero values). Each kind's field map is in its remote half (src/kinds/<kind>/remote/mapping.ts) and
  * uses these: both sides of the diff go through the same map, the live object first mapped back to the
  * manifest shape, so desired and live get the same paths and the same canonical values by construction. Paths are manifest style
  * (`type`, `maxTokenTtl`, `config.oidcClientId`, `config.claimMappings`).
@@ -61,46 +58,4 @@ export function putMap(out: Fields, path: string, v: Readonly<Record<string, str
 }
 export function putDuration(out: Fields, path: string, v: string | number | undefined): void {
   putString(out, path, canonicalDuration(v));
-}
-
-// ---- Binding rules (docs/reference/nomad-api.md §10) ----
-
-/** Normalised fields of a binding rule. Empty description/selector/bindName are absent, like unset. */
-export function bindingRuleFields(spec: NomadBindingRuleSpec): Fields {
-  const out: Fields = { authMethod: spec.authMethod, bindType: spec.bindType };
-  putString(out, 'description', spec.description);
-  putString(out, 'selector', spec.selector);
-  putString(out, 'bindName', spec.bindName);
-  return out;
-}
-
-export function bindingRuleSpecFromWire(r: WireBindingRule): NomadBindingRuleSpec {
-  return {
-    authMethod: r.AuthMethod,
-    bindType: r.BindType as NomadBindingRuleSpec['bindType'],
-    ...(r.Description ? { description: r.Description } : {}),
-    ...(r.Selector ? { selector: r.Selector } : {}),
-    ...(r.BindName ? { bindName: r.BindName } : {}),
-  };
-}
-
-export function liveBindingRuleFields(r: WireBindingRule): Fields {
-  return bindingRuleFields(bindingRuleSpecFromWire(r));
-}
-
-/** Every field, always: an omitted Description or Selector is cleared on update (§10). */
-export function bindingRuleRequest(spec: NomadBindingRuleSpec): WireBindingRuleRequest {
-  return {
-    AuthMethod: spec.authMethod,
-    Description: spec.description ?? '',
-    Selector: spec.selector ?? '',
-    BindType: spec.bindType,
-    // Must be empty for management (§10).
-    BindName: spec.bindType === 'management' ? '' : (spec.bindName ?? ''),
-  };
-}
-
-/** Natural key of a rule for adoption: auth method, selector, bind type and bind name, exactly. */
-export function ruleNaturalKey(spec: Pick<NomadBindingRuleSpec, 'authMethod' | 'selector' | 'bindType' | 'bindName'>): string {
-  return JSON.stringify([spec.authMethod, spec.selector ?? '', spec.bindType, spec.bindType === 'management' ? '' : (spec.bindName ?? '')]);
 }

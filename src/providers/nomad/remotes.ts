@@ -1,9 +1,9 @@
 import { nomadAclPolicyRemote } from '../../kinds/nomad-acl-policy/remote/index.js';
 import { nomadAclRoleRemote } from '../../kinds/nomad-acl-role/remote/index.js';
 import { nomadAuthMethodRemote } from '../../kinds/nomad-auth-method/remote/index.js';
+import { nomadBindingRuleRemote } from '../../kinds/nomad-binding-rule/remote/index.js';
 import type { NomadKind, NomadKindRemote, NomadRemoteTable } from './kind-remote.js';
 import { NOMAD_KINDS } from './kinds.js';
-import { nomadBindingRuleRemote } from './remotes-in-provider.js';
 
 /**
  * The one place the Nomad provider reaches its kinds' remote halves (lint/layers.mjs lets no other file of

@@ -1,7 +1,7 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
 
 /*
- * Nomad's JSON shapes for ACL binding rules (each other kind's are in its folder, src/kinds/<kind>/remote/wire.ts) (docs/reference/nomad-api.md §1.2, §2, §10),
+ * Nomad's JSON, shared by every kind's wire shapes (each in its folder, src/kinds/<kind>/remote/wire.ts) (docs/reference/nomad-api.md §1.2, §2, §10),
  * and hand-written checks of every response at the boundary: a response that does not have the
  * shape below is a ConvergeError `nomad.bad-response` naming the field, never a crash deeper in.
  *
@@ -9,30 +9,6 @@ import { ConvergeError } from '../../diagnostics/errors.js';
  * added in later versions may be missing on older servers (§1.2 "Version that added each field"),
  * durations may be strings or (old servers, §12 #15960) nanosecond numbers.
  */
-
-export interface WireBindingRuleStub {
-  ID: string;
-  Description: string;
-  AuthMethod: string;
-  Hash: string;
-  CreateIndex: number;
-  ModifyIndex: number;
-}
-
-export interface WireBindingRule extends WireBindingRuleStub {
-  Selector: string;
-  BindType: string;
-  BindName: string;
-}
-
-export interface WireBindingRuleRequest {
-  ID?: string;
-  Description: string;
-  AuthMethod: string;
-  Selector: string;
-  BindType: string;
-  BindName: string;
-}
 
 export function badResponse(what: string, detail: string): ConvergeError {
   return new ConvergeError('nomad.bad-response', `unexpected response from Nomad for ${what}: ${detail}`, {
@@ -118,36 +94,4 @@ export class Reader {
     }
     return out;
   }
-}
-
-export function parseBindingRuleStubs(body: unknown): WireBindingRuleStub[] {
-  const r = new Reader('the binding rule list');
-  return r.array(body, 'body').map((x, i) => {
-    const o = r.object(x, `[${i}]`);
-    const p = `[${i}].`;
-    return {
-      ID: r.string(o, 'ID', p),
-      Description: r.string(o, 'Description', p, true),
-      AuthMethod: r.string(o, 'AuthMethod', p, true),
-      Hash: r.string(o, 'Hash', p, true),
-      CreateIndex: r.number(o, 'CreateIndex', p),
-      ModifyIndex: r.number(o, 'ModifyIndex', p),
-    };
-  });
-}
-
-export function parseBindingRule(body: unknown, what: string): WireBindingRule {
-  const r = new Reader(what);
-  const o = r.object(body, 'body');
-  return {
-    ID: r.string(o, 'ID', ''),
-    Description: r.string(o, 'Description', '', true),
-    AuthMethod: r.string(o, 'AuthMethod', '', true),
-    Selector: r.string(o, 'Selector', '', true),
-    BindType: r.string(o, 'BindType', '', true),
-    BindName: r.string(o, 'BindName', '', true),
-    Hash: r.string(o, 'Hash', '', true),
-    CreateIndex: r.number(o, 'CreateIndex', ''),
-    ModifyIndex: r.number(o, 'ModifyIndex', ''),
-  };
 }

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { flattenMultierror, isAlreadyGone, nomadError } from '../../../src/providers/nomad/errors.js';
-import { parseBindingRuleStubs, decodeJson } from '../../../src/providers/nomad/wire.js';
+import { decodeJson } from '../../../src/providers/nomad/wire.js';
+import { parseBindingRuleStubs } from '../../../src/kinds/nomad-binding-rule/remote/wire.js';
 import { parseAuthMethod, parseAuthMethodStubs } from '../../../src/kinds/nomad-auth-method/remote/wire.js';
-import { refineBindingRule } from '../../../src/providers/nomad/refine.js';
+import { refineBindingRule } from '../../../src/kinds/nomad-binding-rule/remote/refine.js';
 import { reasonSentence } from '../../../src/views/change-sentences.js';
 import type { ObjectView } from '../../../src/providers/provider.js';
 import { RANGE, rule } from './helpers.js';
-import { bindingRuleFields } from '../../../src/providers/nomad/mapping.js';
+import { bindingRuleFields } from '../../../src/kinds/nomad-binding-rule/remote/mapping.js';
 
 const res = (status: number, text: string) => ({ status, headers: {}, text });
 const ctx = { method: 'POST', path: '/v1/acl/auth-method/okta', subject: 'NomadAuthMethod/okta', range: RANGE };

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { diffFields } from '../../../src/plan/diff.js';
-import { bindingRuleFields, bindingRuleRequest, canonicalDuration, liveBindingRuleFields, ruleNaturalKey } from '../../../src/providers/nomad/mapping.js';
+import { canonicalDuration } from '../../../src/providers/nomad/mapping.js';
+import { bindingRuleFields, bindingRuleRequest, liveBindingRuleFields, ruleNaturalKey } from '../../../src/kinds/nomad-binding-rule/remote/mapping.js';
 import { DEFAULT_TOKEN_NAME_FORMAT, authMethodFields, authMethodRequest, liveAuthMethodFields } from '../../../src/kinds/nomad-auth-method/remote/mapping.js';
-import { parseBindingRule } from '../../../src/providers/nomad/wire.js';
+import { parseBindingRule } from '../../../src/kinds/nomad-binding-rule/remote/wire.js';
 import { parseAuthMethod, type WireAuthMethod } from '../../../src/kinds/nomad-auth-method/remote/wire.js';
 import type { NomadAuthMethodSpec } from '../../../src/kinds/nomad-auth-method/spec.js';
 

@@ -1,7 +1,7 @@
-import { diffFields } from '../../plan/diff.js';
-import type { Change } from '../../plan/types.js';
-import type { Note, Reason } from '../../plan/codes.js';
-import type { ObjectView } from '../provider.js';
+import { diffFields } from '../../../plan/diff.js';
+import type { Change } from '../../../plan/types.js';
+import type { Note, Reason } from '../../../plan/codes.js';
+import type { ObjectView } from '../../../providers/provider.js';
 
 /**
  * A binding rule's refine, pure: updates Nomad refuses become a delete of the old rule and a create of a

@@ -1,5 +1,5 @@
-import type { DesiredObject } from '../../model/desired.js';
-import type { DesiredView } from '../provider.js';
+import type { DesiredObject } from '../../../model/desired.js';
+import type { DesiredView } from '../../../providers/provider.js';
 import { bindingRuleFields } from './mapping.js';
 
 export function desiredBindingRuleView(object: DesiredObject<'NomadBindingRule'>): DesiredView {
