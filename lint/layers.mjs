@@ -3,7 +3,10 @@
  * The layering docs/architecture.md draws, as a lint rule: each folder of src/ may import only the folders
  * listed for it (and itself). Providers and the sandbox count per service (`providers/nomad`, `sandbox/tfe`):
  * one service's code never reaches into another's, and nothing below the CLI reaches into a provider's own
- * files, only the interfaces at `providers/*.ts`.
+ * files, only the interfaces at `providers/*.ts`. A kind's remote half (`kinds/<kind>/remote/`, unit
+ * `kinds/remote`) talks to its service over the provider's connection, so it may import the provider folders;
+ * the offline kind code (`kinds`) may not import it, and a provider reaches it only through its table of
+ * kinds (the crossings below), so decision 21 holds: the manifest loader loads no HTTP code.
  */
 import path from 'node:path';
 
@@ -24,6 +27,8 @@ export const MAY_IMPORT = {
   state: ['async', 'diagnostics', 'http', 'kinds', 'model', 'secrets'],
   providers: BELOW_PROVIDERS,
   'providers/nomad': [...BELOW_PROVIDERS, 'providers'],
+  // A kind's remote half: its endpoints over the provider's connection, its wire shapes, load, apply, export.
+  'kinds/remote': [...BELOW_PROVIDERS, 'providers', 'providers/nomad', 'providers/tfe'],
   'providers/tfe': [...BELOW_PROVIDERS, 'providers'],
   engine: ['diagnostics', 'kinds', 'model', 'plan', 'providers', 'state'],
   export: ['diagnostics', 'engine', 'kinds', 'model', 'providers'],
@@ -44,16 +49,22 @@ export const ALLOWED_CROSSINGS = [
   // The provider registry is the one place that lists the provider modules.
   { from: 'src/providers/registry.ts', to: 'src/providers/nomad/module.ts' },
   { from: 'src/providers/registry.ts', to: 'src/providers/tfe/module.ts' },
+  // The Nomad provider's table of kinds is the one place it reaches a kind's remote half (its index.ts).
+  { from: 'src/providers/nomad/remotes.ts', to: /^src\/kinds\/[^/]+\/remote\/index\.ts$/ },
   // The Nomad Variables state backend is a Nomad client: it recognises Nomad as the provider does.
   { from: 'src/state/nomad/', to: 'src/providers/nomad/identity.ts' },
   // The event catalogue types `apply.change.done`'s data with an outcome's coded detail (plan/codes.ts imports nothing).
   { from: 'src/model/events.ts', to: 'src/plan/codes.ts' },
 ];
 
-/** `kinds`, `providers/nomad`, `providers` (a file directly under providers/), or undefined outside src/. */
+/**
+ * `kinds`, `kinds/remote` (a kind's remote half), `providers/nomad`, `providers` (a file directly under
+ * providers/), or undefined outside src/.
+ */
 export function unitOf(srcRelative) {
   const parts = srcRelative.split('/');
   if (parts.length < 2 || parts[0] === '..') return undefined;
+  if (parts[0] === 'kinds' && parts[2] === 'remote' && parts.length > 3) return 'kinds/remote';
   if ((parts[0] === 'providers' || parts[0] === 'sandbox') && parts.length > 2) return `${parts[0]}/${parts[1]}`;
   return parts[0];
 }
@@ -76,7 +87,8 @@ export const layersRule = {
       const target = path.relative(root, path.resolve(path.dirname(context.physicalFilename), source)).split(path.sep).join('/').replace(/\.js$/, '.ts');
       const to = unitOf(target);
       if (to === undefined || to === from || MAY_IMPORT[from].includes(to)) return;
-      if (ALLOWED_CROSSINGS.some((c) => `src/${file}`.startsWith(c.from) && `src/${target}` === c.to)) return;
+      const reaches = (/** @type {string | RegExp} */ to) => (typeof to === 'string' ? `src/${target}` === to : to.test(`src/${target}`));
+      if (ALLOWED_CROSSINGS.some((c) => `src/${file}`.startsWith(c.from) && reaches(c.to))) return;
       context.report({
         node,
         message: `src/${from} may not import src/${to} (${source}): dependencies point down, as docs/architecture.md draws them; lint/layers.mjs lists what each folder may import.`,

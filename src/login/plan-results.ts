@@ -14,7 +14,7 @@ export interface LoginTestsReport {
   results: { name: string; at: string; authMethod: string; passed: boolean; failures: string[]; planned: LoginOutcome; live?: LoginOutcome; changed: boolean }[];
 }
 
-/** An object as the plan read it: its normalised live fields (the flat paths of providers/nomad/mapping.ts). */
+/** An object as the plan read it: its normalised live fields (the flat paths of each Nomad kind's field map, src/kinds/<kind>/remote/mapping.ts). */
 export interface ReadObject {
   kind: string;
   name: string;

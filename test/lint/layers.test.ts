@@ -33,6 +33,25 @@ describe('the layering lint rule', () => {
     expect(findings('src/state/local-backend.ts', '../providers/nomad/identity.js')).toHaveLength(1);
   });
 
+  it('keeps a kind\'s remote half out of offline code, and reached by the provider only through its table', () => {
+    // The manifest loader imports kinds/*/index.ts: an import of the remote half would load HTTP code offline.
+    expect(findings('src/kinds/nomad-acl-role/index.ts', './remote/index.js')).toEqual([expect.stringContaining('src/kinds may not import src/kinds/remote')]);
+    expect(findings('src/kinds/nomad-acl-role/rules.ts', '../../providers/nomad/client.js')).toEqual([expect.stringContaining('src/kinds may not import src/providers/nomad')]);
+    expect(findings('src/manifest/index.ts', '../kinds/nomad-acl-role/remote/wire.js')).toEqual([expect.stringContaining('src/manifest may not import src/kinds/remote')]);
+    expect(findings('src/providers/nomad/provider.ts', '../../kinds/nomad-acl-role/remote/index.js')).toEqual([
+      expect.stringContaining('src/providers/nomad may not import src/kinds/remote'),
+    ]);
+    expect(findings('src/providers/nomad/remotes.ts', '../../kinds/nomad-acl-role/remote/apply.js')).toHaveLength(1);
+    expect(findings('src/engine/apply.ts', '../kinds/nomad-acl-role/remote/index.js')).toHaveLength(1);
+  });
+
+  it('lets a kind\'s remote half use the provider\'s connection and its own offline half', () => {
+    expect(findings('src/kinds/nomad-acl-role/remote/endpoints.ts', '../../../providers/nomad/client.js')).toEqual([]);
+    expect(findings('src/kinds/nomad-acl-role/remote/mapping.ts', '../spec.js')).toEqual([]);
+    expect(findings('src/kinds/nomad-acl-role/remote/apply.ts', '../../../providers/provider.js')).toEqual([]);
+    expect(findings('src/providers/nomad/remotes.ts', '../../kinds/nomad-acl-role/remote/index.js')).toEqual([]);
+  });
+
   it('accepts imports that point down, and the crossings it lists', () => {
     expect(findings('src/manifest/index.ts', '../kinds/registry.js')).toEqual([]);
     expect(findings('src/engine/apply.ts', '../providers/provider.js')).toEqual([]);

@@ -4,7 +4,6 @@ import type { DesiredObject } from '../../model/desired.js';
 import type { StateRecord } from '../../state/types.js';
 import type { Note } from '../../plan/codes.js';
 import { checkBindNameTemplate } from '../../kinds/nomad-binding-rule/bind-name-template.js';
-import type { WireAclRole, WireAuthMethod } from './wire.js';
 
 /**
  * What converge can name at plan time: the documents of the run plus what Nomad holds, less what this
@@ -103,12 +102,18 @@ export function checkBindTargets(rules: readonly DesiredObject<'NomadBindingRule
   return out;
 }
 
+/** A live auth method's name and claim mappings, as a GET gives them. */
+export interface LiveMethodMappings {
+  Name: string;
+  Config: { ClaimMappings: Readonly<Record<string, string>> | null } | null;
+}
+
 /**
  * A templated bind name whose auth method exists only in Nomad: its `value.<field>` variables against
  * the live method's ClaimMappings values (docs/reference/nomad-bind-names.md). The manifest loader checks
  * the rest of the template, and methods that are documents of the run.
  */
-export function checkLiveMethodBindNames(rules: readonly DesiredObject<'NomadBindingRule'>[], methods: ReadonlyMap<string, WireAuthMethod>): Diagnostic[] {
+export function checkLiveMethodBindNames(rules: readonly DesiredObject<'NomadBindingRule'>[], methods: ReadonlyMap<string, LiveMethodMappings>): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const rule of rules) {
     const method = methods.get(rule.spec.authMethod);
@@ -133,12 +138,18 @@ export function isTemplatedRule(rule: DesiredObject<'NomadBindingRule'>): boolea
   return rule.spec.bindType !== 'management' && rule.spec.bindName !== undefined && isTemplatedBindName(rule.spec.bindName);
 }
 
+/** A live role's name and the policies it links, as the role list gives them. */
+export interface LiveRoleLinks {
+  Name: string;
+  Policies: readonly { Name: string }[];
+}
+
 /**
  * A role converge does not manage that links a policy this plan deletes keeps a dangling link, and its
  * next update fails `cannot find policy` (src/sandbox/nomad/SPEC.md "ACL policies"). Not converge's to
  * refuse (the role is someone else's), so a warning naming both.
  */
-export function unmanagedRoleLinks(live: readonly WireAclRole[], roles: Known, policies: Known): Diagnostic[] {
+export function unmanagedRoleLinks(live: readonly LiveRoleLinks[], roles: Known, policies: Known): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const role of live) {
     if (roles.desired.has(role.Name) || roles.deleting.has(role.Name)) continue;

@@ -1,4 +1,5 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
+import type { JsonValue } from '../../model/json.js';
 import type { NomadWriteIntent } from '../../plan/intent.js';
 import type { PlannedChange } from '../provider.js';
 
@@ -17,4 +18,9 @@ export function nomadIntentOf(p: PlannedChange): NomadWriteIntent {
 /** The planned body as the wire request type it was built from (intent.ts builds it with that kind's request function). */
 export function plannedBody<T>(intent: NomadWriteIntent): T | undefined {
   return intent.body as T | undefined;
+}
+
+/** A wire request as plain JSON, for an intent's body (every request type is built from JSON-safe manifest values). */
+export function wireJson(body: object): { [key: string]: JsonValue } {
+  return body as { [key: string]: JsonValue };
 }

@@ -1,30 +1,8 @@
 import type { HttpClient, HttpRequest, HttpResponse } from '../../http/types.js';
-import { ConvergeError } from '../../diagnostics/errors.js';
 import type { SourceRange } from '../../diagnostics/types.js';
 import { carriesSecret } from '../../http/server-excerpt.js';
-import { isAlreadyGone, isDefaultTaken, nomadError, serverText } from './errors.js';
-import {
-  decodeJson,
-  parseAuthMethod,
-  parseAuthMethodStubs,
-  parseBindingRule,
-  parseBindingRuleStubs,
-  parseAclPolicy,
-  parseAclPolicyStubs,
-  parseAclRole,
-  parseAclRoles,
-  type WireAclPolicy,
-  type WireAclPolicyRequest,
-  type WireAclPolicyStub,
-  type WireAclRole,
-  type WireAclRoleRequest,
-  type WireAuthMethod,
-  type WireAuthMethodRequest,
-  type WireAuthMethodStub,
-  type WireBindingRule,
-  type WireBindingRuleRequest,
-  type WireBindingRuleStub,
-} from './wire.js';
+import { nomadError, serverText } from './errors.js';
+import { decodeJson } from './wire.js';
 
 /**
  * Typed endpoints of the Nomad ACL API over the one HTTP layer (docs/reference/nomad-api.md §1.1, §10).
@@ -48,34 +26,6 @@ export interface CallOptions {
   range?: SourceRange;
 }
 
-const methodPath = (name: string) => `/v1/acl/auth-method/${encodeURIComponent(name)}`;
-const rulePath = (id: string) => `/v1/acl/binding-rule/${encodeURIComponent(id)}`;
-const policyPath = (name: string) => `/v1/acl/policy/${encodeURIComponent(name)}`;
-const rolePath = (id: string) => `/v1/acl/role/${encodeURIComponent(id)}`;
-
-/**
- * `/v1/acl/policy/self` is the caller's own policy list, so Nomad's HTTP API cannot read, write or
- * delete a policy named `self` (command/agent/acl_endpoint.go ACLPolicySpecificRequest).
- */
-function refuseSelfPolicy(name: string, range?: SourceRange): void {
-  if (name !== 'self') return;
-  throw new ConvergeError('nomad.policy-name-reserved', 'an ACL policy named "self" cannot be managed through the Nomad HTTP API', {
-    source: 'user',
-    ...(range ? { range } : {}),
-    hint: 'rename the policy: /v1/acl/policy/self is where Nomad lists the calling token\'s own policies',
-  });
-}
-
-/**
- * A role renamed to a name another role holds is refused by Nomad's state store, uncoded, so it arrives
- * as a 500 `ACL role with name <n> already exists` (nomad/state/state_store_acl.go upsertACLRoleTxn):
- * final, and the user's to fix. A create with a taken name is the RPC's 400 `role with name <n> already exists`.
- */
-const ROLE_NAME_TAKEN = /ACL role with name (.+) already exists/;
-const isRoleNameTaken = (res: HttpResponse): boolean => res.status === 500 && ROLE_NAME_TAKEN.test(res.text);
-
-/** Delete of a missing role: the state store's uncoded 500 `ACL role not found` (state_store_acl.go). */
-const isRoleGone = (res: HttpResponse): boolean => res.status === 404 || (res.status === 500 && /ACL role not found/.test(res.text));
 
 /** What a read-back answers when the object is confirmed gone: taken by `isAlreadyGone` like Nomad's own 404. */
 const CONFIRMED_GONE: HttpResponse = { status: 404, headers: {}, text: 'not found (confirmed by a read after the delete failed)' };
@@ -88,7 +38,7 @@ const CONFIRMED_GONE: HttpResponse = { status: 404, headers: {}, text: 'not foun
  * delete is sent again (a real transient 500 such as `No cluster leader`); the read failing too → the
  * original failure. Other 500s therefore stay errors.
  */
-function goneCheck(isGone: () => Promise<boolean>): Pick<HttpRequest, 'idempotent' | 'readBack'> {
+export function goneCheck(isGone: () => Promise<boolean>): Pick<HttpRequest, 'idempotent' | 'readBack'> {
   return { idempotent: false, readBack: async () => ((await isGone()) ? CONFIRMED_GONE : undefined) };
 }
 
@@ -98,7 +48,11 @@ export class NomadClient {
   /** The answers to requests that carried a secret (the token, a client secret in the body): their errors quote only an excerpt. */
   private readonly carried = new WeakSet<HttpResponse>();
 
-  private async send(req: HttpRequest & { subject: string }, call: CallOptions = {}): Promise<HttpResponse> {
+  /**
+   * One request over the connection: the token header, the region (the call's or the configured one), and a
+   * note of whether it carried a secret. The kinds' endpoints (src/kinds/<kind>/remote/) send through this.
+   */
+  async send(req: HttpRequest & { subject: string }, call: CallOptions = {}): Promise<HttpResponse> {
     const region = call.region ?? this.opts.region;
     const res = await this.opts.http.request({
       ...req,
@@ -110,203 +64,9 @@ export class NomadClient {
     return res;
   }
 
-  private fail(res: HttpResponse, req: { method: string; path: string; subject: string }, call: CallOptions = {}): never {
+  /** The coded error for an answer the endpoint does not expect (errors.ts), with the manifest range when given. */
+  fail(res: HttpResponse, req: { method: string; path: string; subject: string }, call: CallOptions = {}): never {
     throw nomadError(res, { ...req, redact: this.opts.redact, carriedSecret: this.carried.has(res), ...(call.range ? { range: call.range } : {}) });
-  }
-
-  /** `GET /v1/acl/auth-methods`: stubs with Hash (§2). Needs no token. */
-  async listAuthMethods(call: CallOptions = {}): Promise<WireAuthMethodStub[]> {
-    const req = { method: 'GET' as const, path: '/v1/acl/auth-methods', subject: 'auth method list' };
-    const res = await this.send(req, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethodStubs(decodeJson(res.text, req.subject));
-  }
-
-  /** `GET /v1/acl/auth-method/:name`; undefined on 404 `ACL auth-method not found` (§6). */
-  async readAuthMethod(name: string, call: CallOptions = {}): Promise<WireAuthMethod | undefined> {
-    const req = { method: 'GET' as const, path: methodPath(name), subject: `NomadAuthMethod/${name}` };
-    const res = await this.send(req, call);
-    if (res.status === 404) return undefined;
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethod(decodeJson(res.text, req.subject), name);
-  }
-
-  /**
-   * `POST /v1/acl/auth-method/:name`: one upsert keyed by name (§3.1), so repeating it is safe and
-   * the HTTP layer may retry it like an idempotent request.
-   */
-  async upsertAuthMethod(body: WireAuthMethodRequest, call: CallOptions = {}): Promise<WireAuthMethod> {
-    const req = { method: 'POST' as const, path: methodPath(body.Name), subject: `NomadAuthMethod/${body.Name}` };
-    const res = await this.send({ ...req, body, idempotent: true, isFinal: isDefaultTaken }, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAuthMethod(decodeJson(res.text, req.subject), body.Name);
-  }
-
-  /** `DELETE /v1/acl/auth-method/:name`: 200 empty; a missing method is 500 `ACL auth method not found` (§8). */
-  async deleteAuthMethod(name: string): Promise<DeleteResult> {
-    const req = { method: 'DELETE' as const, path: methodPath(name), subject: `NomadAuthMethod/${name}` };
-    const res = await this.send({ ...req, ...goneCheck(async () => (await this.readAuthMethod(name)) === undefined) });
-    if (res.status === 200 || res.status === 204) return 'deleted';
-    if (isAlreadyGone(res)) return 'already-gone';
-    this.fail(res, req);
-  }
-
-  /** `GET /v1/acl/binding-rules`: stubs without Selector/BindType/BindName; needs management (§10). */
-  async listBindingRules(call: CallOptions = {}): Promise<WireBindingRuleStub[]> {
-    const req = { method: 'GET' as const, path: '/v1/acl/binding-rules', subject: 'binding rule list' };
-    const res = await this.send(req, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRuleStubs(decodeJson(res.text, req.subject));
-  }
-
-  async readBindingRule(id: string, call: CallOptions = {}): Promise<WireBindingRule | undefined> {
-    const req = { method: 'GET' as const, path: rulePath(id), subject: `binding rule ${id}` };
-    const res = await this.send(req, call);
-    if (res.status === 404) return undefined;
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, req.subject), req.subject);
-  }
-
-  /** `POST /v1/acl/binding-rule`: makes a new UUID each time, so it is NOT idempotent. */
-  async createBindingRule(body: WireBindingRuleRequest, subject: string, call: CallOptions = {}): Promise<WireBindingRule> {
-    const req = { method: 'POST' as const, path: '/v1/acl/binding-rule', subject };
-    const res = await this.send({ ...req, body, idempotent: false }, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, subject), subject);
-  }
-
-  /** `POST /v1/acl/binding-rule/:id` with every field (omitted Description/Selector are cleared, §10): idempotent. */
-  async updateBindingRule(id: string, body: WireBindingRuleRequest, subject: string, call: CallOptions = {}): Promise<WireBindingRule> {
-    const req = { method: 'POST' as const, path: rulePath(id), subject };
-    const res = await this.send({ ...req, body: { ...body, ID: id }, idempotent: true }, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseBindingRule(decodeJson(res.text, subject), subject);
-  }
-
-  /** Missing rule: 404, or plain `ACL binding rule not found` as a 500 (§10). */
-  async deleteBindingRule(id: string, subject: string): Promise<DeleteResult> {
-    const req = { method: 'DELETE' as const, path: rulePath(id), subject };
-    const res = await this.send({ ...req, ...goneCheck(async () => (await this.readBindingRule(id)) === undefined) });
-    if (res.status === 200 || res.status === 204) return 'deleted';
-    if (isAlreadyGone(res)) return 'already-gone';
-    this.fail(res, req);
-  }
-
-  /** `GET /v1/acl/policies`: stubs with Hash, no Rules. Non-management tokens see only their own policies. */
-  async listAclPolicies(call: CallOptions = {}): Promise<WireAclPolicyStub[]> {
-    const req = { method: 'GET' as const, path: '/v1/acl/policies', subject: 'ACL policy list' };
-    const res = await this.send(req, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAclPolicyStubs(decodeJson(res.text, req.subject));
-  }
-
-  /** `GET /v1/acl/policy/:name`; undefined on 404 `ACL policy not found`. */
-  async readAclPolicy(name: string, call: CallOptions = {}): Promise<WireAclPolicy | undefined> {
-    refuseSelfPolicy(name, call.range);
-    const req = { method: 'GET' as const, path: policyPath(name), subject: `NomadAclPolicy/${name}` };
-    const res = await this.send(req, call);
-    if (res.status === 404) return undefined;
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAclPolicy(decodeJson(res.text, req.subject), name);
-  }
-
-  /**
-   * `POST /v1/acl/policy/:name`: create or update by name, so repeating it is safe. Nomad answers 200 with
-   * an empty body and writes even when nothing changed (ModifyIndex moves): callers skip unchanged policies.
-   * Returns the write's raft index (`X-Nomad-Index`), for a read that must see the write.
-   */
-  async upsertAclPolicy(body: WireAclPolicyRequest, call: CallOptions = {}): Promise<number> {
-    refuseSelfPolicy(body.Name, call.range);
-    const req = { method: 'POST' as const, path: policyPath(body.Name), subject: `NomadAclPolicy/${body.Name}` };
-    const res = await this.send({ ...req, body, idempotent: true }, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return Number(res.headers['x-nomad-index'] ?? 0);
-  }
-
-  /**
-   * `DELETE /v1/acl/policy/:name`: 200 whether or not the policy existed, so it is idempotent and cannot tell
-   * the two apart. Roles linking the policy keep a dangling link, which makes their next update fail:
-   * callers update or delete those roles first.
-   */
-  async deleteAclPolicy(name: string, call: CallOptions = {}): Promise<void> {
-    refuseSelfPolicy(name, call.range);
-    const req = { method: 'DELETE' as const, path: policyPath(name), subject: `NomadAclPolicy/${name}` };
-    const res = await this.send({ ...req, idempotent: true }, call);
-    if (res.status !== 200 && res.status !== 204) this.fail(res, req, call);
-  }
-
-  /** `GET /v1/acl/roles`: every field but sorted by ID; non-management tokens see only roles linked to them. */
-  async listAclRoles(call: CallOptions = {}): Promise<WireAclRole[]> {
-    const req = { method: 'GET' as const, path: '/v1/acl/roles', subject: 'ACL role list' };
-    const res = await this.send(req, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRoles(decodeJson(res.text, req.subject));
-  }
-
-  /** `GET /v1/acl/role/:id`; undefined on 404 `ACL role not found`. */
-  async readAclRole(id: string, call: CallOptions = {}): Promise<WireAclRole | undefined> {
-    return this.readRoleAt(rolePath(id), `ACL role ${id}`, call);
-  }
-
-  /** `GET /v1/acl/role/name/:name` (names are unique); undefined on 404. */
-  async readAclRoleByName(name: string, call: CallOptions = {}): Promise<WireAclRole | undefined> {
-    return this.readRoleAt(`/v1/acl/role/name/${encodeURIComponent(name)}`, `NomadAclRole/${name}`, call);
-  }
-
-  private async readRoleAt(path: string, subject: string, call: CallOptions): Promise<WireAclRole | undefined> {
-    const req = { method: 'GET' as const, path, subject };
-    const res = await this.send(req, call);
-    if (res.status === 404) return undefined;
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRole(decodeJson(res.text, subject), subject);
-  }
-
-  /**
-   * `POST /v1/acl/role` without an ID: the server makes a UUID, so this is NOT idempotent. After a lost
-   * reply or a 5xx, a read by name (names are unique) finds the role the attempt made instead of making a
-   * second request, which would fail `role with name <n> already exists`.
-   */
-  async createAclRole(body: WireAclRoleRequest, call: CallOptions = {}): Promise<WireAclRole> {
-    const subject = `NomadAclRole/${body.Name}`;
-    const req = { method: 'POST' as const, path: '/v1/acl/role', subject };
-    const readBack = async (): Promise<HttpResponse | undefined> => {
-      const found = await this.readAclRoleByName(body.Name, call);
-      return found ? { status: 200, headers: {}, text: JSON.stringify(found) } : undefined;
-    };
-    const { ID: _ignored, ...rest } = body;
-    const res = await this.send({ ...req, body: rest, idempotent: false, readBack }, call);
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRole(decodeJson(res.text, subject), subject);
-  }
-
-  /**
-   * `POST /v1/acl/role/:id` with every field: renames too. Idempotent (an unchanged role writes nothing).
-   * Every linked policy must exist (400 `cannot find policy <n>`).
-   */
-  async updateAclRole(id: string, body: WireAclRoleRequest, call: CallOptions = {}): Promise<WireAclRole> {
-    const subject = `NomadAclRole/${body.Name}`;
-    const req = { method: 'POST' as const, path: rolePath(id), subject };
-    const res = await this.send({ ...req, body: { ...body, ID: id }, idempotent: true, isFinal: isRoleNameTaken }, call);
-    if (isRoleNameTaken(res)) {
-      const other = ROLE_NAME_TAKEN.exec(res.text)?.[1] ?? body.Name;
-      throw new ConvergeError('nomad.role-name-taken', `Nomad rejected ${subject}: another ACL role is already named ${other}`, {
-        source: 'user',
-        status: res.status,
-        ...(call.range ? { range: call.range } : {}),
-        hint: `role names are unique: rename or delete the other role named ${other} first`,
-      });
-    }
-    if (res.status !== 200) this.fail(res, req, call);
-    return parseAclRole(decodeJson(res.text, subject), subject);
-  }
-
-  /** `DELETE /v1/acl/role/:id`: 200 empty; a missing role is a 500 `ACL role not found`, settled by a read-back. */
-  async deleteAclRole(id: string, subject: string): Promise<DeleteResult> {
-    const req = { method: 'DELETE' as const, path: rolePath(id), subject };
-    const res = await this.send({ ...req, ...goneCheck(async () => (await this.readAclRole(id)) === undefined) });
-    if (res.status === 200 || res.status === 204) return 'deleted';
-    if (isRoleGone(res)) return 'already-gone';
-    this.fail(res, req);
   }
 
   /**

@@ -5,11 +5,11 @@ import type { Kind } from '../../model/kinds.js';
 import type { StateRecord } from '../../state/types.js';
 import type { ObjectView } from '../provider.js';
 import { checkBindTargets, checkRolePolicies, knownNames, unmanagedRoleLinks, type Known } from './acl-reference-checks.js';
+import type { ReplicaItem } from './kind-remote.js';
 import type { CallOptions } from './client.js';
-import { loadAclPolicies } from './load-acl-policies.js';
-import { loadAclRoles } from './load-acl-roles.js';
+
+import { NOMAD_REMOTES } from './remotes.js';
 import type { NomadSession } from './session.js';
-import type { WireAclPolicyStub, WireAclRole } from './wire.js';
 
 export const isPolicy = (o: AnyDesired): o is DesiredObject<'NomadAclPolicy'> => o.kind === 'NomadAclPolicy';
 export const isRole = (o: AnyDesired): o is DesiredObject<'NomadAclRole'> => o.kind === 'NomadAclRole';
@@ -21,9 +21,8 @@ export interface AclLoad {
   /** Known role and policy names; undefined when nothing needed them (so nothing was listed). */
   roles?: Known;
   policies?: Known;
-  /** The lists as read, for the replica comparison (`--region`); undefined when not read. */
-  policyStubs?: WireAclPolicyStub[];
-  liveRoles?: WireAclRole[];
+  /** The lists as read, for the replica comparison (`--region`); absent when not read. */
+  replica: { NomadAclPolicy?: ReplicaItem[]; NomadAclRole?: ReplicaItem[] };
 }
 
 /**
@@ -38,21 +37,21 @@ export async function loadAcl(session: NomadSession, desired: readonly AnyDesire
   const policyRecords = records.filter((r) => r.kind === 'NomadAclPolicy');
   const roleRecords = records.filter((r) => r.kind === 'NomadAclRole');
   const binds = (kind: Kind): boolean => rules.some((r) => boundObject(r.spec)?.kind === kind);
-  const out: AclLoad = { views: [], diagnostics: [] };
+  const out: AclLoad = { views: [], diagnostics: [], replica: {} };
   if (policies.length > 0 || policyRecords.length > 0 || roles.length > 0 || binds('NomadAclPolicy')) {
-    const p = await loadAclPolicies(session, policies, policyRecords, call);
+    const p = await NOMAD_REMOTES.NomadAclPolicy.load(session, policies, policyRecords, call);
     out.views.push(...p.views);
     out.policies = knownNames(policies, policyRecords, p.liveNames);
-    out.policyStubs = p.stubs;
+    out.replica.NomadAclPolicy = p.replica;
     out.diagnostics.push(...checkRolePolicies(roles, out.policies));
   }
   // Deleting a policy: roles converge does not manage may link it too (warned about below).
   const deletingPolicies = out.policies?.deleting.size ?? 0;
   if (roles.length > 0 || roleRecords.length > 0 || binds('NomadAclRole') || deletingPolicies > 0) {
-    const r = await loadAclRoles(session, roles, roleRecords, call);
+    const r = await NOMAD_REMOTES.NomadAclRole.load(session, roles, roleRecords, call);
     out.views.push(...r.views);
     out.roles = knownNames(roles, roleRecords, r.liveNames);
-    out.liveRoles = r.live;
+    out.replica.NomadAclRole = r.replica;
     if (out.policies) out.diagnostics.push(...unmanagedRoleLinks(r.live, out.roles, out.policies));
   }
   out.diagnostics.push(...checkBindTargets(rules, out.roles, out.policies));

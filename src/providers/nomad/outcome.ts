@@ -1,3 +1,4 @@
+import { kindDefinition } from '../../kinds/registry.js';
 import type { JsonValue } from '../../model/json.js';
 import type { Change } from '../../plan/types.js';
 import type { OutcomeDetail } from '../../plan/codes.js';
@@ -17,10 +18,11 @@ export function failed(p: PlannedChange, e: unknown): ApplyOutcome {
 
 /**
  * A change that touches only what Nomad does not hold needs no request: `protect` (kept in state), and a
- * binding rule's `name` (a Moved document's rename: a rule has only an ID in Nomad, docs/reference/nomad-api.md §10).
+ * `name` of a kind whose name is converge's own (`rename: 'state-only'` in its KindDefinition: a binding rule has
+ * only an ID in Nomad, docs/reference/nomad-api.md §10), which a Moved document's rename changes.
  */
 export function onlyStateChanged(change: Change): boolean {
-  const local = (path: string) => path === 'protect' || (path === 'name' && change.kind === 'NomadBindingRule');
+  const local = (path: string) => path === 'protect' || (path === 'name' && kindDefinition(change.kind).rename === 'state-only');
   return change.fields.length > 0 && change.fields.every((f) => local(f.path));
 }
 

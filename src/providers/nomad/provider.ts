@@ -11,24 +11,17 @@ import type { Kind } from '../../model/kinds.js';
 import { redactorOf } from '../../secrets/redactor.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, ObjectView, Provider, ProviderContext } from '../provider.js';
 import { TEMPLATED_BIND_NOTE, checkLiveMethodBindNames, isTemplatedRule } from './acl-reference-checks.js';
-import { applyAclPolicies } from './apply-acl-policies.js';
-import { applyAclRoles } from './apply-acl-roles.js';
-import { applyAuthMethods } from './apply-auth-methods.js';
-import { applyBindingRules } from './apply-binding-rules.js';
 import { NomadClient, type CallOptions } from './client.js';
-import { nomadImportRecord } from './export-record.js';
 import { isRule, loadAcl } from './load-acl.js';
-import { loadAuthMethods } from './load-auth-methods.js';
-import { loadBindingRules } from './load-binding-rules.js';
 import { preflightNomad } from './preflight.js';
-import { refineNomad } from './refine.js';
 import { withNomadIntent } from './intent.js';
 import { replicaLag } from './replica-lag.js';
+import { NOMAD_REMOTES, remoteOf } from './remotes.js';
 import { checkRegions } from './regions.js';
 import { NOMAD_KINDS as SERVED } from './kinds.js';
-import { assertNever } from '../../model/action.js';
 import type { NomadSession } from './session.js';
-import type { WireAuthMethod, WireBindingRuleStub } from './wire.js';
+import type { LiveMethodMappings } from './acl-reference-checks.js';
+import type { NomadKind as NomadKindName, ReplicaItem } from './kind-remote.js';
 
 export interface NomadProviderOptions {
   /** NOMAD_ADDR, e.g. `https://nomad.example.com:4646`. */
@@ -103,16 +96,16 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
       const views: ObjectView[] = [...acl.views];
       const diagnostics: Diagnostic[] = [...acl.diagnostics];
       const needRules = rules.length > 0 || ruleRecords.length > 0;
-      const lag = { region: lagRegion ?? '', policies: acl.policyStubs, roles: acl.liveRoles };
+      const lists: { [K in NomadKindName]?: ReplicaItem[] } = { ...acl.replica };
       if (methods.length === 0 && methodRecords.length === 0 && !needRules) {
-        if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { ...lag, methods: undefined, rules: undefined })));
+        if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { region: lagRegion, lists })));
         return { views, diagnostics };
       }
 
-      const m = await loadAuthMethods(session, methods, methodRecords, call, ctx);
+      const m = await NOMAD_REMOTES.NomadAuthMethod.load(session, methods, methodRecords, call, ctx);
+      lists.NomadAuthMethod = m.replica;
       views.push(...m.views);
       diagnostics.push(...m.diagnostics);
-      let ruleStubs: WireBindingRuleStub[] | undefined;
       if (needRules) {
         // A method converge owns but no manifest names any more is deleted by this very plan: a rule
         // still pointing at it would be orphaned by the server (docs/reference/nomad-api.md §8), so it does
@@ -120,7 +113,7 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
         const desiredMethods = new Set(methods.map((o) => o.name));
         const deleting = new Set(methodRecords.map((r) => r.name).filter((n) => !desiredMethods.has(n)));
         const known = new Set([...desiredMethods, ...m.stubs.map((s) => s.Name).filter((n) => !deleting.has(n))]);
-        const r = await loadBindingRules(session, rules, ruleRecords, known, call, deleting);
+        const r = await NOMAD_REMOTES.NomadBindingRule.load(session, rules, ruleRecords, known, call, deleting);
         diagnostics.push(...checkLiveMethodBindNames(rules, await liveOnlyMethods(session, rules, desiredMethods, known, call)));
         for (const view of r.views) {
           const object = view.desired?.object;
@@ -128,32 +121,22 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
         }
         views.push(...r.views);
         diagnostics.push(...r.diagnostics);
-        ruleStubs = r.stubs;
+        lists.NomadBindingRule = r.replica;
       }
-      if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { ...lag, methods: m.stubs, rules: ruleStubs })));
+      if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { region: lagRegion, lists })));
       return { views, diagnostics };
     },
 
-    // Each refined change carries the request body apply will send (intent.ts).
-    refine: (view, change) => refineNomad(view, change).map((c) => withNomadIntent(view, c)),
-
-    apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
-      const kind = SERVED.check(batch.kind);
-      switch (kind) {
-        case 'NomadAclPolicy':
-          return applyAclPolicies(session, batch, ctx);
-        case 'NomadAclRole':
-          return applyAclRoles(session, batch, ctx);
-        case 'NomadAuthMethod':
-          return applyAuthMethods(session, batch, ctx);
-        case 'NomadBindingRule':
-          return applyBindingRules(session, batch, ctx);
-        default:
-          return assertNever(kind, 'Nomad kind');
-      }
+    // The kind's own refine, then each refined change carries the request body apply will send (intent.ts).
+    refine(view, change) {
+      const remote = remoteOf(SERVED.check(view.kind));
+      return (remote.refine ? remote.refine(view, change) : [change]).map((c) => withNomadIntent(view, c));
     },
 
-    adopt: (view, _all, now) => nomadImportRecord(view, now),
+    // Each kind's batch goes to its own remote half (remotes.ts); a kind the provider does not serve is a wiring mistake.
+    apply: (batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> => remoteOf(SERVED.check(batch.kind)).apply(session, batch, ctx),
+
+    adopt: (view, _all, now) => remoteOf(SERVED.check(view.kind)).adopt(view, now),
 
     async close(): Promise<void> {
       if (ownsHttp) await http.close();
@@ -171,11 +154,11 @@ async function liveOnlyMethods(
   desiredMethods: ReadonlySet<string>,
   known: ReadonlySet<string>,
   call: CallOptions,
-): Promise<Map<string, WireAuthMethod>> {
+): Promise<Map<string, LiveMethodMappings>> {
   const names = [...new Set(rules.filter(isTemplatedRule).map((r) => r.spec.authMethod))].filter((n) => !desiredMethods.has(n) && known.has(n));
-  const out = new Map<string, WireAuthMethod>();
+  const out = new Map<string, LiveMethodMappings>();
   for (const name of names) {
-    const method = await session.client.readAuthMethod(name, call);
+    const method = await NOMAD_REMOTES.NomadAuthMethod.read(session.client, name, call);
     if (method) out.set(name, method);
   }
   return out;

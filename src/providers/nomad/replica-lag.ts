@@ -1,7 +1,8 @@
 import { isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import type { NomadSession } from './session.js';
-import type { WireAclPolicyStub, WireAclRole, WireAuthMethodStub, WireBindingRuleStub } from './wire.js';
+import type { NomadKind, ReplicaItem } from './kind-remote.js';
+import { allRemotes } from './remotes.js';
 
 /** How many differing objects a lag report names before it says "and N more". */
 const NAMED = 8;
@@ -10,13 +11,10 @@ export interface LagInput {
   /** The region asked about (`plan --region` / `drift --region`). */
   region: string;
   /**
-   * The lists just read from the authoritative region (the ones the plan is built on). Undefined when
-   * the plan did not need that list (nothing of the kind in play), so it is not compared either.
+   * The lists just read from the authoritative region (the ones the plan is built on), per kind. A kind
+   * absent was not needed by the plan (nothing of it in play), so it is not compared either.
    */
-  methods: readonly WireAuthMethodStub[] | undefined;
-  rules: readonly WireBindingRuleStub[] | undefined;
-  policies?: readonly WireAclPolicyStub[] | undefined;
-  roles?: readonly WireAclRole[] | undefined;
+  lists: Partial<Record<NomadKind, readonly ReplicaItem[]>>;
 }
 
 /**
@@ -31,21 +29,10 @@ export async function replicaLag(session: NomadSession, input: LagInput): Promis
   const call = { region: input.region };
   const differences: string[] = [];
   try {
-    if (input.policies !== undefined) {
-      const policies = await session.client.listAclPolicies(call);
-      differences.push(...compare('NomadAclPolicy', input.policies, policies, (s) => s.Name));
-    }
-    if (input.roles !== undefined) {
-      const roles = await session.client.listAclRoles(call);
-      differences.push(...compare('ACL role', input.roles, roles, (s) => s.ID));
-    }
-    if (input.methods !== undefined) {
-      const methods = await session.client.listAuthMethods(call);
-      differences.push(...compare('NomadAuthMethod', input.methods, methods, (s) => s.Name));
-    }
-    if (input.rules !== undefined) {
-      const rules = await session.client.listBindingRules(call);
-      differences.push(...compare('binding rule', input.rules, rules, (s) => s.ID));
+    for (const remote of allRemotes()) {
+      const authoritative = input.lists[remote.kind];
+      if (authoritative === undefined) continue;
+      differences.push(...compare(remote.replica.item, authoritative, await remote.replica.list(session.client, call)));
     }
   } catch (e) {
     if (!isConvergeError(e)) throw e;
@@ -83,26 +70,23 @@ export async function replicaLag(session: NomadSession, input: LagInput): Promis
   ];
 }
 
-function compare<T extends { Hash: string }>(what: string, authoritative: readonly T[], replica: readonly T[], key: (s: T) => string): string[] {
+function compare(what: string, authoritative: readonly ReplicaItem[], replica: readonly ReplicaItem[]): string[] {
   const out: string[] = [];
-  const there = new Map(replica.map((s) => [key(s), s]));
-  const here = new Set(authoritative.map(key));
+  const there = new Map(replica.map((s) => [s.key, s]));
+  const here = new Set(authoritative.map((s) => s.key));
   for (const s of authoritative) {
-    const copy = there.get(key(s));
-    if (!copy) out.push(`${what} ${key(s)} not copied yet`);
-    else if (copy.Hash !== s.Hash) out.push(`${what} ${key(s)} is an older copy`);
+    const copy = there.get(s.key);
+    if (!copy) out.push(`${what} ${s.key} not copied yet`);
+    else if (copy.Hash !== s.Hash) out.push(`${what} ${s.key} is an older copy`);
   }
-  for (const s of replica) if (!here.has(key(s))) out.push(`${what} ${key(s)} still present (deleted in the authoritative region)`);
+  for (const s of replica) if (!here.has(s.key)) out.push(`${what} ${s.key} still present (deleted in the authoritative region)`);
   return out;
 }
 
 /** "ACL policy, auth method and binding rule": the kinds compared, for the in-sync message. */
 function compared(input: LagInput): string {
-  const kinds = [
-    input.policies && 'ACL policy',
-    input.roles && 'ACL role',
-    input.methods && 'auth method',
-    input.rules && 'binding rule',
-  ].filter((k): k is string => typeof k === 'string');
+  const kinds = allRemotes()
+    .filter((r) => input.lists[r.kind] !== undefined)
+    .map((r) => r.replica.noun);
   return kinds.length <= 1 ? (kinds[0] ?? 'object') : `${kinds.slice(0, -1).join(', ')} and ${kinds[kinds.length - 1] ?? ''}`;
 }

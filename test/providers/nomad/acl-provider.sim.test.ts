@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyDesired } from '../../../src/model/desired.js';
-import { adoptedRoleNote } from '../../../src/providers/nomad/load-acl-roles.js';
+import { adoptedRoleNote } from '../../../src/kinds/nomad-acl-role/remote/load.js';
 import { openRig, type Rig } from './harness.js';
 import { aclPolicy, aclRole } from './helpers.js';
 

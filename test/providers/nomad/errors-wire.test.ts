@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { flattenMultierror, isAlreadyGone, nomadError } from '../../../src/providers/nomad/errors.js';
-import { parseAuthMethod, parseAuthMethodStubs, parseBindingRuleStubs, decodeJson } from '../../../src/providers/nomad/wire.js';
-import { refineNomad } from '../../../src/providers/nomad/refine.js';
+import { decodeJson } from '../../../src/providers/nomad/wire.js';
+import { parseBindingRuleStubs } from '../../../src/kinds/nomad-binding-rule/remote/wire.js';
+import { parseAuthMethod, parseAuthMethodStubs } from '../../../src/kinds/nomad-auth-method/remote/wire.js';
+import { refineBindingRule } from '../../../src/kinds/nomad-binding-rule/remote/refine.js';
 import { reasonSentence } from '../../../src/views/change-sentences.js';
 import type { ObjectView } from '../../../src/providers/provider.js';
 import { RANGE, rule } from './helpers.js';
-import { bindingRuleFields } from '../../../src/providers/nomad/mapping.js';
+import { bindingRuleFields } from '../../../src/kinds/nomad-binding-rule/remote/mapping.js';
 
 const res = (status: number, text: string) => ({ status, headers: {}, text });
 const ctx = { method: 'POST', path: '/v1/acl/auth-method/okta', subject: 'NomadAuthMethod/okta', range: RANGE };
@@ -87,7 +89,7 @@ describe('refine', () => {
       fields: [{ path: 'authMethod', before: 'okta', after: 'gh', sensitive: false }],
       notes: [],
     };
-    const out = refineNomad(view, change);
+    const out = refineBindingRule(view, change);
     expect(out.map((c) => c.action)).toEqual(['delete', 'create']);
     expect(out[0]?.id).toBe('uuid-1');
     expect(out[1]?.id).toBeUndefined();
@@ -104,6 +106,6 @@ describe('refine', () => {
       live: { id: 'uuid-1', fields: bindingRuleFields({ ...d.spec, description: 'old' }), extra: {} },
     };
     const change = { kind: 'NomadBindingRule' as const, name: 'eng', action: 'update' as const, fields: [], notes: [] };
-    expect(refineNomad(view, change)).toEqual([change]);
+    expect(refineBindingRule(view, change)).toEqual([change]);
   });
 });

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { diffFields } from '../../../src/plan/diff.js';
-import {
-  DEFAULT_TOKEN_NAME_FORMAT,
-  authMethodFields,
-  authMethodRequest,
-  bindingRuleFields,
-  bindingRuleRequest,
-  canonicalDuration,
-  liveAuthMethodFields,
-  liveBindingRuleFields,
-  ruleNaturalKey,
-} from '../../../src/providers/nomad/mapping.js';
-import { parseAuthMethod, parseBindingRule, type WireAuthMethod } from '../../../src/providers/nomad/wire.js';
+import { canonicalDuration } from '../../../src/providers/nomad/mapping.js';
+import { bindingRuleFields, bindingRuleRequest, liveBindingRuleFields, ruleNaturalKey } from '../../../src/kinds/nomad-binding-rule/remote/mapping.js';
+import { DEFAULT_TOKEN_NAME_FORMAT, authMethodFields, authMethodRequest, liveAuthMethodFields } from '../../../src/kinds/nomad-auth-method/remote/mapping.js';
+import { parseBindingRule } from '../../../src/kinds/nomad-binding-rule/remote/wire.js';
+import { parseAuthMethod, type WireAuthMethod } from '../../../src/kinds/nomad-auth-method/remote/wire.js';
 import type { NomadAuthMethodSpec } from '../../../src/kinds/nomad-auth-method/spec.js';
 
 /** A read as the real server writes it (docs/reference/nomad-api.md §1.2), secrets redacted. */

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAny, AUTH_METHOD_POS, jwt, method, rule } from './helpers.js';
 import { openRig, SECRET, type Rig } from './harness.js';
-import { HIDDEN_CHANGE } from '../../../src/providers/nomad/load-auth-methods.js';
-import { adoptedNote, MANAGEMENT_NOTE } from '../../../src/providers/nomad/load-binding-rules.js';
+import { HIDDEN_CHANGE } from '../../../src/kinds/nomad-auth-method/remote/load.js';
+import { adoptedNote, MANAGEMENT_NOTE } from '../../../src/kinds/nomad-binding-rule/remote/load.js';
 import { TEMPLATED_BIND_NOTE } from '../../../src/providers/nomad/acl-reference-checks.js';
 
 let rig: Rig;

@@ -1,19 +1,25 @@
-import type { DesiredObject } from '../../model/desired.js';
-import type { StateRecord } from '../../state/types.js';
-import type { Note } from '../../plan/codes.js';
-import type { ObjectView } from '../provider.js';
-import { aclRoleFields, liveAclRoleFields } from './acl-mapping.js';
-import type { CallOptions } from './client.js';
-import { joinByName } from './join-by-name.js';
-import type { NomadSession } from './session.js';
+import type { DesiredObject } from '../../../model/desired.js';
+import type { Note } from '../../../plan/codes.js';
+import type { ObjectView } from '../../../providers/provider.js';
+import type { CallOptions } from '../../../providers/nomad/client.js';
+import { joinByName } from '../../../providers/nomad/join-by-name.js';
+import type { KindLoad, ReplicaItem } from '../../../providers/nomad/kind-remote.js';
+import type { NomadSession } from '../../../providers/nomad/session.js';
+import type { StateRecord } from '../../../state/types.js';
+import { listAclRoles } from './endpoints.js';
+import { aclRoleFields, liveAclRoleFields } from './mapping.js';
 import type { WireAclRole } from './wire.js';
 
-export interface AclRoleLoad {
-  views: ObjectView[];
+export interface AclRoleLoad extends KindLoad {
   /** Every live role name, for binding-rule checks. */
   liveNames: Set<string>;
-  /** Every live role (the list has every field). */
+  /** Every live role (the list has every field): the provider warns about unmanaged roles' links from it. */
   live: WireAclRole[];
+}
+
+/** A replica copies whole roles, UUID and Hash with them: compared by ID. */
+export function replicaItems(roles: readonly WireAclRole[]): ReplicaItem[] {
+  return roles.map((r) => ({ key: r.ID, Hash: r.Hash }));
 }
 
 export function adoptedRoleNote(id: string): Note {
@@ -33,7 +39,7 @@ export async function loadAclRoles(
   records: StateRecord[],
   call: CallOptions,
 ): Promise<AclRoleLoad> {
-  const roles = await session.client.listAclRoles(call);
+  const roles = await listAclRoles(session.client, call);
   const byId = new Map(roles.map((r) => [r.ID, r]));
   const byName = new Map(roles.map((r) => [r.Name, r]));
   const claimed = new Set(records.map((r) => r.id).filter((id) => byId.has(id)));
@@ -56,5 +62,5 @@ export async function loadAclRoles(
     if (role) view.live = { id: role.ID, fields: liveAclRoleFields(role), extra: { hash: role.Hash } };
     views.push(view);
   }
-  return { views, liveNames: new Set(roles.map((r) => r.Name)), live: roles };
+  return { views, liveNames: new Set(roles.map((r) => r.Name)), live: roles, replica: replicaItems(roles) };
 }

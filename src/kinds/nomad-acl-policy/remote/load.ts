@@ -1,14 +1,14 @@
-import type { DesiredObject } from '../../model/desired.js';
-import type { StateRecord } from '../../state/types.js';
-import type { ObjectView } from '../provider.js';
-import { aclPolicyFields, liveAclPolicyFields } from './acl-mapping.js';
-import type { CallOptions } from './client.js';
-import { joinByName, readLiveByHash } from './join-by-name.js';
-import type { NomadSession } from './session.js';
+import type { DesiredObject } from '../../../model/desired.js';
+import type { StateRecord } from '../../../state/types.js';
+import { aclPolicyFields, liveAclPolicyFields } from './mapping.js';
+import type { CallOptions } from '../../../providers/nomad/client.js';
+import { joinByName, readLiveByHash } from '../../../providers/nomad/join-by-name.js';
+import type { KindLoad, ReplicaItem } from '../../../providers/nomad/kind-remote.js';
+import type { NomadSession } from '../../../providers/nomad/session.js';
+import { listAclPolicies, readAclPolicy } from './endpoints.js';
 import type { WireAclPolicyStub } from './wire.js';
 
-export interface AclPolicyLoad {
-  views: ObjectView[];
+export interface AclPolicyLoad extends KindLoad {
   /** Every live policy name (from the one list call), for role and binding-rule checks. */
   liveNames: Set<string>;
   stubs: WireAclPolicyStub[];
@@ -27,7 +27,7 @@ export async function loadAclPolicies(
   records: StateRecord[],
   call: CallOptions,
 ): Promise<AclPolicyLoad> {
-  const stubs = await session.client.listAclPolicies(call);
+  const stubs = await listAclPolicies(session.client, call);
   const views = joinByName('NomadAclPolicy', desired, records).map(({ view, object }) => {
     if (object) view.desired = { object, fields: aclPolicyFields(object.spec), secrets: {} };
     return view;
@@ -35,8 +35,13 @@ export async function loadAclPolicies(
   await readLiveByHash(
     views,
     stubs,
-    (name) => session.client.readAclPolicy(name, call),
+    (name) => readAclPolicy(session.client, name, call),
     (wire, view) => ({ id: view.name, fields: liveAclPolicyFields(wire), extra: { hash: wire.Hash } }),
   );
-  return { views, liveNames: new Set(stubs.map((s) => s.Name)), stubs };
+  return { views, liveNames: new Set(stubs.map((s) => s.Name)), stubs, replica: replicaItems(stubs) };
+}
+
+/** A replica copies whole policies, Hash with them: compared by name. */
+export function replicaItems(stubs: readonly WireAclPolicyStub[]): ReplicaItem[] {
+  return stubs.map((s) => ({ key: s.Name, Hash: s.Hash }));
 }

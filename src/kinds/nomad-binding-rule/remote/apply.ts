@@ -1,13 +1,14 @@
-import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
-import type { SourceRange } from '../../diagnostics/types.js';
-import type { NomadBindingRuleSpec } from '../../kinds/nomad-binding-rule/spec.js';
-import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
-import { findRulesByNaturalKey } from './load-binding-rules.js';
+import { ConvergeError, isConvergeError } from '../../../diagnostics/errors.js';
+import type { SourceRange } from '../../../diagnostics/types.js';
+import type { NomadBindingRuleSpec } from '../spec.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../../../providers/provider.js';
+import { createBindingRule, deleteBindingRule, updateBindingRule } from './endpoints.js';
+import { findRulesByNaturalKey } from './load.js';
 import { ruleNaturalKey } from './mapping.js';
-import { nomadIntentOf, plannedBody } from './apply-intent.js';
-import { newRecord, succeeded } from './outcome.js';
-import { applyEach } from './apply-each.js';
-import type { NomadSession } from './session.js';
+import { nomadIntentOf, plannedBody } from '../../../providers/nomad/apply-intent.js';
+import { newRecord, succeeded } from '../../../providers/nomad/outcome.js';
+import { applyEach } from '../../../providers/nomad/apply-each.js';
+import type { NomadSession } from '../../../providers/nomad/session.js';
 import type { WireBindingRule, WireBindingRuleRequest } from './wire.js';
 
 /** Create attempts in all, each after a read by natural key found nothing (docs/architecture.md "Rules the code keeps"). */
@@ -36,7 +37,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, batch: ApplyBat
         await ctx.forget(address);
         return succeeded(p, { code: 'dropped-no-id', object: 'rule' });
       }
-      const result = await session.client.deleteBindingRule(id, subject);
+      const result = await deleteBindingRule(session.client, id, subject);
       await ctx.forget(address);
       return succeeded(p, result === 'deleted' ? { code: 'done-id', object: 'rule', id } : { code: 'already-gone', object: 'rule', id });
     }
@@ -52,7 +53,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, batch: ApplyBat
         await ctx.save(newRecord(p, id, fields, {}, hash));
         return succeeded(p, { code: 'protect-recorded' });
       }
-      const reply = await session.client.updateBindingRule(id, body, subject, { range });
+      const reply = await updateBindingRule(session.client, id, body, subject, { range });
       await ctx.save(newRecord(p, reply.ID || id, fields, {}, reply.Hash));
       return succeeded(p, { code: 'done-id', object: 'rule', id });
     }
@@ -99,7 +100,7 @@ async function createWithRecovery(
   const key = ruleNaturalKey(spec);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await session.client.createBindingRule(body, subject, { range });
+      return await createBindingRule(session.client, body, subject, { range });
     } catch (e) {
       const uncertain = isConvergeError(e) && (e.retryable || e.code === 'http.network');
       if (!uncertain || attempt >= CREATE_ATTEMPTS) throw e;

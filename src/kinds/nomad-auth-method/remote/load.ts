@@ -1,20 +1,21 @@
-import type { Diagnostic } from '../../diagnostics/types.js';
-import type { DesiredObject } from '../../model/desired.js';
-import { diffFields } from '../../plan/diff.js';
-import type { HiddenChange } from '../../plan/codes.js';
-import type { StateRecord } from '../../state/types.js';
-import type { LiveView, ObjectView, ProviderContext } from '../provider.js';
-import type { CallOptions } from './client.js';
+import type { Diagnostic } from '../../../diagnostics/types.js';
+import type { DesiredObject } from '../../../model/desired.js';
+import { diffFields } from '../../../plan/diff.js';
+import type { HiddenChange } from '../../../plan/codes.js';
+import type { StateRecord } from '../../../state/types.js';
+import type { LiveView, ProviderContext } from '../../../providers/provider.js';
+import type { CallOptions } from '../../../providers/nomad/client.js';
 import { desiredAuthMethodView } from './desired.js';
-import { joinByName, readLiveByHash } from './join-by-name.js';
+import { joinByName, readLiveByHash } from '../../../providers/nomad/join-by-name.js';
 import { liveAuthMethodFields } from './mapping.js';
-import type { NomadSession } from './session.js';
+import type { KindLoad } from '../../../providers/nomad/kind-remote.js';
+import type { NomadSession } from '../../../providers/nomad/session.js';
+import { listAuthMethods, readAuthMethod } from './endpoints.js';
 import type { WireAuthMethodStub } from './wire.js';
 
 export const HIDDEN_CHANGE: HiddenChange = { code: 'secret-hash-moved' };
 
-export interface AuthMethodLoad {
-  views: ObjectView[];
+export interface AuthMethodLoad extends KindLoad {
   diagnostics: Diagnostic[];
   /** Every live auth method (from the one list call), for binding-rule checks. */
   stubs: WireAuthMethodStub[];
@@ -34,7 +35,7 @@ export async function loadAuthMethods(
   ctx: ProviderContext,
 ): Promise<AuthMethodLoad> {
   const diagnostics: Diagnostic[] = [];
-  const stubs = await session.client.listAuthMethods(call);
+  const stubs = await listAuthMethods(session.client, call);
   const named = joinByName('NomadAuthMethod', desired, records);
   for (const { view, object } of named) {
     if (!object) continue;
@@ -46,7 +47,7 @@ export async function loadAuthMethods(
   await readLiveByHash(
     views,
     stubs,
-    (name) => session.client.readAuthMethod(name, call),
+    (name) => readAuthMethod(session.client, name, call),
     (wire, view) => {
       const live: LiveView = { id: view.name, fields: liveAuthMethodFields(wire), extra: { hash: wire.Hash } };
       const record = view.record;
@@ -65,7 +66,7 @@ export async function loadAuthMethods(
   );
 
   diagnostics.push(...defaultConflicts(stubs, desired, new Set(records.map((r) => r.name))));
-  return { views, diagnostics, stubs };
+  return { views, diagnostics, stubs, replica: stubs.map((s) => ({ key: s.Name, Hash: s.Hash })) };
 }
 
 /**

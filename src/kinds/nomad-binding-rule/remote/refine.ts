@@ -1,22 +1,17 @@
-import { diffFields } from '../../plan/diff.js';
-import type { Change } from '../../plan/types.js';
-import type { Note, Reason } from '../../plan/codes.js';
-import type { ObjectView } from '../provider.js';
+import { diffFields } from '../../../plan/diff.js';
+import type { Change } from '../../../plan/types.js';
+import type { Note, Reason } from '../../../plan/codes.js';
+import type { ObjectView } from '../../../providers/provider.js';
 
 /**
- * Pure adjustments of the engine's generic change: updates Nomad refuses become a delete of the old rule
- * and a create of a new one (docs/reference/nomad-api.md §10):
+ * A binding rule's refine, pure: updates Nomad refuses become a delete of the old rule and a create of a
+ * new one (docs/reference/nomad-api.md §10):
  * - the auth method is immutable (400 `cannot update auth method for binding rule, create a new rule instead`);
  * - a role/policy rule cannot become `management`: the server merges the empty BindName that management
  *   needs with the stored name before Validate, then refuses with `bind name should be empty`.
  */
-export function refineNomad(view: ObjectView, change: Change): Change[] {
-  if (view.kind === 'NomadAclRole' && change.action === 'delete' && view.live) {
-    // Tokens link roles by ID and policy resolution skips a missing one (nomad/structs/acl.go ACLRole.Name:
-    // a rename by update "will not affect tokens"; a delete does): say so on every role delete.
-    return [{ ...change, notes: [...change.notes, { code: 'role-delete-unlinks-tokens', id: view.live.id }] }];
-  }
-  if (view.kind !== 'NomadBindingRule' || change.action !== 'update' || !view.live || !view.desired) return [change];
+export function refineBindingRule(view: ObjectView, change: Change): Change[] {
+  if (change.action !== 'update' || !view.live || !view.desired) return [change];
   const live = view.live.fields;
   const desired = view.desired.fields;
   // Reasons are for people; apply never reads them.

@@ -1,17 +1,18 @@
-import type { Diagnostic } from '../../diagnostics/types.js';
-import type { DesiredObject } from '../../model/desired.js';
-import type { StateRecord } from '../../state/types.js';
-import type { ObjectView } from '../provider.js';
-import type { CallOptions, NomadClient } from './client.js';
+import type { Diagnostic } from '../../../diagnostics/types.js';
+import type { DesiredObject } from '../../../model/desired.js';
+import type { StateRecord } from '../../../state/types.js';
+import type { CallOptions, NomadClient } from '../../../providers/nomad/client.js';
 import { desiredBindingRuleView } from './desired.js';
-import { mapLimit } from '../../async/map-limit.js';
-import { READ_CONCURRENCY } from './session.js';
+import { mapLimit } from '../../../async/map-limit.js';
+import { READ_CONCURRENCY } from '../../../providers/nomad/session.js';
 import { bindingRuleSpecFromWire, liveBindingRuleFields, ruleNaturalKey } from './mapping.js';
-import { liveFromRecord } from './hash-shortcut.js';
-import { joinByName } from './join-by-name.js';
-import type { NomadSession } from './session.js';
+import { listBindingRules, readBindingRule } from './endpoints.js';
+import { liveFromRecord } from '../../../providers/nomad/hash-shortcut.js';
+import { joinByName } from '../../../providers/nomad/join-by-name.js';
+import type { KindLoad } from '../../../providers/nomad/kind-remote.js';
+import type { NomadSession } from '../../../providers/nomad/session.js';
 import type { WireBindingRule, WireBindingRuleStub } from './wire.js';
-import type { Note } from '../../plan/codes.js';
+import type { Note } from '../../../plan/codes.js';
 
 export const MANAGEMENT_NOTE: Note = { code: 'management-rule' };
 
@@ -35,9 +36,9 @@ export async function loadBindingRules(
   knownMethods: ReadonlySet<string>,
   call: CallOptions,
   deletingMethods: ReadonlySet<string> = new Set(),
-): Promise<{ views: ObjectView[]; diagnostics: Diagnostic[]; stubs: WireBindingRuleStub[] }> {
+): Promise<KindLoad & { diagnostics: Diagnostic[]; stubs: WireBindingRuleStub[] }> {
   const diagnostics: Diagnostic[] = [];
-  const stubs = await session.client.listBindingRules(call);
+  const stubs = await listBindingRules(session.client, call);
   const stubById = new Map(stubs.map((s) => [s.ID, s]));
   const claimed = new Set(records.map((r) => r.id));
   const named = joinByName('NomadBindingRule', desired, records);
@@ -105,12 +106,12 @@ export async function loadBindingRules(
       });
     }
   }
-  return { views: named.map((n) => n.view), diagnostics, stubs };
+  return { views: named.map((n) => n.view), diagnostics, stubs, replica: stubs.map((s) => ({ key: s.ID, Hash: s.Hash })) };
 }
 
 async function fetchRules(client: NomadClient, ids: string[], call: CallOptions, into: Map<string, WireBindingRule>): Promise<void> {
   await mapLimit(ids, READ_CONCURRENCY, async (id) => {
-    const rule = await client.readBindingRule(id, call);
+    const rule = await readBindingRule(client, id, call);
     // Deleted between the list and the read: absent.
     if (rule) into.set(id, rule);
   });
@@ -118,7 +119,7 @@ async function fetchRules(client: NomadClient, ids: string[], call: CallOptions,
 
 /** Live rules of one auth method matching a natural key; used to recover a create whose reply was lost. */
 export async function findRulesByNaturalKey(client: NomadClient, key: string, authMethod: string, exclude: ReadonlySet<string>): Promise<WireBindingRule[]> {
-  const stubs: WireBindingRuleStub[] = await client.listBindingRules();
+  const stubs: WireBindingRuleStub[] = await listBindingRules(client);
   const ids = stubs.filter((s) => s.AuthMethod === authMethod && !exclude.has(s.ID)).map((s) => s.ID);
   const found = new Map<string, WireBindingRule>();
   await fetchRules(client, ids, {}, found);

@@ -1,13 +1,11 @@
-import { normalizePolicyHcl } from '../../kinds/nomad-acl-policy/policy-hcl.js';
-import type { NomadAclPolicyJobAcl, NomadAclPolicySpec } from '../../kinds/nomad-acl-policy/spec.js';
-import type { NomadAclRoleSpec } from '../../kinds/nomad-acl-role/spec.js';
-import { putString, type Fields } from './mapping.js';
-import type { WireAclPolicy, WireAclPolicyRequest, WireAclRole, WireAclRoleRequest, WireJobAcl } from './wire.js';
+import { normalizePolicyHcl } from '../policy-hcl.js';
+import type { NomadAclPolicyJobAcl, NomadAclPolicySpec } from '../spec.js';
+import { putString, type Fields } from '../../../providers/nomad/mapping.js';
+import type { WireAclPolicy, WireAclPolicyRequest, WireJobAcl } from './wire.js';
 
 /*
- * ACL policies and roles, wire ↔ manifest, the same way as mapping.ts: both sides of the diff go
- * through `aclPolicyFields` / `aclRoleFields`, with manifest-style paths (`rules`, `jobAcl.jobId`,
- * `policies`). Empty strings are absent, as Nomad stores them (Go zero values).
+ * ACL policies, wire ↔ manifest, the same way as src/providers/nomad/mapping.ts: both sides of the diff go through
+ * `aclPolicyFields`, with manifest-style paths (`rules`, `jobAcl.jobId`). Empty strings are absent, as Nomad stores them (Go zero values).
  */
 
 const JOB_ACL_KEYS = [
@@ -47,25 +45,4 @@ export function aclPolicyRequest(name: string, spec: NomadAclPolicySpec): WireAc
   const job = spec.jobAcl;
   const jobAcl: WireJobAcl | null = job ? { Namespace: job.namespace ?? '', JobID: job.jobId ?? '', Group: job.group ?? '', Task: job.task ?? '' } : null;
   return { Name: name, Description: spec.description ?? '', Rules: spec.rules, JobACL: jobAcl };
-}
-
-export function aclRoleFields(spec: NomadAclRoleSpec): Fields {
-  // A role grants the union of its policies, so their order means nothing; Nomad drops repeats
-  // (nomad/acl_endpoint.go UpsertRoles). Compared as a sorted set.
-  const out: Fields = { policies: [...new Set(spec.policies)].sort() };
-  putString(out, 'description', spec.description);
-  return out;
-}
-
-export function aclRoleSpecFromWire(r: WireAclRole): NomadAclRoleSpec {
-  return { ...(r.Description !== '' ? { description: r.Description } : {}), policies: r.Policies.map((p) => p.Name) };
-}
-
-export function liveAclRoleFields(r: WireAclRole): Fields {
-  return aclRoleFields(aclRoleSpecFromWire(r));
-}
-
-/** Every field, always (an update replaces the role). Policies in the manifest's order. */
-export function aclRoleRequest(name: string, spec: NomadAclRoleSpec): WireAclRoleRequest {
-  return { Name: name, Description: spec.description ?? '', Policies: [...new Set(spec.policies)].map((n) => ({ Name: n })) };
 }

@@ -1,14 +1,15 @@
-import { ConvergeError } from '../../diagnostics/errors.js';
-import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
-import { nomadIntentOf, plannedBody } from './apply-intent.js';
+import { ConvergeError } from '../../../diagnostics/errors.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../../../providers/provider.js';
+import { nomadIntentOf, plannedBody } from '../../../providers/nomad/apply-intent.js';
+import { applyEach } from '../../../providers/nomad/apply-each.js';
+import { newRecord, succeeded } from '../../../providers/nomad/outcome.js';
+import type { NomadSession } from '../../../providers/nomad/session.js';
+import { createAclRole, deleteAclRole, updateAclRole } from './endpoints.js';
 import type { WireAclRoleRequest } from './wire.js';
-import { applyEach } from './apply-each.js';
-import { newRecord, succeeded } from './outcome.js';
-import type { NomadSession } from './session.js';
 
 /**
- * ACL roles, by the UUID in the state record. A create is not idempotent; the client recovers a lost
- * reply by reading the role by name (client.ts createAclRole), never by sending a second create.
+ * ACL roles, by the UUID in the state record. A create is not idempotent; a lost reply is recovered by
+ * reading the role by name (endpoints.ts createAclRole), never by sending a second create.
  */
 export function applyAclRoles(session: NomadSession, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
   return applyEach(batch.changes, ctx, (p) => applyOne(session, p, ctx));
@@ -24,7 +25,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
       await ctx.forget(address);
       return succeeded(p, { code: 'dropped-no-id', object: 'role' });
     }
-    const result = await session.client.deleteAclRole(id, subject);
+    const result = await deleteAclRole(session.client, id, subject);
     await ctx.forget(address);
     return succeeded(p, result === 'deleted' ? { code: 'done-id', object: 'role', id } : { code: 'already-gone', object: 'role', id });
   }
@@ -40,7 +41,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
   const call = { range: desired.object.range };
   if (change.action === 'create') {
     if (!body) throw new ConvergeError('nomad.apply-internal', `${subject}: create without a body`, { source: 'internal' });
-    const role = await session.client.createAclRole(body, call);
+    const role = await createAclRole(session.client, body, call);
     await ctx.save(newRecord(p, role.ID, desired.fields, {}, role.Hash));
     return succeeded(p, { code: 'done-id', object: 'role', id: role.ID });
   }
@@ -51,7 +52,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
     await ctx.save(newRecord(p, id, desired.fields, {}, hash));
     return succeeded(p, { code: 'protect-recorded' });
   }
-  const role = await session.client.updateAclRole(id, body, call);
+  const role = await updateAclRole(session.client, id, body, call);
   await ctx.save(newRecord(p, role.ID || id, desired.fields, {}, role.Hash));
   return succeeded(p, { code: 'done-id', object: 'role', id });
 }

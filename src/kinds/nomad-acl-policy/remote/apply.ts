@@ -1,10 +1,11 @@
-import { ConvergeError } from '../../diagnostics/errors.js';
-import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
-import { nomadIntentOf, plannedBody } from './apply-intent.js';
+import { ConvergeError } from '../../../diagnostics/errors.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../../../providers/provider.js';
+import { nomadIntentOf, plannedBody } from '../../../providers/nomad/apply-intent.js';
 import type { WireAclPolicyRequest } from './wire.js';
-import { applyEach } from './apply-each.js';
-import { newRecord, succeeded } from './outcome.js';
-import type { NomadSession } from './session.js';
+import { applyEach } from '../../../providers/nomad/apply-each.js';
+import { newRecord, succeeded } from '../../../providers/nomad/outcome.js';
+import type { NomadSession } from '../../../providers/nomad/session.js';
+import { deleteAclPolicy, readAclPolicy, upsertAclPolicy } from './endpoints.js';
 
 /**
  * ACL policies, by name. A write answers 200 with an empty body (src/sandbox/nomad/SPEC.md "ACL
@@ -20,7 +21,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
   switch (change.action) {
     case 'delete': {
       // 200 whether or not it existed: Nomad cannot tell "deleted" from "already gone".
-      await session.client.deleteAclPolicy(change.name);
+      await deleteAclPolicy(session.client, change.name);
       await ctx.forget(address);
       return succeeded(p, { code: 'done' });
     }
@@ -36,9 +37,9 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
         await ctx.save(newRecord(p, change.name, desired.fields, {}, hash));
         return succeeded(p, { code: 'protect-recorded' });
       }
-      await session.client.upsertAclPolicy(body, { range: desired.object.range });
+      await upsertAclPolicy(session.client, body, { range: desired.object.range });
       // No Hash known (read failed or raced a delete): the next plan reads the policy instead of trusting the record.
-      const back = await session.client.readAclPolicy(change.name);
+      const back = await readAclPolicy(session.client, change.name);
       await ctx.save(newRecord(p, change.name, desired.fields, {}, back?.Hash ?? ''));
       return succeeded(p, { code: 'done' });
     }

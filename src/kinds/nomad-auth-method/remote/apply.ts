@@ -1,13 +1,14 @@
-import { ConvergeError } from '../../diagnostics/errors.js';
-import { diffFields } from '../../plan/diff.js';
-import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
+import { ConvergeError } from '../../../diagnostics/errors.js';
+import { diffFields } from '../../../plan/diff.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../../../providers/provider.js';
 import { resolveAuthMethodSecrets, secretDigests } from './desired.js';
 import { liveAuthMethodFields, withAuthMethodSecrets } from './mapping.js';
-import { nomadIntentOf, plannedBody } from './apply-intent.js';
+import { nomadIntentOf, plannedBody } from '../../../providers/nomad/apply-intent.js';
 import type { WireAuthMethodRequest } from './wire.js';
-import { newRecord, succeeded } from './outcome.js';
-import { applyEach } from './apply-each.js';
-import type { NomadSession } from './session.js';
+import { newRecord, succeeded } from '../../../providers/nomad/outcome.js';
+import { applyEach } from '../../../providers/nomad/apply-each.js';
+import type { NomadSession } from '../../../providers/nomad/session.js';
+import { deleteAuthMethod, upsertAuthMethod } from './endpoints.js';
 
 /**
  * Writes auth methods one at a time (a handful per cluster; the default rule needs order anyway).
@@ -38,7 +39,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
   const address = { kind: change.kind, name: change.name };
   switch (change.action) {
     case 'delete': {
-      const result = await session.client.deleteAuthMethod(change.name);
+      const result = await deleteAuthMethod(session.client, change.name);
       await ctx.forget(address);
       return succeeded(p, result === 'deleted' ? { code: 'done' } : { code: 'already-gone' });
     }
@@ -59,7 +60,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
       // Secrets come only from the manifest, resolved now; never from a read (§5: reads say `redacted`).
       const values = await resolveAuthMethodSecrets(object, ctx.secrets);
       const body = withAuthMethodSecrets(planned, values);
-      const reply = await session.client.upsertAuthMethod(body, { range: object.range });
+      const reply = await upsertAuthMethod(session.client, body, { range: object.range });
       await ctx.save(newRecord(p, change.name, desired.fields, secretDigests(values, ctx.secrets), reply.Hash));
       const mismatch = diffFields(desired.fields, liveAuthMethodFields(reply));
       if (mismatch.length > 0) {

@@ -1,9 +1,9 @@
-import { isConvergeError } from '../../diagnostics/errors.js';
-import type { Diagnostic } from '../../diagnostics/types.js';
-import type { DesiredObject } from '../../model/desired.js';
-import type { SecretResolver } from '../../secrets/types.js';
-import type { DesiredView } from '../provider.js';
-import { SECRET_PATHS, authMethodFields, bindingRuleFields, type AuthMethodSecrets } from './mapping.js';
+import { isConvergeError } from '../../../diagnostics/errors.js';
+import type { Diagnostic } from '../../../diagnostics/types.js';
+import type { DesiredObject } from '../../../model/desired.js';
+import type { SecretResolver } from '../../../secrets/types.js';
+import type { DesiredView } from '../../../providers/provider.js';
+import { SECRET_PATHS, authMethodFields, type AuthMethodSecrets } from './mapping.js';
 
 /**
  * Resolves the secrets of an auth method from the manifest (never from a read: §5, Nomad returns
@@ -49,8 +49,4 @@ export async function desiredAuthMethodView(
       ],
     };
   }
-}
-
-export function desiredBindingRuleView(object: DesiredObject<'NomadBindingRule'>): DesiredView {
-  return { object, fields: bindingRuleFields(object.spec), secrets: {} };
 }
