@@ -1,22 +1,27 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, sandboxProject } from './run-cli.js';
+import { doctorCommand } from '../../src/cli/commands/doctor.js';
+import { stateList } from '../../src/cli/commands/state.js';
+import { applying, inProcessWith, planning, type CommandStep } from '../library/story.js';
+import { sandboxProject } from './run-cli.js';
 
 /*
  * NOMAD_ADDR set to the HCP Terraform address (or TFE_ADDRESS to Nomad's): HCP Terraform answers
  * Nomad's paths with JSON:API 404s, which read as "no state yet" (`state list`: "No objects" while the
  * real state held objects) and `doctor` said ready. Each client now identifies its service before
- * trusting any answer, so every command says the address is the other service and sends nothing else.
+ * trusting any answer, so every command says the address is the other service and sends nothing else. The
+ * commands run in-process against the shared sandbox.
  */
 
 describe('an address that points at the other service', () => {
   const project = sandboxProject(['nomad', 'tfe']);
+  const run = (step: CommandStep, env: NodeJS.ProcessEnv) => inProcessWith({ cwd: project.dir, env }, step);
 
   beforeAll(async () => {
     await writeFile(join(project.dir, 'settings.yaml'), 'kind: Settings\nname: settings\nspec:\n  tfe: { organization: acme }\n  state:\n    backend: nomad\n');
     // A real state, with objects in it, at the right address.
-    const r = await runCli(['apply', '--auto-approve', 'settings.yaml', 'nomad'], project.dir, project.env());
+    const r = await run(applying({}, ['settings.yaml', 'nomad']), project.env());
     expect(r.code, r.stdout + r.stderr).toBe(0);
   });
   beforeEach(() => project.sandbox.log.clear());
@@ -29,7 +34,7 @@ describe('an address that points at the other service', () => {
   };
 
   it('state list is an error, not "No objects"', async () => {
-    const r = await runCli(['state', 'list'], project.dir, nomadAtTfe());
+    const r = await run((h) => stateList(h, ['.']), nomadAtTfe());
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).not.toContain('No objects');
     notNomad(r.stderr);
@@ -37,7 +42,7 @@ describe('an address that points at the other service', () => {
   });
 
   it('doctor fails the state and the Nomad lines', async () => {
-    const r = await runCli(['doctor', 'settings.yaml', 'nomad'], project.dir, nomadAtTfe());
+    const r = await run((h) => doctorCommand(h, ['settings.yaml', 'nomad']), nomadAtTfe());
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^FAIL {2}state: .*is not the Nomad API/m);
     expect(r.stdout).toMatch(/^FAIL {2}nomad .*is not the Nomad API/m);
@@ -46,8 +51,8 @@ describe('an address that points at the other service', () => {
   });
 
   it('plan and apply stop before reading anything else', async () => {
-    for (const args of [['plan', 'settings.yaml', 'nomad'], ['apply', '--auto-approve', 'settings.yaml', 'nomad']]) {
-      const r = await runCli(args, project.dir, nomadAtTfe());
+    for (const step of [planning({}, ['settings.yaml', 'nomad']), applying({}, ['settings.yaml', 'nomad'])]) {
+      const r = await run(step, nomadAtTfe());
       expect(r.code, r.stdout + r.stderr).toBe(1);
       notNomad(r.stderr);
     }
@@ -56,7 +61,7 @@ describe('an address that points at the other service', () => {
 
   it('TFE_ADDRESS at Nomad is not HCP Terraform', async () => {
     const env = project.env({ NO_COLOR: '1', TFE_ADDRESS: project.sandbox.nomad.url });
-    const r = await runCli(['plan', 'settings.yaml', 'tfe'], project.dir, env);
+    const r = await run(planning({}, ['settings.yaml', 'tfe']), env);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stderr).toContain(`${project.sandbox.nomad.url} is not the HCP Terraform API: GET /api/v2/ping answered HTTP 404 without the TFP-API-Version header`);
     expect(r.stderr).toContain('Is TFE_ADDRESS right?');

@@ -3,13 +3,20 @@ import { join } from 'node:path';
 import AjvModule from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/state/local-backend.js';
-import { openWorkspace, REPO, workspacePerTest, type Workspace } from '../e2e/harness.js';
+import { driftCommand } from '../../src/cli/commands/drift.js';
+import { loginExplainCommand } from '../../src/cli/commands/login.js';
+import { showCommand } from '../../src/cli/commands/show.js';
+import { stateList } from '../../src/cli/commands/state.js';
+import { validateCommand } from '../../src/cli/commands/validate.js';
+import { REPO } from '../e2e/harness.js';
+import { applying, inStory, openStory, planning, storyPerTest, type CommandStep, type Story } from '../library/story.js';
 
 /*
  * A `--json` command that fails still prints one JSON document on stdout: the diagnostics document of
  * schemas/diagnostics.json (the shape `validate --json` prints), while stderr stays the human text and the
  * exit code stays 1. Every JSON output carries formatVersion, and `state list --json` lists the owned
- * objects under schemas/state-list.json without a secret.
+ * objects under schemas/state-list.json without a secret. Each command runs in-process (its own code, the
+ * CLI's Host given `--json`) on the sandbox's clock.
  */
 const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as typeof AjvModule.default;
 const schema = (file: string) => JSON.parse(readFileSync(join(REPO, 'schemas', file), 'utf8')) as Record<string, unknown>;
@@ -38,12 +45,12 @@ function failureDocument(stdout: string): DiagnosticsDocument {
 const BAD_DOCUMENT = 'kind: NomadAuthMethod\nname: broken\nspec:\n  type: OIDC\n  tokenLocality: nowhere\n';
 
 describe('a failed --json command prints its diagnostics as JSON on stdout', () => {
-  const workspace = workspacePerTest();
+  const story = storyPerTest();
 
   it('plan --json with an invalid manifest: the diagnostics with file, line and column', async () => {
-    const ws = await workspace({ copyExamples: true });
+    const ws = await story({ copyExamples: true });
     await ws.write('nomad/broken.yaml', BAD_DOCUMENT);
-    const r = await ws.cli(['plan', '--json']);
+    const r = await inStory(ws, planning({ json: true }), { json: true });
     expect(r.code).toBe(1);
     const doc = failureDocument(r.stdout);
     // tokenLocality: nowhere, on line 5 column 18.
@@ -59,9 +66,9 @@ describe('a failed --json command prints its diagnostics as JSON on stdout', () 
   });
 
   it('apply --json with a token HCP Terraform refuses: the error with its hint, and never the token', async () => {
-    const ws = await workspace({ copyExamples: true });
+    const ws = await story({ copyExamples: true });
     const token = 'refused-token-Xk93-do-not-print';
-    const r = await ws.cli(['apply', '--auto-approve', '--json'], { TFE_TOKEN: token });
+    const r = await inStory(ws, applying({ json: true }), { json: true }, { TFE_TOKEN: token });
     expect(r.code).toBe(1);
     const doc = failureDocument(r.stdout);
     const last = doc.diagnostics.at(-1);
@@ -75,8 +82,8 @@ describe('a failed --json command prints its diagnostics as JSON on stdout', () 
   });
 
   it('plan --json without a Nomad token: the configuration error', async () => {
-    const ws = await workspace({ copyExamples: true });
-    const r = await ws.cli(['plan', '--json', 'nomad', 'settings.yaml'], { NOMAD_TOKEN: '' });
+    const ws = await story({ copyExamples: true });
+    const r = await inStory(ws, planning({ json: true }, ['nomad', 'settings.yaml']), { json: true }, { NOMAD_TOKEN: '' });
     expect(r.code).toBe(1);
     const doc = failureDocument(r.stdout);
     expect(doc.diagnostics.at(-1)?.source).toBe('user');
@@ -84,10 +91,10 @@ describe('a failed --json command prints its diagnostics as JSON on stdout', () 
   });
 
   it('apply --json while another run holds the state lock: the lock error naming the holder', async () => {
-    const ws = await workspace({ copyExamples: true });
+    const ws = await story({ copyExamples: true });
     const held = await createLocalBackend(join(ws.dir, '.converge', 'state.json')).lock('held by another run', { timeoutMs: 0 });
     try {
-      const r = await ws.cli(['apply', '--auto-approve', '--json']);
+      const r = await inStory(ws, applying({ json: true }), { json: true });
       expect(r.code).toBe(1);
       const last = failureDocument(r.stdout).diagnostics.at(-1);
       expect(last?.summary).toContain('"held by another run"');
@@ -99,45 +106,45 @@ describe('a failed --json command prints its diagnostics as JSON on stdout', () 
   });
 
   it('without --json a failure prints nothing on stdout, as before', async () => {
-    const ws = await workspace({ copyExamples: true });
+    const ws = await story({ copyExamples: true });
     await ws.write('nomad/broken.yaml', BAD_DOCUMENT);
-    const r = await ws.cli(['plan']);
+    const r = await inStory(ws, planning());
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
   });
 });
 
 describe('every --json output carries formatVersion', () => {
-  let ws: Workspace;
+  let ws: Story;
   beforeAll(async () => {
-    ws = await openWorkspace({ copyExamples: true });
-    const apply = await ws.cli(['apply', '--auto-approve', '--poll-interval', '50ms']);
+    ws = await openStory({ copyExamples: true });
+    const apply = await inStory(ws, applying({ pollInterval: '50ms' }));
     expect(apply.code, apply.stderr).toBe(0);
     await ws.write('ada.json', JSON.stringify({ email: 'Ada@acme.example', groups: ['engineering', 'staff'] }));
   });
   afterAll(async () => ws.close());
 
-  const commands: [string, string[], number[]][] = [
-    ['validate', ['validate', '--json'], [0]],
-    ['plan', ['plan', '--json', '--out', 'saved.plan'], [0]],
-    ['show', ['show', '--json', 'saved.plan'], [0]],
-    ['apply', ['apply', '--auto-approve', '--json', '--poll-interval', '50ms'], [0]],
-    ['drift', ['drift', '--json'], [0]],
-    ['state list', ['state', 'list', '--json'], [0]],
-    ['login explain', ['login', 'explain', '--method', 'okta', '--claims', 'ada.json', '--json', 'nomad'], [0]],
+  const commands: [string, CommandStep, number[]][] = [
+    ['validate', (h) => validateCommand(h, ['.'], { json: true }), [0]],
+    ['plan', planning({ json: true, out: 'saved.plan' }), [0]],
+    ['show', (h) => showCommand(h, 'saved.plan', { json: true }), [0]],
+    ['apply', applying({ json: true, pollInterval: '50ms' }), [0]],
+    ['drift', (h) => driftCommand(h, ['.'], { json: true }), [0]],
+    ['state list', (h) => stateList(h, ['.'], { json: true }), [0]],
+    ['login explain', (h) => loginExplainCommand(h, ['nomad'], { method: 'okta', claims: 'ada.json', json: true }), [0]],
   ];
-  it.each(commands)('%s --json', async (_name, args, codes) => {
-    const r = await ws.cli(args);
+  it.each(commands)('%s --json', async (command, step, codes) => {
+    const r = await inStory(ws, step, { json: true, command });
     expect(codes, r.stderr).toContain(r.code);
     expect((JSON.parse(r.stdout) as { formatVersion?: unknown }).formatVersion).toBe('1.0');
   });
 
   it('state list --json: every owned object with its address, id and manifest, and no secret', async () => {
-    const r = await ws.cli(['state', 'list', '--json']);
+    const r = await inStory(ws, (h) => stateList(h, ['.'], { json: true }), { json: true });
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { objects: { address: string; kind: string; name: string; id: string; source?: string }[] };
     expect(valid(stateListSchema, doc)).toBe('valid');
-    const text = await ws.cli(['state', 'list']);
+    const text = await inStory(ws, (h) => stateList(h, ['.']));
     const lines = text.stdout.trim().split('\n');
     expect(doc.objects.map((o) => `${o.address}\t${o.id}`)).toEqual(lines.map((l) => l.split('\t').slice(0, 2).join('\t')));
     const okta = doc.objects.find((o) => o.address === 'NomadAuthMethod/okta');

@@ -2,13 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AjvModule from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { driftCommand } from '../../src/cli/commands/drift.js';
 import { REPO, workspacePerTest } from '../e2e/harness.js';
+import { applying, inStory, planning, storyPerTest } from '../library/story.js';
 
 /*
  * `--json-stream` writes one JSON object per line on stdout (schemas/json-stream.json): the events of
  * docs/events.md as they happen, diagnostics, and a summary last. Each line validates; an apply streams its
  * phases and one outcome per change; a failing apply streams its diagnostics and exits 1; a sensitive
- * variable's value is on no line.
+ * variable's value is on no line. The commands run in-process (their own code, the CLI's Host given
+ * `--json-stream`) on the sandbox's clock; the flags refused together are commander's, so that case runs the
+ * built CLI.
  */
 const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as typeof AjvModule.default;
 const schema = (file: string) => JSON.parse(readFileSync(join(REPO, 'schemas', file), 'utf8')) as Record<string, unknown>;
@@ -45,16 +49,19 @@ function streamLines(stdout: string): Line[] {
 
 const SECRET = 'stream-vpc-Pw4Rk7-Yh52';
 
+const stream = { jsonStream: true } as const;
+
 describe('apply --json-stream', () => {
   const workspace = workspacePerTest();
+  const story = storyPerTest();
 
   it('streams the phases, one outcome per change, run states, and a summary with the apply result', async () => {
-    const ws = await workspace({ copyExamples: true, env: { VPC_DB_PASSWORD: SECRET } });
-    const plan = await ws.cli(['plan', '--json']);
+    const ws = await story({ copyExamples: true, env: { VPC_DB_PASSWORD: SECRET } });
+    const plan = await inStory(ws, planning({ json: true }), { json: true, command: 'plan' });
     const planned = (JSON.parse(plan.stdout) as { changes: { kind: string; name: string; action: string }[] }).changes.filter((c) => c.action !== 'no-op');
     expect(planned.length).toBeGreaterThan(5);
 
-    const r = await ws.cli(['apply', '--auto-approve', '--json-stream', '--poll-interval', '10ms']);
+    const r = await inStory(ws, applying({ pollInterval: '10ms' }), { ...stream, command: 'apply' });
     expect(r.code, r.stderr).toBe(0);
     const lines = streamLines(r.stdout);
     const events = lines.filter((l) => l.type === 'event');
@@ -80,9 +87,9 @@ describe('apply --json-stream', () => {
   });
 
   it('a failing apply streams its diagnostics with file:line:col, a failed summary, and exits 1', async () => {
-    const ws = await workspace({ copyExamples: true });
+    const ws = await story({ copyExamples: true });
     await ws.write('nomad/broken.yaml', 'kind: NomadAuthMethod\nname: broken\nspec:\n  type: OIDC\n  tokenLocality: nowhere\n');
-    const r = await ws.cli(['apply', '--auto-approve', '--json-stream']);
+    const r = await inStory(ws, applying(), { ...stream, command: 'apply' });
     expect(r.code).toBe(1);
     const lines = streamLines(r.stdout);
     const diag = lines.find((l) => l.type === 'diagnostic' && l.diagnostic?.range?.file.endsWith('broken.yaml') && l.diagnostic.range.start.line === 5);
@@ -93,9 +100,9 @@ describe('apply --json-stream', () => {
   });
 
   it('an error that ends the command is a diagnostic line, and the token is on no line', async () => {
-    const ws = await workspace({ copyExamples: true });
+    const ws = await story({ copyExamples: true });
     const token = 'refused-token-Jq40-do-not-print';
-    const r = await ws.cli(['apply', '--auto-approve', '--json-stream'], { TFE_TOKEN: token });
+    const r = await inStory(ws, applying(), { ...stream, command: 'apply' }, { TFE_TOKEN: token });
     expect(r.code).toBe(1);
     const lines = streamLines(r.stdout);
     const diags = lines.filter((l) => l.type === 'diagnostic');
@@ -113,16 +120,16 @@ describe('apply --json-stream', () => {
 });
 
 describe('plan and drift --json-stream', () => {
-  const workspace = workspacePerTest();
+  const story = storyPerTest();
 
   it('plan streams its phases and ends with the plan document; drift ends with the drift document', async () => {
-    const ws = await workspace({ copyExamples: true });
-    const plan = await ws.cli(['plan', '--json-stream']);
+    const ws = await story({ copyExamples: true });
+    const plan = await inStory(ws, planning(), { ...stream, command: 'plan' });
     expect(plan.code, plan.stderr).toBe(0);
     const lines = streamLines(plan.stdout);
     expect(lines.some((l) => l.code === 'cli.phase.start')).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: 'summary', command: 'plan', exitCode: 0, result: { formatVersion: '1.0' } });
-    const drift = await ws.cli(['drift', '--json-stream']);
+    const drift = await inStory(ws, (h) => driftCommand(h, ['.'], {}), { ...stream, command: 'drift' });
     expect(drift.code).toBe(2);
     expect(streamLines(drift.stdout).at(-1)).toMatchObject({ type: 'summary', command: 'drift', exitCode: 2 });
   });

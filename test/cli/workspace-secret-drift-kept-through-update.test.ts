@@ -2,20 +2,24 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appliedVpcWorkspace } from './applied-vpc-workspace.js';
-import { EXAMPLE_SECRETS, runCli } from './run-cli.js';
+import { driftCommand } from '../../src/cli/commands/drift.js';
+import { applying, inProcessWith, planning, type CommandStep } from '../library/story.js';
+import { EXAMPLE_SECRETS } from './run-cli.js';
 
 /*
  * A sensitive workspace variable rewritten outside converge is hidden drift. An apply that updated
  * the same workspace for another reason used to send only that change and record the secret's new
  * version as converged, so the next `drift` said "No drift" with the tampered value still live. Now
  * the update sends the manifest's secret again (the plan says so), and the live secret is the
- * manifest's once more.
+ * manifest's once more. After the shared first apply, the commands run in-process against the sandbox.
  */
 
 describe('hidden drift on a workspace secret and an unrelated update', () => {
   const world = appliedVpcWorkspace();
   const env = world.env;
   const project = { get dir() { return world.dir(); } };
+  const run = (step: CommandStep) => inProcessWith({ cwd: project.dir, env: env() }, step);
+  const drifting: CommandStep = (h) => driftCommand(h, ['tfe'], {});
   const api = async (path: string, init: RequestInit = {}) => {
     const { env: sb } = world.sandbox();
     const res = await fetch(`${sb.TFE_ADDRESS}/api/v2${path}`, {
@@ -35,7 +39,7 @@ describe('hidden drift on a workspace secret and an unrelated update', () => {
     expect(secret).toBeDefined();
     await api(`/workspaces/${ws.id}/vars/${secret?.id}`, { method: 'PATCH', body: JSON.stringify({ data: { type: 'vars', id: secret?.id, attributes: { value: 'set-by-hand' } } }) });
 
-    const drift = await runCli(['drift', 'tfe'], project.dir, env());
+    const drift = await run(drifting);
     expect(drift.code, drift.stdout + drift.stderr).toBe(2);
     expect(drift.stdout).toContain('NoCodeWorkspace/vpc-dev');
 
@@ -43,14 +47,14 @@ describe('hidden drift on a workspace secret and an unrelated update', () => {
     const file = join(project.dir, 'tfe', 'vpc.yaml');
     await writeFile(file, (await readFile(file, 'utf8')).replace('value: eu-west-1', 'value: us-east-1'));
 
-    const plan = await runCli(['plan', 'tfe'], project.dir, env());
+    const plan = await run(planning({}, ['tfe']));
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(plan.stdout).toMatch(/variables\.terraform\.db_password\.value/);
     expect(plan.stdout).toContain('rewritten outside converge');
     expect(plan.stdout + plan.stderr).not.toContain(EXAMPLE_SECRETS.VPC_DB_PASSWORD);
 
     sandbox.log.clear();
-    const apply = await runCli(['apply', '--auto-approve', 'tfe'], project.dir, env());
+    const apply = await run(applying({ pollInterval: '50ms' }, ['tfe']));
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     const patched = sandbox.log.writes().filter((e) => e.method === 'PATCH' && e.path.endsWith(`/vars/${secret?.id}`));
     expect(patched).toHaveLength(1);
@@ -58,7 +62,7 @@ describe('hidden drift on a workspace secret and an unrelated update', () => {
     expect(apply.stdout + apply.stderr).not.toContain(EXAMPLE_SECRETS.VPC_DB_PASSWORD);
 
     // The live secret is the manifest's again (converge's own write), so drift is honestly clean.
-    const after = await runCli(['drift', 'tfe'], project.dir, env());
+    const after = await run(drifting);
     expect(after.code, after.stdout + after.stderr).toBe(0);
   });
 });

@@ -197,3 +197,72 @@ export function storyPerTest(): (opts?: StoryOptions) => Promise<Story> {
   });
   return async (opts) => (current = await openStory(opts));
 }
+
+/**
+ * What `converge` sets on its Host from the command line before a command runs (main.ts's preAction hook and
+ * global flags), for `inProcessWith`. `clock`: the clock the sandbox runs on; the command waits on it and
+ * `onClock` moves it (absent: the real clock, as the process has).
+ */
+export interface HostFlags {
+  /** `--json`: a command that fails before its result prints the diagnostics document on stdout. */
+  json?: boolean;
+  /** `--json-stream`: events, diagnostics and a summary line as JSON lines on stdout. */
+  jsonStream?: boolean;
+  /** The command as typed (`plan`, `state list`), named by the stream's summary line. */
+  command?: string;
+  /** `--env NAME`. */
+  environment?: string;
+  /** `--quiet` / `--verbose`. */
+  verbosity?: 'quiet' | 'normal' | 'verbose';
+  clock?: Clock;
+}
+
+/** The CLI's Host waiting on a given clock (the process's Host waits on the real one). */
+class ClockedHost extends Host {
+  constructor(
+    opts: ConstructorParameters<typeof Host>[0],
+    readonly clock: Clock,
+  ) {
+    super(opts);
+  }
+}
+
+/**
+ * `inProcess` with the Host options a command line sets (`--json`, `--json-stream`, `--env`, `-q`/`-v`, the
+ * command's name) and, optionally, the sandbox's clock. For CLI tests whose point is the text, data or exit code
+ * a command's own code produces; what only a process shows stays spawned.
+ */
+export async function inProcessWith(opts: { cwd: string; env: NodeJS.ProcessEnv } & HostFlags, action: CommandStep): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const hostOptions = {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    env: opts.env,
+    cwd: opts.cwd,
+    verbosity: opts.verbosity ?? 'normal',
+    color: false,
+    tick: false,
+    json: opts.json === true,
+    jsonStream: opts.jsonStream === true,
+    command: opts.command ?? 'converge',
+    ...(opts.environment !== undefined ? { environment: opts.environment } : {}),
+  } as const;
+  const clock = opts.clock;
+  const host = clock ? new ClockedHost({ ...hostOptions, now: () => clock.now() }, clock) : new Host(hostOptions);
+  const code = await (clock ? onClock(clock, runCommand(host, action)) : runCommand(host, action));
+  return { code, stdout, stderr };
+}
+
+/**
+ * One command run in-process in a story's (or a CLI test workspace's) directory and environment, `extraEnv` over
+ * it, waiting on its clock when it has one: the in-process form of `ws.cli(args, extraEnv)`.
+ */
+export function inStory(
+  s: { dir: string; env: NodeJS.ProcessEnv; clock?: Clock },
+  step: CommandStep,
+  flags: HostFlags = {},
+  extraEnv: Record<string, string> = {},
+): Promise<CliResult> {
+  return inProcessWith({ cwd: s.dir, env: { ...s.env, ...extraEnv }, ...(s.clock ? { clock: s.clock } : {}), ...flags }, step);
+}

@@ -5,12 +5,15 @@ import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatManifest } from '../../src/manifest/format.js';
+import { fmtCommand } from '../../src/cli/commands/fmt.js';
+import { inProcessWith } from '../library/story.js';
 import { assertBuilt, cleanEnv, REPO, runCli } from '../cli/run-cli.js';
 
 /*
  * `converge fmt`: canonical key order (kind, name, metadata, …, spec; spec keys in schema order), 2-space
  * indentation, one `---` between documents, comments kept; idempotent; never touches what it cannot parse;
- * `--check` lists and exits 1 without writing. examples/ stays formatted.
+ * `--check` lists and exits 1 without writing. examples/ stays formatted. The command's own code runs
+ * in-process; the check of examples/ runs the built CLI, as CI does.
  */
 
 const MESSY = `# the Okta method
@@ -92,9 +95,10 @@ describe('formatManifest', () => {
   });
 });
 
-describe('converge fmt (built CLI)', () => {
+describe('converge fmt', () => {
   let dir = '';
   const env = cleanEnv(REPO);
+  const fmt = (paths: string[], opts: { check?: boolean; diff?: boolean } = {}) => inProcessWith({ cwd: dir, env }, (h) => fmtCommand(h, paths, opts));
   beforeAll(async () => {
     assertBuilt();
     dir = await mkdtemp(join(tmpdir(), 'converge-fmt-'));
@@ -105,22 +109,22 @@ describe('converge fmt (built CLI)', () => {
 
   it('--check lists the files that would change and exits 1 without writing; fmt writes them; then --check passes', async () => {
     await writeFile(join(dir, 'messy.yaml'), MESSY);
-    const check = await runCli(['fmt', '--check', '.'], dir, env);
+    const check = await fmt(['.'], { check: true });
     expect(check.code).toBe(1);
     expect(check.stdout).toBe('messy.yaml\n');
     expect(await readFile(join(dir, 'messy.yaml'), 'utf8')).toBe(MESSY);
-    const diff = await runCli(['fmt', '--check', '--diff', '.'], dir, env);
+    const diff = await fmt(['.'], { check: true, diff: true });
     expect(diff.stdout).toContain('-name: okta');
-    const write = await runCli(['fmt', '.'], dir, env);
+    const write = await fmt(['.']);
     expect(write.code).toBe(0);
     expect(await readFile(join(dir, 'messy.yaml'), 'utf8')).toBe(formatted(MESSY));
-    expect((await runCli(['fmt', '--check', '.'], dir, env)).code).toBe(0);
+    expect((await fmt(['.'], { check: true })).code).toBe(0);
   });
 
   it('never reformats a file it cannot parse: the error names file:line:col, the file is unchanged', async () => {
     const broken = 'kind: NomadAclPolicy\nname: x\nspec:\n  rules: "unclosed\n  description: y\n';
     await writeFile(join(dir, 'broken.yaml'), broken);
-    const r = await runCli(['fmt', 'broken.yaml'], dir, env);
+    const r = await fmt(['broken.yaml']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/broken\.yaml:\d+:\d+|broken\.yaml line \d+, column \d+|on broken\.yaml/);
     expect(r.stderr).toContain('not formatted');

@@ -2,14 +2,15 @@ import { createHash, generateKeyPairSync, scryptSync } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, type Workspace } from '../e2e/harness.js';
+import { applying, inStory, openStory, planning, type Story } from '../library/story.js';
 import { SECRET_WORKSPACE, secretAuthMethods } from '../security/fixtures.js';
 
 /*
  * Regression: state digests were one salted SHA-256 each. They are scrypt now, and a state
  * written before keeps working: a plan on it shows no change (each legacy digest still compares for its
  * value), and the next apply that writes the state rewrites every digest whose value it resolved.
- * Built CLI against the sandbox; the legacy digests are made here the way the old code made them.
+ * The commands run in-process on the sandbox's clock; the legacy digests are made here the way the old code
+ * made them.
  */
 
 const PEM = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -22,7 +23,7 @@ const VALUES = {
   pem: PEM.replace(/\n$/, ''),
 };
 const ENV = { OKTA_CLIENT_SECRET: VALUES.okta, VPC_DB_PASSWORD: VALUES.db };
-const FAST = ['--poll-interval', '20ms'];
+const FAST = { pollInterval: '20ms' };
 
 interface StateFile {
   salt: string;
@@ -30,7 +31,7 @@ interface StateFile {
   records: { kind: string; name: string; secretDigests: Record<string, string> }[];
 }
 
-let ws: Workspace;
+let ws: Story;
 const statePath = () => join(ws.dir, '.converge', 'state.json');
 const readState = async (): Promise<StateFile> => JSON.parse(await readFile(statePath(), 'utf8')) as StateFile;
 const allDigests = (s: StateFile) => s.records.flatMap((r) => Object.values(r.secretDigests));
@@ -40,7 +41,7 @@ const sha256Digest = (salt: string, value: string) => `sha256:${createHash('sha2
 const scryptHex = (salt: string, value: string) => scryptSync(value, `converge secret digest v1\0${salt}`, 32, { N: 4096, r: 8, p: 1 }).toString('hex');
 
 beforeAll(async () => {
-  ws = await openWorkspace({ env: ENV });
+  ws = await openStory({ env: ENV });
   await ws.write('settings.yaml', 'kind: Settings\nname: default\nspec:\n  tfe: { organization: acme }\n');
   await ws.write('auth.yaml', secretAuthMethods());
   await ws.write('tfe.yaml', SECRET_WORKSPACE);
@@ -57,7 +58,7 @@ describe('a state with legacy SHA-256 digests', () => {
   let fresh: StateFile;
 
   it('a first apply writes scrypt digests, none a SHA-256 of the value', async () => {
-    const r = await ws.cli(['apply', '--auto-approve', ...FAST]);
+    const r = await inStory(ws, applying(FAST));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     fresh = await readState();
     const digests = allDigests(fresh);
@@ -79,14 +80,14 @@ describe('a state with legacy SHA-256 digests', () => {
     };
     const oldText = JSON.stringify(old, null, 2) + '\n';
     await writeFile(statePath(), oldText);
-    const plan = await ws.cli(['plan', '--detailed-exitcode']);
+    const plan = await inStory(ws, planning({ detailedExitcode: true }));
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(plan.stdout).toContain('No changes');
     expect(await readFile(statePath(), 'utf8')).toBe(oldText);
   });
 
   it('a rotated secret on that state is the only change', async () => {
-    const plan = await ws.cli(['plan', '--detailed-exitcode'], { OKTA_CLIENT_SECRET: 'Yb83Fs1Lo-rotated' });
+    const plan = await inStory(ws, planning({ detailedExitcode: true }), {}, { OKTA_CLIENT_SECRET: 'Yb83Fs1Lo-rotated' });
     expect(plan.code, plan.stdout + plan.stderr).toBe(2);
     expect(plan.stdout).toMatch(/NomadAuthMethod\/okta/);
     expect(plan.stdout).not.toMatch(/NomadAuthMethod\/azure|NoCodeWorkspace\/vpc-dev/);
@@ -94,13 +95,13 @@ describe('a state with legacy SHA-256 digests', () => {
 
   it('the next apply that writes the state rewrites every digest in the scrypt form, records it did not touch included', async () => {
     await ws.write('auth.yaml', secretAuthMethods('2h'));
-    const r = await ws.cli(['apply', '--auto-approve', ...FAST]);
+    const r = await inStory(ws, applying(FAST));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const after = await readState();
     expect(after.salt).toBe(fresh.salt);
     for (const d of allDigests(after)) expect(d).toMatch(/^scrypt:N=4096,r=8,p=1:[0-9a-f]{64}$/);
     expect(allDigests(after).sort()).toEqual(allDigests(fresh).sort());
-    const again = await ws.cli(['plan', '--detailed-exitcode']);
+    const again = await inStory(ws, planning({ detailedExitcode: true }));
     expect(again.code, again.stdout + again.stderr).toBe(0);
   });
 });
