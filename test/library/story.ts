@@ -165,6 +165,13 @@ export const listing = (paths = ['.']): CommandStep => (h) => stateList(h, paths
 /** `converge state rm [--keep-tag] ADDRESS .`. */
 export const forgetting = (address: string, keepTag = false): CommandStep => (h) => stateRm(h, address, ['.'], { keepTag });
 
+/** `converge apply --auto-approve [flags]` run in-process to set a story up: throws unless it exits 0, then clears the request log. */
+export async function givenApplied(s: Story, flags: ApplyFlags = {}, env?: Record<string, string>): Promise<void> {
+  const a = await s.run(applying(flags), env === undefined ? {} : { env });
+  if (a.code !== 0) throw new Error(`setting up: apply exited ${a.code}\n${a.stderr}`);
+  s.sandbox.log.clear();
+}
+
 export async function openStory(opts: StoryOptions = {}): Promise<Story> {
   const dir = await storyDir('converge-story-', opts.copyExamples);
   const clock: Clock = opts.realTime ? realClock : new ManualClock();
