@@ -14,7 +14,7 @@ import { Host, type HostOptions } from '../../src/cli/host.js';
 import { applyCommand, type ApplyFlags } from '../../src/cli/commands/apply.js';
 import { importCommand } from '../../src/cli/commands/import.js';
 import { planCommand, type PlanFlags } from '../../src/cli/commands/plan.js';
-import { stateList, stateRm } from '../../src/cli/commands/state.js';
+import { stateList, stateRm, stateShow } from '../../src/cli/commands/state.js';
 import { formatError, runCommand } from '../../src/cli/run-command.js';
 import { MemoryReporter } from '../../src/model/events.js';
 import { storyDir, storyEnv, type CliResult } from '../e2e/harness.js';
@@ -162,6 +162,8 @@ export const planning = (flags: PlanFlags = {}, paths = ['.']): CommandStep => w
 export const importing = (address: string, paths = ['.']): CommandStep => (h) => importCommand(h, address, paths);
 /** `converge state list PATHS`. */
 export const listing = (paths = ['.']): CommandStep => (h) => stateList(h, paths);
+/** `converge state show ADDRESS PATHS`. */
+export const showing = (address: string, paths = ['.']): CommandStep => (h) => stateShow(h, address, paths);
 /** `converge state rm [--keep-tag] ADDRESS .`. */
 export const forgetting = (address: string, keepTag = false): CommandStep => (h) => stateRm(h, address, ['.'], { keepTag });
 
