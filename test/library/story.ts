@@ -15,6 +15,7 @@ import { applyCommand, type ApplyFlags } from '../../src/cli/commands/apply.js';
 import { importCommand } from '../../src/cli/commands/import.js';
 import { planCommand, type PlanFlags } from '../../src/cli/commands/plan.js';
 import { driftCommand } from '../../src/cli/commands/drift.js';
+import { validateCommand } from '../../src/cli/commands/validate.js';
 import { stateList, stateRm, stateShow } from '../../src/cli/commands/state.js';
 import { formatError, runCommand } from '../../src/cli/run-command.js';
 import { MemoryReporter } from '../../src/model/events.js';
@@ -159,6 +160,8 @@ const withJson = (step: (h: Host) => Promise<number>, json: boolean | undefined)
 export const applying = (flags: ApplyFlags = {}, paths = ['.']): CommandStep => withJson((h) => applyCommand(h, paths, { autoApprove: true, ...flags }), flags.json);
 /** `converge plan [flags] PATHS`. */
 export const planning = (flags: PlanFlags = {}, paths = ['.']): CommandStep => withJson((h) => planCommand(h, paths, flags), flags.json);
+/** `converge validate PATHS`. */
+export const validating = (paths = ['.']): CommandStep => (h) => validateCommand(h, paths, {});
 /** `converge drift [--json] PATHS`. */
 export const drifting = (flags: { json?: boolean } = {}, paths = ['.']): CommandStep => withJson((h) => driftCommand(h, paths, flags), flags.json);
 /** `converge import ADDRESS PATHS`. */
