@@ -20,7 +20,6 @@ export const SLOW_FILES: readonly string[] = [
   'test/cli/packed-package.test.ts', // 8.1 s
   'test/cli/doctor.test.ts', // 7.3 s
   'test/e2e/binding-rules-story.test.ts', // 7.1 s; in-process since 2026-11-27: 10.1 s of tests alone on the busy machine (was 49.4 s)
-  'test/e2e/upgrade-awaiting-decision.test.ts', // 6.3 s
   // Added with the Ctrl-C test: 48.5 s alone on the busy machine (applies against a slowed sandbox, on purpose).
   'test/cli/apply-interrupted-by-ctrl-c.test.ts',
   // Two sandboxes and about twenty CLI runs: 70 s alone on the busy machine (2026-11-27).
