@@ -1,7 +1,8 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applying, forgetting, givenApplied, importing, openStory, planning, type Story } from '../library/story.js';
+import { applying, forgetting, givenApplied, openStory, planning, type Story } from '../library/story.js';
+import { runCli } from './harness.js';
 import { actions, jwtMethod } from './fixtures-first-use.js';
 
 /*
@@ -9,7 +10,8 @@ import { actions, jwtMethod } from './fixtures-first-use.js';
  * taken over silently. Now adoption is automatic only when every readable field matches; otherwise
  * the plan is an error naming the file, the differing fields and the two ways to take it
  * (`--adopt Kind/name`, `converge import`) (decisions.md §17). Each step runs the command's own code in this
- * process (its text and exit code) against the Nomad simulator on the story's ManualClock.
+ * process (its text and exit code) against the Nomad simulator on the story's ManualClock, but `import`, which
+ * runs as the built CLI (a process's stdout).
  */
 
 describe('a differing unowned live object is not taken over silently (commands in-process ↔ simulator)', () => {
@@ -63,7 +65,8 @@ describe('a differing unowned live object is not taken over silently (commands i
     await ws.run(forgetting('NomadAuthMethod/other'));
     await ws.write('other.yaml', jwtMethod('other', { ttl: '1h' }));
     ws.sandbox.log.clear();
-    const i = await ws.run(importing('NomadAuthMethod/other'));
+    // The built CLI, as a person follows the error: its report on stdout of a process (the one test that spawns `import`).
+    const i = await runCli(['import', 'NomadAuthMethod/other'], { cwd: ws.dir, env: ws.env });
     expect(i.code, i.stdout + i.stderr).toBe(0);
     expect(i.stdout).toContain('The manifest differs from the live object in maxTokenTtl');
     expect(ws.sandbox.log.writes()).toEqual([]);
