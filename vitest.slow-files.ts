@@ -18,9 +18,7 @@ export const SLOW_FILES: readonly string[] = [
   'test/e2e/destroy-then-safe-delete-still-processing.test.ts', // 10.5 s
   'test/e2e/plain-value-masked-as-secret.test.ts', // 9.8 s
   'test/cli/packed-package.test.ts', // 8.1 s
-  'test/cli/doctor.test.ts', // 7.3 s
   'test/e2e/binding-rules-story.test.ts', // 7.1 s; in-process since 2026-11-27: 10.1 s of tests alone on the busy machine (was 49.4 s)
-  'test/e2e/upgrade-awaiting-decision.test.ts', // 6.3 s
   // Added with the Ctrl-C test: 48.5 s alone on the busy machine (applies against a slowed sandbox, on purpose);
   // with only the writes slowed, 57.4 s at load 25 where the old form took 118.0 s at load 13 (2026-11-27).
   'test/cli/apply-interrupted-by-ctrl-c.test.ts',

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { givenApplied, tfeApi, workspacePerTest } from './harness.js';
+import { applying, givenApplied, listing, planning, storyPerTest } from '../library/story.js';
+import { tfeApi } from './harness.js';
 import { LOCAL_STATE_SETTINGS } from './manifests.js';
 
 /*
@@ -9,10 +10,11 @@ import { LOCAL_STATE_SETTINGS } from './manifests.js';
  * new address, then the old one dropped). An apply killed between them leaves one of two states; each test
  * below builds that state exactly (the live rename done outside converge, or the state file holding both
  * records) and shows that rerunning the apply converges with no duplicate object, no orphan and no
- * delete or create.
+ * delete or create. The state is built by hand, so no process needs killing: each rerun, plan and state list
+ * runs the command's own code in this process (its text and exit code) on the simulators' ManualClock.
  */
 
-const workspace = workspacePerTest();
+const workspace = storyPerTest();
 
 interface StateFile {
   serial: number;
@@ -22,7 +24,7 @@ interface StateFile {
 describe('a move interrupted by a killed apply converges on the rerun', () => {
   it('killed after the live rename, before the state write: the rerun records the renamed workspace, sending no create or delete', async () => {
     const ws = await workspace({ copyExamples: true });
-    expect((await ws.cli(['apply', '--auto-approve', '.'])).code).toBe(0);
+    expect((await ws.run(applying())).code).toBe(0);
     const id = ((await tfeApi(ws, 'GET', '/organizations/acme/workspaces/vpc-dev')).body as { data: { id: string } }).data.id;
     // What the killed apply did before dying: the PATCH of the name.
     const patch = await fetch(`${ws.env.TFE_ADDRESS}/api/v2/workspaces/${id}`, {
@@ -36,17 +38,17 @@ describe('a move interrupted by a killed apply converges on the rerun', () => {
     await writeFile(file, (await readFile(file, 'utf8')).replace('name: vpc-dev', 'name: vpc-development'));
     await writeFile(join(ws.dir, 'tfe', 'moved.yaml'), await readFile(join(ws.dir, 'moves', 'vpc-dev-renamed.yaml'), 'utf8'));
     ws.sandbox.log.clear();
-    const apply = await ws.cli(['apply', '--auto-approve', '.']);
+    const apply = await ws.run(applying());
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     const writes = ws.sandbox.log.writes('tfe').map((e) => `${e.method} ${e.path}`);
     expect(writes.filter((w) => !w.startsWith(`PATCH /api/v2/workspaces/${id}`))).toEqual([]);
 
     const list = (await tfeApi(ws, 'GET', '/organizations/acme/workspaces')).body as { data: { id: string; attributes: { name: string } }[] };
     expect(list.data.filter((w) => w.attributes.name.startsWith('vpc-'))).toMatchObject([{ id, attributes: { name: 'vpc-development' } }]);
-    const state = (await ws.cli(['state', 'list', '.'])).stdout;
+    const state = (await ws.run(listing())).stdout;
     expect(state).toContain('NoCodeWorkspace/vpc-development');
     expect(state).not.toMatch(/NoCodeWorkspace\/vpc-dev\b(?!elopment)/);
-    const again = await ws.cli(['plan', '--detailed-exitcode', '.']);
+    const again = await ws.run(planning({ detailedExitcode: true }));
     expect(again.code, again.stdout + again.stderr).toBe(0);
   });
 
@@ -76,21 +78,21 @@ describe('a move interrupted by a killed apply converges on the rerun', () => {
 
     await ws.write('role.yaml', role('developers'));
     await ws.write('moved.yaml', 'kind: Moved\nname: plural\nspec:\n  from: NomadAclRole/developer\n  to: NomadAclRole/developers\n');
-    const plan = await ws.cli(['plan', '--no-color', '.']);
+    const plan = await ws.run(planning());
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toContain('left over by an apply stopped while moving the object to NomadAclRole/developers');
     expect(plan.stdout).not.toMatch(/\bdelete\b|\bcreate\b/);
 
     ws.sandbox.log.clear();
-    const apply = await ws.cli(['apply', '--auto-approve', '.']);
+    const apply = await ws.run(applying());
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(ws.sandbox.log.writes('nomad')).toEqual([]);
-    const list = (await ws.cli(['state', 'list', '.'])).stdout;
+    const list = (await ws.run(listing())).stdout;
     expect(list).toContain('NomadAclRole/developers');
     expect(list).not.toMatch(/NomadAclRole\/developer\b(?!s)/);
     const roles = (await (await fetch(`${ws.env.NOMAD_ADDR}/v1/acl/roles`, { headers })).json()) as { ID: string }[];
     expect(roles.map((r) => r.ID)).toEqual([live?.ID]);
-    const again = await ws.cli(['plan', '--detailed-exitcode', '.']);
+    const again = await ws.run(planning({ detailedExitcode: true }));
     expect(again.code, again.stdout + again.stderr).toBe(0);
   });
 });

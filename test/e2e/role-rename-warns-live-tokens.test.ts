@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { givenApplied, openWorkspace, type Workspace } from './harness.js';
+import { givenApplied, openStory, planning, type Story } from '../library/story.js';
 import { LOCAL_STATE_SETTINGS } from './manifests.js';
 
 /*
  * Renaming a NomadAclRole is a delete and a create with a new ID, and tokens link roles by ID
  * (nomad/structs/acl.go ACLRole.Name): every live token linked to the old role silently lost its
  * policies, and the plan said nothing. Every role delete, rename or not, now carries a warning note in
- * the text, JSON and Markdown plans, with how to avoid it.
+ * the text, JSON and Markdown plans, with how to avoid it. Each plan runs the command's own code in this
+ * process (its text and exit code) against the Nomad simulator on its ManualClock.
  */
 
 const POLICY = `kind: NomadAclPolicy
@@ -23,9 +24,9 @@ spec:
 `;
 
 describe('deleting or renaming an ACL role warns that live tokens lose its policies', () => {
-  let ws: Workspace;
+  let ws: Story;
   beforeEach(async () => {
-    ws = await openWorkspace();
+    ws = await openStory();
     await ws.write('settings.yaml', LOCAL_STATE_SETTINGS);
     await ws.write('policies.yaml', POLICY);
     await ws.write('roles.yaml', role('developer'));
@@ -39,12 +40,12 @@ describe('deleting or renaming an ACL role warns that live tokens lose its polic
     expect(id).not.toBe('');
     await ws.write('roles.yaml', role('developers'));
 
-    const text = await ws.cli(['plan', '--no-color']);
+    const text = await ws.run(planning());
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`warning: tokens link roles by ID, so every live token linked to role ${id} loses the role's policies when it is deleted`);
     expect(text.stdout).toContain("keep the role's name");
 
-    const json = await ws.cli(['plan', '--json']);
+    const json = await ws.run(planning({ json: true }));
     const plan = JSON.parse(json.stdout) as { changes: { kind: string; name: string; action: string; noteCodes?: { code: string; id?: string }[] }[] };
     const del = plan.changes.find((c) => c.kind === 'NomadAclRole' && c.action === 'delete');
     expect(del?.name).toBe('developer');
@@ -52,13 +53,13 @@ describe('deleting or renaming an ACL role warns that live tokens lose its polic
     const create = plan.changes.find((c) => c.kind === 'NomadAclRole' && c.action === 'create');
     expect(create?.noteCodes ?? []).not.toContainEqual(expect.objectContaining({ code: 'role-delete-unlinks-tokens' }));
 
-    const md = await ws.cli(['plan', '--markdown']);
+    const md = await ws.run(planning({ markdown: true }));
     expect(md.stdout).toContain(`# note: warning: tokens link roles by ID, so every live token linked to role ${id}`);
   });
 
   it('an edit of the role in place carries no warning', async () => {
     await ws.write('roles.yaml', `${role('developer')}  description: readers\n`);
-    const text = await ws.cli(['plan', '--no-color']);
+    const text = await ws.run(planning());
     expect(text.stdout).toContain('developer');
     expect(text.stdout).not.toContain('tokens link roles by ID');
   });

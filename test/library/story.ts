@@ -1,5 +1,5 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
 import { realClock, type Clock } from '../../src/async/clock.js';
 import { ManualClock } from '../../src/async/manual-clock.js';
@@ -10,11 +10,13 @@ import { noteLines, reasonLine } from '../../src/views/change-sentences.js';
 import { renderDiagnosticsText } from '../../src/views/diagnostics.js';
 import { renderApplyResultText } from '../../src/views/apply-result.js';
 import { renderPlanText } from '../../src/views/plan-text.js';
-import { Host } from '../../src/cli/host.js';
+import { Host, type HostOptions } from '../../src/cli/host.js';
 import { applyCommand, type ApplyFlags } from '../../src/cli/commands/apply.js';
 import { importCommand } from '../../src/cli/commands/import.js';
 import { planCommand, type PlanFlags } from '../../src/cli/commands/plan.js';
-import { stateList, stateRm } from '../../src/cli/commands/state.js';
+import { driftCommand } from '../../src/cli/commands/drift.js';
+import { validateCommand } from '../../src/cli/commands/validate.js';
+import { stateList, stateRm, stateShow } from '../../src/cli/commands/state.js';
 import { formatError, runCommand } from '../../src/cli/run-command.js';
 import { MemoryReporter } from '../../src/model/events.js';
 import { storyDir, storyEnv, type CliResult } from '../e2e/harness.js';
@@ -53,6 +55,11 @@ export interface Story {
   tryApply(req?: Partial<ApplyRequest>, extraEnv?: Record<string, string>): Promise<{ report: ApplyReport; problems: string }>;
   /** A plan whatever comes of it: the result (undefined when diagnostics stopped it) and the diagnostics as printed. */
   tryPlan(req?: Partial<PlanRequest>, extraEnv?: Record<string, string>): Promise<{ result: Awaited<ReturnType<typeof plan>>; problems: string }>;
+  /**
+   * One CLI command's own code in this process (`inProcess`) on this story's directory (or `cwd`, relative to
+   * it), environment (plus `env`) and clock: its stdout, stderr and exit code as `converge` would give them.
+   */
+  run(step: CommandStep, opts?: { env?: Record<string, string>; cwd?: string }): Promise<CliResult>;
   /** Writes to one simulator as `METHOD /path`, in order. */
   writes(service: 'nomad' | 'tfe'): string[];
   close(): Promise<void>;
@@ -113,11 +120,13 @@ export async function refusal(work: Promise<{ problems: string }>): Promise<stri
  * One CLI command's code (src/cli/commands) run in this process, as `converge` runs it after parsing its flags:
  * the same Host (no TTY, no colour) writing into strings, errors turned into exit codes by the same runCommand.
  * For stories whose point is a command's output (export, import, state list) rather than the process.
+ * Given a `clock` (a story's ManualClock), the command waits on it (as the library calls do) and `onClock` moves it.
+ * A step made with `json: true` runs as `--json` does: a failure prints its JSON document on stdout.
  */
-export async function inProcess(opts: { cwd: string; env: Record<string, string> }, action: (host: Host) => Promise<number>): Promise<CliResult> {
+export async function inProcess(opts: { cwd: string; env: Record<string, string>; clock?: Clock }, action: CommandStep): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
-  const host = new Host({
+  const options: HostOptions = {
     stdout: { write: (t: string) => (stdout += t) },
     stderr: { write: (t: string) => (stderr += t) },
     env: opts.env,
@@ -125,23 +134,51 @@ export async function inProcess(opts: { cwd: string; env: Record<string, string>
     verbosity: 'normal',
     color: false,
     tick: false,
-  });
-  const code = await runCommand(host, action);
+    ...(action.json === true ? { json: true } : {}),
+  };
+  const clock = opts.clock;
+  const host = clock === undefined ? new Host(options) : new ClockedHost({ ...options, now: () => clock.now() }, clock);
+  const code = await (clock === undefined ? runCommand(host, action) : onClock(clock, runCommand(host, action)));
   return { code, stdout, stderr };
 }
 
-/** A command as `inProcess` runs it: its own code, given the CLI's Host. */
-export type CommandStep = (h: Host) => Promise<number>;
+/** The CLI's Host whose operations wait on a given clock (the CLI's own Host leaves it to the real one). */
+class ClockedHost extends Host {
+  constructor(
+    opts: HostOptions,
+    readonly clock: Clock,
+  ) {
+    super(opts);
+  }
+}
+
+/** A command as `inProcess` runs it: its own code, given the CLI's Host; `json` when it was given `--json`. */
+export type CommandStep = ((h: Host) => Promise<number>) & { json?: boolean };
+/** A step that was given `--json` (its failure is a JSON document on stdout). */
+const withJson = (step: (h: Host) => Promise<number>, json: boolean | undefined): CommandStep => Object.assign(step, json === true ? { json } : {});
 /** `converge apply --auto-approve [flags] PATHS`. */
-export const applying = (flags: ApplyFlags = {}, paths = ['.']): CommandStep => (h) => applyCommand(h, paths, { autoApprove: true, ...flags });
+export const applying = (flags: ApplyFlags = {}, paths = ['.']): CommandStep => withJson((h) => applyCommand(h, paths, { autoApprove: true, ...flags }), flags.json);
 /** `converge plan [flags] PATHS`. */
-export const planning = (flags: PlanFlags = {}, paths = ['.']): CommandStep => (h) => planCommand(h, paths, flags);
+export const planning = (flags: PlanFlags = {}, paths = ['.']): CommandStep => withJson((h) => planCommand(h, paths, flags), flags.json);
+/** `converge validate PATHS`. */
+export const validating = (paths = ['.']): CommandStep => (h) => validateCommand(h, paths, {});
+/** `converge drift [--json] PATHS`. */
+export const drifting = (flags: { json?: boolean } = {}, paths = ['.']): CommandStep => withJson((h) => driftCommand(h, paths, flags), flags.json);
 /** `converge import ADDRESS PATHS`. */
 export const importing = (address: string, paths = ['.']): CommandStep => (h) => importCommand(h, address, paths);
 /** `converge state list PATHS`. */
 export const listing = (paths = ['.']): CommandStep => (h) => stateList(h, paths);
+/** `converge state show ADDRESS PATHS`. */
+export const showing = (address: string, paths = ['.']): CommandStep => (h) => stateShow(h, address, paths);
 /** `converge state rm [--keep-tag] ADDRESS .`. */
 export const forgetting = (address: string, keepTag = false): CommandStep => (h) => stateRm(h, address, ['.'], { keepTag });
+
+/** `converge apply --auto-approve [flags]` run in-process to set a story up: throws unless it exits 0, then clears the request log. */
+export async function givenApplied(s: Story, flags: ApplyFlags = {}, env?: Record<string, string>): Promise<void> {
+  const a = await s.run(applying(flags), env === undefined ? {} : { env });
+  if (a.code !== 0) throw new Error(`setting up: apply exited ${a.code}\n${a.stderr}`);
+  s.sandbox.log.clear();
+}
 
 export async function openStory(opts: StoryOptions = {}): Promise<Story> {
   const dir = await storyDir('converge-story-', opts.copyExamples);
@@ -179,6 +216,7 @@ export async function openStory(opts: StoryOptions = {}): Promise<Story> {
       const result = await onClock(clock, plan(h, { paths: ['.'], ...req }));
       return { result, problems: problemsOf(h) };
     },
+    run: (step, o = {}) => inProcess({ cwd: o.cwd === undefined ? dir : resolve(dir, o.cwd), env: { ...env, ...o.env }, ...(opts.realTime ? {} : { clock }) }, step),
     writes: (service) => sandbox.log.writes(service).map((e) => `${e.method} ${e.path}`),
     async close() {
       await sandbox.stop();
