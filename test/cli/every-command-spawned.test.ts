@@ -66,6 +66,24 @@ describe('commands no other quick test spawns: exit code and the stdout/stderr s
     expect(again.stdout).toContain('Nothing to destroy');
   });
 
+  it('state rm: the result on stdout, exit 0; an address not in the state is an error on stderr, exit 1', async () => {
+    const ws = await workspace();
+    await ws.write('settings.yaml', LOCAL_STATE_SETTINGS);
+    await ws.write('method.yaml', OKTA_METHOD);
+    await givenApplied(ws);
+    const r = await ws.cli(['state', 'rm', 'NomadAuthMethod/okta']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Removed NomadAuthMethod/okta from state');
+    expect(r.stderr).toBe('');
+    const again = await ws.cli(['state', 'rm', 'NomadAuthMethod/okta']);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain('Error: NomadAuthMethod/okta is not in');
+    // Forgetting sends nothing (the log starts after the apply that made the method), and the method stays live.
+    expect(ws.sandbox.log.writes('nomad')).toEqual([]);
+    expect((await fetch(`${ws.sandbox.nomad.url}/v1/acl/auth-method/okta`, { headers: { 'X-Nomad-Token': ws.sandbox.nomad.managementToken } })).status).toBe(200);
+  });
+
   it('demo: runs the examples against its own sandbox, narrating on stderr, exit 0', async () => {
     const r = await runCli(['demo'], { cwd: REPO, env });
     expect(r.code, r.stderr).toBe(0);

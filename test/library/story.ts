@@ -10,7 +10,7 @@ import { noteLines, reasonLine } from '../../src/views/change-sentences.js';
 import { renderDiagnosticsText } from '../../src/views/diagnostics.js';
 import { renderApplyResultText } from '../../src/views/apply-result.js';
 import { renderPlanText } from '../../src/views/plan-text.js';
-import { Host, type HostOptions } from '../../src/cli/host.js';
+import { Host } from '../../src/cli/host.js';
 import { applyCommand, type ApplyFlags } from '../../src/cli/commands/apply.js';
 import { importCommand } from '../../src/cli/commands/import.js';
 import { planCommand, type PlanFlags } from '../../src/cli/commands/plan.js';
@@ -123,33 +123,8 @@ export async function refusal(work: Promise<{ problems: string }>): Promise<stri
  * Given a `clock` (a story's ManualClock), the command waits on it (as the library calls do) and `onClock` moves it.
  * A step made with `json: true` runs as `--json` does: a failure prints its JSON document on stdout.
  */
-export async function inProcess(opts: { cwd: string; env: Record<string, string>; clock?: Clock }, action: CommandStep): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const options: HostOptions = {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    env: opts.env,
-    cwd: opts.cwd,
-    verbosity: 'normal',
-    color: false,
-    tick: false,
-    ...(action.json === true ? { json: true } : {}),
-  };
-  const clock = opts.clock;
-  const host = clock === undefined ? new Host(options) : new ClockedHost({ ...options, now: () => clock.now() }, clock);
-  const code = await (clock === undefined ? runCommand(host, action) : onClock(clock, runCommand(host, action)));
-  return { code, stdout, stderr };
-}
-
-/** The CLI's Host whose operations wait on a given clock (the CLI's own Host leaves it to the real one). */
-class ClockedHost extends Host {
-  constructor(
-    opts: HostOptions,
-    readonly clock: Clock,
-  ) {
-    super(opts);
-  }
+export function inProcess(opts: { cwd: string; env: Record<string, string>; clock?: Clock }, action: CommandStep): Promise<CliResult> {
+  return inProcessWith({ ...opts, ...(action.json === true ? { json: true } : {}) }, action);
 }
 
 /** A command as `inProcess` runs it: its own code, given the CLI's Host; `json` when it was given `--json`. */
@@ -281,7 +256,7 @@ export async function inProcessWith(opts: { cwd: string; env: NodeJS.ProcessEnv 
     verbosity: opts.verbosity ?? 'normal',
     color: false,
     tick: false,
-    json: opts.json === true,
+    json: opts.json === true || action.json === true,
     jsonStream: opts.jsonStream === true,
     command: opts.command ?? 'converge',
     ...(opts.environment !== undefined ? { environment: opts.environment } : {}),
