@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import AjvModule from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type AjvModule from 'ajv';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { KIND_DEFINITIONS } from '../kinds/registry.js';
 import { LOGIN_TEST_KIND, MOVED_KIND, SETTINGS_KIND, WORKSPACE_SET_KIND, type Kind } from '../model/kinds.js';
 
@@ -21,8 +23,18 @@ export function isDocumentKind(k: string): k is DocumentKind {
   return SCHEMA_FILES.has(k as DocumentKind);
 }
 
-// ajv is CommonJS: under NodeNext its default import is the module object in types, the class at runtime.
-const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as typeof AjvModule.default;
+type Ajv = InstanceType<typeof AjvModule.default>;
+
+const require = createRequire(import.meta.url);
+
+/**
+ * ajv itself, loaded on first need: with the build's precompiled validators a process never needs it, and
+ * loading its modules costs a CLI start about 0.1 s. (ajv is CommonJS; its class is the module's `default`.)
+ */
+function ajvClass(): typeof AjvModule.default {
+  const m = require('ajv') as typeof AjvModule & { default?: typeof AjvModule.default };
+  return m.default ?? (m as unknown as typeof AjvModule.default);
+}
 
 /** src/manifest/ and dist/manifest/ are both two levels below the package root, where schemas/ lives. */
 function loadSchema(file: string): Record<string, unknown> {
@@ -40,21 +52,68 @@ interface Compiled {
   document: ValidateFunction;
 }
 
-let ajvInstance: InstanceType<typeof Ajv> | undefined;
+/** Every schema a load may check a document against: each kind's, and the dispatcher editors use. */
+const ALL_SCHEMA_FILES: readonly string[] = [...SCHEMA_FILES.values(), 'document.json'];
 
-/** One ajv per process holding every schema; ajv compiles each on its first use and keeps it. */
-function schemas(): InstanceType<typeof Ajv> {
-  if (ajvInstance) return ajvInstance;
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+/** An ajv holding every schema, with converge's options (`extra`: the build asks for source code too). */
+export function schemaAjv(extra: Options = {}): Ajv {
+  const ajv = new (ajvClass())({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, ...extra });
   // Our annotation: the human wording of a `pattern`, used in diagnostics; editors ignore it.
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
-  for (const file of SCHEMA_FILES.values()) ajv.addSchema(loadSchema(file), file);
-  ajv.addSchema(loadSchema('document.json'), 'document.json');
-  ajvInstance = ajv;
+  for (const file of ALL_SCHEMA_FILES) ajv.addSchema(loadSchema(file), file);
   return ajv;
 }
 
+/** Digest of the schema files as they are on disk: the build's precompiled validators name the one they were made from. */
+export function schemaDigest(): string {
+  const h = createHash('sha256');
+  for (const file of ALL_SCHEMA_FILES) h.update(file).update('\0').update(readFileSync(new URL(`../../schemas/${file}`, import.meta.url))).update('\0');
+  return h.digest('hex');
+}
+
+/** The export name of a schema file's validator in the precompiled module. */
+export const precompiledName = (file: string): string => file.replace(/\W/g, '_');
+
+/** Written by `npm run build` (scripts/precompile-schemas.mjs) beside this file in dist/; absent in src/. */
+export const PRECOMPILED_MODULE = 'schema-validators.cjs';
+
+export type Precompiled = Record<string, ValidateFunction | string>;
+
+let precompiledModule: Precompiled | null | undefined;
+
+/** Whether a precompiled module was made from the schemas on disk (else its validators would check old rules). */
+export function isCurrent(mod: Precompiled): boolean {
+  return mod.schemaDigest === schemaDigest();
+}
+
+/**
+ * The build's precompiled validators, when they were made from the schemas on disk. Compiling every schema
+ * costs a CLI process about 0.35 s of CPU at start; the build does it once (ajv's standalone code). Run from
+ * the sources (tests), or after a schema changed without a build, converge compiles them itself.
+ */
+function precompiled(): Precompiled | undefined {
+  if (precompiledModule !== undefined) return precompiledModule ?? undefined;
+  let mod: Precompiled | null = null;
+  try {
+    mod = require(`./${PRECOMPILED_MODULE}`) as Precompiled;
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'MODULE_NOT_FOUND') throw e;
+  }
+  precompiledModule = mod !== null && isCurrent(mod) ? mod : null;
+  return precompiledModule ?? undefined;
+}
+
+let ajvInstance: Ajv | undefined;
+
+/** One ajv per process holding every schema; ajv compiles each on its first use and keeps it. */
+function schemas(): Ajv {
+  ajvInstance ??= schemaAjv();
+  return ajvInstance;
+}
+
 function compiledSchema(key: string): ValidateFunction {
+  const ready = precompiled()?.[precompiledName(key)];
+  if (typeof ready === 'function') return ready;
   const v = schemas().getSchema(key);
   if (!v) throw new Error(`schema ${key} did not compile`);
   return v;
