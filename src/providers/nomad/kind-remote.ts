@@ -27,6 +27,9 @@ export interface ReplicaItem {
   Hash: string;
 }
 
+/** A kind's load: its own arguments, at least the views back. */
+export type KindLoader = (...args: never[]) => Promise<KindLoad>;
+
 /**
  * The remote half of one Nomad kind: everything that turns its documents into requests and its live
  * objects into views, records and documents. It lives in the kind's folder (`src/kinds/<kind>/remote/`)
@@ -34,9 +37,6 @@ export interface ReplicaItem {
  * token, region, transport, coded errors) and hands it in through the session, and reaches each kind
  * only through the table in remotes.ts. Offline code never imports a remote half (lint/layers.mjs).
  */
-/** A kind's load: its own arguments, at least the views back. */
-export type KindLoader = (...args: never[]) => Promise<KindLoad>;
-
 export interface NomadKindRemote<K extends NomadKind, L extends KindLoader = KindLoader> {
   readonly kind: K;
   /**
