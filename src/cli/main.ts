@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { tuneHeapForBatchRun } from './heap-tuning.js';
 import { quietWhenPipeCloses } from './closed-pipe.js';
-import { colorEnabled, Host } from './host.js';
+import type { Host } from './host.js';
 import { singleDashLongFlag } from './single-dash.js';
 import { addHelpExamples, commandPath } from './help-examples.js';
 
@@ -42,7 +42,9 @@ const jsonStreamOption = () =>
 /** The command's `--env NAME`, if it takes one and was given it (set before its action runs). */
 let environmentRequested: string | undefined;
 
-function makeHost(program: Command): Host {
+async function makeHost(program: Command): Promise<Host> {
+  // Loaded with the first command, not at start: the host pulls in the renderers and the redactor.
+  const { colorEnabled, Host } = await import('./host.js');
   const g = program.opts<GlobalFlags>();
   const env = process.env;
   return new Host({
@@ -60,7 +62,7 @@ function makeHost(program: Command): Host {
 }
 
 async function run(program: Command, action: (host: Host) => Promise<number>): Promise<void> {
-  const host = makeHost(program);
+  const host = await makeHost(program);
   const { runCommand } = await import('./run-command.js');
   process.exitCode = await runCommand(host, action);
 }
