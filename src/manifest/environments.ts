@@ -32,6 +32,13 @@ function valueRef(v: unknown): string | undefined {
   return keys.length === 1 && keys[0] === VALUE_REF_KEY && typeof v[VALUE_REF_KEY] === 'string' ? v[VALUE_REF_KEY] : undefined;
 }
 
+/** Whether a reference is anywhere in `v`: a walk that builds no pointers, for the documents (most) that hold none. */
+function holdsValueRef(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(holdsValueRef);
+  if (!isPlainObject(v)) return false;
+  return valueRef(v) !== undefined || Object.values(v).some(holdsValueRef);
+}
+
 const escapePointer = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
 const envList = (names: readonly string[]): string => (names.length === 0 ? '(none)' : names.join(', '));
@@ -81,6 +88,7 @@ export function substituteValues(
   out: Diagnostic[],
   report = true,
 ): { value: Record<string, unknown>; unresolved: string[] } {
+  if (!holdsValueRef(value)) return { value, unresolved: [] };
   const unresolved: string[] = [];
   const walk = (v: unknown, pointer: string): unknown => {
     const ref = valueRef(v);
