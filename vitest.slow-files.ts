@@ -21,7 +21,4 @@ export const SLOW_FILES: readonly string[] = [
   // Added with the Ctrl-C test: 48.5 s alone on the busy machine (applies against a slowed sandbox, on purpose);
   // with only the writes slowed, 57.4 s at load 25 where the old form took 118.0 s at load 13 (2026-11-27).
   'test/cli/apply-interrupted-by-ctrl-c.test.ts',
-  // Two sandboxes and about twenty CLI runs: 70 s alone on the busy machine (2026-11-27); with its applies
-  // polling every 20 ms, 99.1 s at load 23 where the old form took 167.9 s at load 25.
-  'test/cli/environments.test.ts',
 ];
