@@ -6,7 +6,6 @@
  * here, `test:slow` runs these and test/slow/. CI (.ci/run) runs both.
  */
 export const SLOW_FILES: readonly string[] = [
-  'test/e2e/adoption-story.test.ts', // 33.5 s; in-process since 2026-11-27: 15.9 s of tests alone on the busy machine (was 60.5 s)
   'test/reliability/upgrade-lost-reply-failed-the-workspace.test.ts', // 24.1 s
   'test/state/nomad-conformance.test.ts', // 22.2 s
   'test/security/tls.test.ts', // 21.7 s
