@@ -9,7 +9,6 @@ export const SLOW_FILES: readonly string[] = [
   'test/reliability/upgrade-lost-reply-failed-the-workspace.test.ts', // 24.1 s
   'test/state/nomad-conformance.test.ts', // 22.2 s
   'test/security/tls.test.ts', // 21.7 s
-  'test/cli/state-commands-need-no-secrets.test.ts', // 19.5 s
   'test/e2e/export-import.test.ts', // 13.8 s
   'test/reliability/faults-small.test.ts', // 12.8 s
   'test/e2e/default-method-race-not-retried.test.ts', // 11.4 s
