@@ -7,7 +7,6 @@
  */
 export const SLOW_FILES: readonly string[] = [
   'test/state/nomad-conformance.test.ts', // 22.2 s
-  'test/security/tls.test.ts', // 21.7 s
   'test/e2e/export-import.test.ts', // 13.8 s
   'test/cli/packed-package.test.ts', // 8.1 s
   'test/e2e/binding-rules-story.test.ts', // 7.1 s; in-process since 2026-11-27: 10.1 s of tests alone on the busy machine (was 49.4 s)
