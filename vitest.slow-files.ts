@@ -6,23 +6,11 @@
  * here, `test:slow` runs these and test/slow/. CI (.ci/run) runs both.
  */
 export const SLOW_FILES: readonly string[] = [
-  'test/e2e/adoption-story.test.ts', // 33.5 s; in-process since 2026-11-27: 15.9 s of tests alone on the busy machine (was 60.5 s)
-  'test/reliability/upgrade-lost-reply-failed-the-workspace.test.ts', // 24.1 s
   'test/state/nomad-conformance.test.ts', // 22.2 s
-  'test/security/tls.test.ts', // 21.7 s
-  'test/cli/state-commands-need-no-secrets.test.ts', // 19.5 s
-  'test/cli/state-lock-migrate.test.ts', // 18.2 s
   'test/e2e/export-import.test.ts', // 13.8 s
-  'test/reliability/faults-small.test.ts', // 12.8 s
-  'test/e2e/default-method-race-not-retried.test.ts', // 11.4 s
-  'test/e2e/destroy-then-safe-delete-still-processing.test.ts', // 10.5 s
-  'test/e2e/plain-value-masked-as-secret.test.ts', // 9.8 s
   'test/cli/packed-package.test.ts', // 8.1 s
   'test/e2e/binding-rules-story.test.ts', // 7.1 s; in-process since 2026-11-27: 10.1 s of tests alone on the busy machine (was 49.4 s)
   // Added with the Ctrl-C test: 48.5 s alone on the busy machine (applies against a slowed sandbox, on purpose);
   // with only the writes slowed, 57.4 s at load 25 where the old form took 118.0 s at load 13 (2026-11-27).
   'test/cli/apply-interrupted-by-ctrl-c.test.ts',
-  // Two sandboxes and about twenty CLI runs: 70 s alone on the busy machine (2026-11-27); with its applies
-  // polling every 20 ms, 99.1 s at load 23 where the old form took 167.9 s at load 25.
-  'test/cli/environments.test.ts',
 ];

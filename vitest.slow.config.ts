@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at once (vitest's default on two cores is one): the rest of the slow files mostly wait on loopback
+    // servers and child processes, so they fill the cores the crash-safety and fault suites leave idle.
+    maxWorkers: 2,
   },
 });

@@ -15,8 +15,8 @@ import { errorCases, expectCleanRejection, expectMarkedLocations, INVALID, type 
  * Every invalid fixture stops plan, apply --auto-approve and drift before a single request: exit 1,
  * a file:line:col diagnostic at the marked line, no stack trace, an empty sandbox request log and no
  * file written. All cases run in-process through the same command functions the CLI calls (fast);
- * a sample of them runs through the built CLI here, and test/slow/bad-input-corpus-cli.test.ts runs
- * the whole corpus through it.
+ * a sample of them runs through the built CLI here, and test/bad-input/corpus-every-case-plan-and-apply.test.ts
+ * runs plan and apply with the CLI's Host options, checks that no secret is printed, and spawns four more families.
  */
 
 const cases = errorCases();

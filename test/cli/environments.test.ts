@@ -3,14 +3,21 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyCommand } from '../../src/cli/commands/apply.js';
+import { loginExplainCommand } from '../../src/cli/commands/login.js';
+import { stateList } from '../../src/cli/commands/state.js';
+import type { Host } from '../../src/cli/host.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { DEFAULT_TFE_SEED } from '../../src/sandbox/tfe/default-seed.js';
 import { runCli, type CliResult } from '../e2e/harness.js';
 import { oktaMethod } from '../e2e/manifests.js';
+import { applying, drifting, inProcessWith, planning, validating, type CommandStep } from '../library/story.js';
 
 /*
  * One set of manifests, two environments (`--env dev`, `--env prod`), each on its own Nomad cluster and
- * HCP Terraform organization (two sandboxes), with its own values and its own state. Runs the built CLI.
+ * HCP Terraform organization (two sandboxes), with its own values and its own state. The commands' own code runs
+ * in-process with the Host `--env NAME` gives them (`inProcessWith`); an unknown `--env` and an address variable
+ * that contradicts the environment go through the built CLI.
  */
 
 const DEV_SECRET = 'env-dev-okta-secret-Vq37';
@@ -79,20 +86,27 @@ async function write(file: string, text: string): Promise<void> {
   await writeFile(join(dir, file), text);
 }
 
-/** The CLI with one environment's tokens (as a CI job of that environment has them) and no address variables. */
-function cli(args: string[], tokensOf: Sandbox = dev, cwd = dir): Promise<CliResult> {
-  return runCli(args, {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      NO_COLOR: '1',
-      NOMAD_TOKEN: tokensOf.env.NOMAD_TOKEN ?? '',
-      TFE_TOKEN: tokensOf.env.TFE_TOKEN ?? '',
-      DEV_OKTA_SECRET: DEV_SECRET,
-      PROD_OKTA_SECRET: PROD_SECRET,
-    },
-  });
+/** One environment's tokens (as a CI job of that environment has them) and no address variables. */
+function envOf(tokensOf: Sandbox): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    NO_COLOR: '1',
+    NOMAD_TOKEN: tokensOf.env.NOMAD_TOKEN ?? '',
+    TFE_TOKEN: tokensOf.env.TFE_TOKEN ?? '',
+    DEV_OKTA_SECRET: DEV_SECRET,
+    PROD_OKTA_SECRET: PROD_SECRET,
+  };
+}
+
+/** The built CLI with one environment's tokens. */
+function cli(args: string[], tokensOf: Sandbox = dev): Promise<CliResult> {
+  return runCli(args, { cwd: dir, env: envOf(tokensOf) });
+}
+
+/** A command's own code with one environment's tokens, as `converge … [--env NAME]` runs it. */
+function run(step: CommandStep, opts: { env?: string; tokensOf?: Sandbox; cwd?: string } = {}): Promise<CliResult> {
+  return inProcessWith({ cwd: opts.cwd ?? dir, env: envOf(opts.tokensOf ?? dev), ...(opts.env !== undefined ? { environment: opts.env } : {}) }, step);
 }
 
 async function authMethod(s: Sandbox): Promise<{ status: number; clientId?: string }> {
@@ -117,14 +131,14 @@ function noSecrets(r: CliResult): void {
 
 describe('environments: one set of manifests, several targets', () => {
   it('validate without --env checks every environment', async () => {
-    const r = await cli(['validate', 'm']);
+    const r = await run(validating(['m']));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('valid in environments dev, prod');
   });
 
-  it('applies each environment to its own cluster and organization, with its own values and state', { timeout: 120_000 }, async () => {
+  it('applies each environment to its own cluster and organization, with its own values and state', async () => {
     // The workspace's run is read every 20 ms, not from 1 s backing off to 10 s: the sandbox's runs take milliseconds.
-    const a = await cli(['apply', '--env', 'dev', '--auto-approve', '--poll-interval', '20ms', 'm'], dev);
+    const a = await run(applying({ pollInterval: '20ms' }, ['m']), { env: 'dev' });
     expect(a.code, a.stderr).toBe(0);
     noSecrets(a);
     expect(await authMethod(dev)).toEqual({ status: 200, clientId: 'dev-client' });
@@ -132,13 +146,13 @@ describe('environments: one set of manifests, several targets', () => {
     expect(await workspaceVariables(dev, 'acme')).toContain('function_name=hello-dev');
 
     // prod has its own state: dev's records do not make it think anything exists there.
-    const planProd = await cli(['plan', '--env', 'prod', '--json', 'm'], prod);
+    const planProd = await run(planning({ json: true }, ['m']), { env: 'prod', tokensOf: prod });
     expect(planProd.code, planProd.stderr).toBe(0);
     const json = JSON.parse(planProd.stdout) as { environment?: string; summary: { create: number } };
     expect(json.environment).toBe('prod');
     expect(json.summary.create).toBe(3);
 
-    const b = await cli(['apply', '--env', 'prod', '--auto-approve', '--poll-interval', '20ms', 'm'], prod);
+    const b = await run(applying({ pollInterval: '20ms' }, ['m']), { env: 'prod', tokensOf: prod });
     expect(b.code, b.stderr).toBe(0);
     noSecrets(b);
     expect(await authMethod(prod)).toEqual({ status: 200, clientId: 'prod-client' });
@@ -154,32 +168,34 @@ describe('environments: one set of manifests, several targets', () => {
 
     // Each re-plan, from another working directory too, is a no-op and says which environment it is for.
     for (const [env, s] of [['dev', dev], ['prod', prod]] as const) {
-      const p = await cli(['plan', '--env', env, '--detailed-exitcode', '.'], s, join(dir, 'm'));
+      const p = await run(planning({ detailedExitcode: true }), { env, tokensOf: s, cwd: join(dir, 'm') });
       expect(p.code, p.stdout + p.stderr).toBe(0);
       expect(p.stdout).toContain(`Environment: ${env}.`);
       expect(p.stdout).toContain(`envs/${env}/state.json`);
     }
-    const md = await cli(['plan', '--env', 'prod', '--markdown', 'm'], prod);
+    const md = await run(planning({ markdown: true }, ['m']), { env: 'prod', tokensOf: prod });
     expect(md.stdout).toContain('## converge plan: environment `prod`');
-    const drift = await cli(['drift', '--env', 'dev', '--json', 'm'], dev);
+    const drift = await run(drifting({ json: true }, ['m']), { env: 'dev' });
     expect(drift.code, drift.stderr).toBe(0);
     expect(JSON.parse(drift.stdout)).toMatchObject({ inSync: true, environment: 'dev' });
     // login explain --live reads the environment's Nomad, where the method has prod's client.
     await writeFile(join(dir, 'claims.json'), JSON.stringify({ email: 'ada@acme.example' }));
-    const live = await cli(['login', 'explain', '--live', '--env', 'prod', '--method', 'okta', '--claims', 'claims.json', '--json', 'm'], prod);
+    const explaining: CommandStep = Object.assign((h: Host) => loginExplainCommand(h, ['m'], { live: true, method: 'okta', claims: 'claims.json', json: true }), { json: true });
+    const live = await run(explaining, { env: 'prod', tokensOf: prod });
     expect(live.code, live.stderr).toBe(0);
-    const list = await cli(['state', 'list', '--env', 'prod', 'm'], prod);
+    const list = await run((h) => stateList(h, ['m']), { env: 'prod', tokensOf: prod });
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain('NomadAuthMethod/okta');
   });
 
-  it('refuses to apply a saved plan to another environment', { timeout: 60_000 }, async () => {
-    const p = await cli(['plan', '--env', 'dev', '--out', 'dev-plan.json', 'm'], dev);
+  it('refuses to apply a saved plan to another environment', async () => {
+    const p = await run(planning({ out: 'dev-plan.json' }, ['m']), { env: 'dev' });
     expect(p.code, p.stderr).toBe(0);
-    const a = await cli(['apply', '--env', 'prod', '--plan', 'dev-plan.json'], prod);
+    const applyingSaved: CommandStep = (h) => applyCommand(h, ['.'], { plan: 'dev-plan.json' });
+    const a = await run(applyingSaved, { env: 'prod', tokensOf: prod });
     expect(a.code).toBe(1);
     expect(a.stderr).toContain('this saved plan was made for environment dev, but apply was run with --env prod');
-    const none = await cli(['apply', '--plan', 'dev-plan.json'], dev);
+    const none = await run(applyingSaved);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('apply it with --env dev');
   });
@@ -195,7 +211,7 @@ describe('environments: one set of manifests, several targets', () => {
   });
 
   it('needs --env in a repository that declares environments', async () => {
-    const r = await cli(['plan', 'm']);
+    const r = await run(planning({}, ['m']));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('needs --env NAME');
     expect(r.stderr).toContain('Pass --env with one of: dev, prod.');
@@ -204,7 +220,7 @@ describe('environments: one set of manifests, several targets', () => {
   it('reports a value the environment lacks at the reference, naming the environment and the fix', async () => {
     await write('bad/settings.yaml', settings(dev, prod));
     await write('bad/objects.yaml', MANIFESTS.replace('{ fromValue: functionName }', '{ fromValue: functionNam }'));
-    const r = await cli(['validate', '--env', 'prod', 'bad']);
+    const r = await run(validating(['bad']), { env: 'prod' });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('environment `prod` has no value `functionNam`');
     expect(r.stderr).toMatch(/on bad\/objects\.yaml line 26, column 27/);
@@ -215,10 +231,10 @@ describe('environments: one set of manifests, several targets', () => {
 
   it('refuses --env where no environments are declared', async () => {
     await write('plain/objects.yaml', MANIFESTS.replace('{ fromValue: clientId }', 'c1').replace('{ fromValue: clientSecret }', '{ fromEnv: DEV_OKTA_SECRET }').replace('{ fromValue: functionName }', 'f').replace('{ fromValue: lambdaModule }', 'acme/lambda/aws'));
-    const r = await cli(['validate', '--env', 'dev', 'plain']);
+    const r = await run(validating(['plain']), { env: 'dev' });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--env dev: there is no Settings document, so no environments');
-    const ok = await cli(['validate', 'plain']);
+    const ok = await run(validating(['plain']));
     expect(ok.code, ok.stderr).toBe(0);
   });
 

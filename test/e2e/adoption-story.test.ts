@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderPlanMarkdown } from '../../src/views/plan-markdown.js';
 import { renderPlanText } from '../../src/views/plan-text.js';
-import { openStory, type Story } from '../library/story.js';
-import { runCli, seedNomadAcl, type Workspace } from './harness.js';
+import { applyCommand } from '../../src/cli/commands/apply.js';
+import { applying, openStory, planning, type Story } from '../library/story.js';
+import { seedNomadAcl, type Workspace } from './harness.js';
 import { lambdaManifests, TFE_SETTINGS } from './manifests.js';
 
 /*
  * Adoption without writes (decisions.md §9), the library against both simulators in this process (the runs
- * followed on one ManualClock); the built CLI only for what it alone prints (the apply's recorded line, a
- * saved plan applied from its file). Objects
+ * followed on one ManualClock); the commands' own code (`Story.run`) for what the CLI prints (the apply's
+ * recorded line, a saved plan written to its file and applied from it). Objects
  * converge made, then the state is lost. Every object still matches its manifest and none holds a
  * secret, so the plan has nothing to change (exit 0) but says what the next apply records; that
  * apply sends no request that writes, and afterwards ownership is real: a removed document deletes.
@@ -56,7 +57,8 @@ describe('adoption of matching live objects after the state is lost (library ↔
   const stateFile = () => join(s.dir, '.converge', 'state.json');
   const readState = async () => JSON.parse(await readFile(stateFile(), 'utf8')) as StateFile;
   const loseState = () => rm(join(s.dir, '.converge'), { recursive: true, force: true });
-  const cli = (args: string[]) => runCli(args, { cwd: s.dir, env: s.env });
+  /** `converge apply --plan FILE`. */
+  const applyingSaved = (file: string) => s.run((h) => applyCommand(h, ['.'], { plan: file }));
   const planned = async (req: { adoptAll?: boolean } = {}) => (await s.plan(req))!.run.plan;
   let applied: StateFile;
 
@@ -98,8 +100,8 @@ describe('adoption of matching live objects after the state is lost (library ↔
     s.sandbox.log.clear();
     // A lost state is a new one: it takes the live objects over only with consent (decisions.md §27).
     await expect(s.apply()).rejects.toThrow('refusing to record 5 existing objects as owned without consent');
-    // The line only the CLI prints; nothing here waits on a run, so the process's real time is no matter.
-    const r = await cli(['apply', '--auto-approve', '--adopt-all']);
+    // The line the apply command prints.
+    const r = await s.run(applying({ adoptAll: true }));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`No changes to live objects. Recorded 5 existing objects as owned (nothing was sent): ${ALL.join(', ')}.`);
     expect(s.sandbox.log.writes()).toEqual([]);
@@ -140,16 +142,16 @@ describe('adoption of matching live objects after the state is lost (library ↔
   });
 
   it('a saved plan of adoptions applies the same way, and once applied it says so', async () => {
-    // The saved-plan file is the CLI's; nothing here waits on a run.
-    const p = await cli(['plan', '--adopt-all', '--out', 'adopt.plan.json']);
+    // The saved-plan file is the plan command's, read back by the apply command.
+    const p = await s.run(planning({ adoptAll: true, out: 'adopt.plan.json' }));
     expect(p.code, p.stderr).toBe(0);
     s.sandbox.log.clear();
-    const a = await cli(['apply', '--plan', 'adopt.plan.json']);
+    const a = await applyingSaved('adopt.plan.json');
     expect(a.code, a.stderr).toBe(0);
     expect(a.stdout).toContain('Recorded 5 existing objects as owned');
     expect(s.sandbox.log.writes()).toEqual([]);
     expect((await readState()).records).toHaveLength(5);
-    const again = await cli(['apply', '--plan', 'adopt.plan.json']);
+    const again = await applyingSaved('adopt.plan.json');
     expect(again.code).toBe(1);
     // Said as what it is, not as objects that "appeared" or changed since the plan.
     expect(again.stderr).toContain('this saved plan was already applied');

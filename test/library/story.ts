@@ -228,6 +228,8 @@ export interface HostFlags {
   /** `--quiet` / `--verbose`. */
   verbosity?: 'quiet' | 'normal' | 'verbose';
   clock?: Clock;
+  /** Sees stderr as it grows, so a test can act at a moment the command announces (as run-cli.ts's `runCli`). */
+  onStderr?: (soFar: string) => void;
 }
 
 /** The CLI's Host waiting on a given clock (the process's Host waits on the real one). */
@@ -250,7 +252,12 @@ export async function inProcessWith(opts: { cwd: string; env: NodeJS.ProcessEnv 
   let stderr = '';
   const hostOptions = {
     stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
+    stderr: {
+      write: (t: string) => {
+        stderr += t;
+        opts.onStderr?.(stderr);
+      },
+    },
     env: opts.env,
     cwd: opts.cwd,
     verbosity: opts.verbosity ?? 'normal',

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../e2e/harness.js';
+import { inProcessWith, planning } from '../library/story.js';
 import { writeOneOfEach } from './fixtures.js';
 
 /*
@@ -16,6 +17,9 @@ import { writeOneOfEach } from './fixtures.js';
  * NOMAD_CACERT naming its certificate makes it trusted (reference: Nomad CLI's NOMAD_CACERT), a
  * different CA does not, and NOMAD_SKIP_VERIFY is the explicit opt-out. HCP Terraform has no CA setting
  * of its own in converge: Node's NODE_EXTRA_CA_CERTS is how to trust a private CA there.
+ * The default refusal and HCP Terraform (NODE_EXTRA_CA_CERTS is read when Node starts) run the built CLI; the
+ * other Nomad cases run the plan command's own code in-process (`inProcessWith`), which reads NOMAD_CACERT and
+ * NOMAD_SKIP_VERIFY from the environment it is given as the process does.
  */
 
 /** How the refusal reads today: the TLS error code (e.g. DEPTH_ZERO_SELF_SIGNED_CERT) in the network error. */
@@ -83,7 +87,11 @@ function env(extra: Record<string, string>): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: dir, ...sandbox.env, ...extra };
 }
 
-describe('TLS verification (built CLI ↔ self-signed HTTPS in front of the sandbox)', () => {
+/** `converge plan [--detailed-exitcode] nomad.yaml` in-process, with `extra` over the environment. */
+const planNomad = (extra: Record<string, string>, detailedExitcode = false) =>
+  inProcessWith({ cwd: dir, env: env(extra) }, planning(detailedExitcode ? { detailedExitcode } : {}, ['nomad.yaml']));
+
+describe('TLS verification (self-signed HTTPS in front of the sandbox)', () => {
   it('Nomad: a self-signed server is refused by default, before any request or token reaches it', async () => {
     const p = await tlsProxy(sandbox.nomad.url, good);
     const r = await runCli(['plan', 'nomad.yaml'], { cwd: dir, env: env({ NOMAD_ADDR: p.url }) });
@@ -99,7 +107,7 @@ describe('TLS verification (built CLI ↔ self-signed HTTPS in front of the sand
   it('Nomad: a trusted certificate for another name says the name does not match, not "trust the CA" (regression)', async () => {
     const p = await tlsProxy(sandbox.nomad.url, good);
     const byName = p.url.replace('127.0.0.1', 'localhost');
-    const r = await runCli(['plan', 'nomad.yaml'], { cwd: dir, env: env({ NOMAD_ADDR: byName, NOMAD_CACERT: good.cert }) });
+    const r = await planNomad({ NOMAD_ADDR: byName, NOMAD_CACERT: good.cert });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('ERR_TLS_CERT_ALTNAME_INVALID');
     expect(r.stderr).toContain('is for another name (IP Address:127.0.0.1), not localhost');
@@ -109,7 +117,7 @@ describe('TLS verification (built CLI ↔ self-signed HTTPS in front of the sand
 
   it('Nomad: NOMAD_CACERT naming the certificate makes it trusted', async () => {
     const p = await tlsProxy(sandbox.nomad.url, good);
-    const r = await runCli(['plan', '--detailed-exitcode', 'nomad.yaml'], { cwd: dir, env: env({ NOMAD_ADDR: p.url, NOMAD_CACERT: good.cert }) });
+    const r = await planNomad({ NOMAD_ADDR: p.url, NOMAD_CACERT: good.cert }, true);
     expect(r.stderr).not.toMatch(TLS_REFUSED);
     expect(r.code).toBe(2);
     expect(p.hits.length).toBeGreaterThan(0);
@@ -120,7 +128,7 @@ describe('TLS verification (built CLI ↔ self-signed HTTPS in front of the sand
 
   it('Nomad: NOMAD_CACERT naming a different CA is refused', async () => {
     const p = await tlsProxy(sandbox.nomad.url, good);
-    const r = await runCli(['plan', 'nomad.yaml'], { cwd: dir, env: env({ NOMAD_ADDR: p.url, NOMAD_CACERT: other.cert }) });
+    const r = await planNomad({ NOMAD_ADDR: p.url, NOMAD_CACERT: other.cert });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(TLS_REFUSED);
     expect(p.hits).toEqual([]);
@@ -128,7 +136,7 @@ describe('TLS verification (built CLI ↔ self-signed HTTPS in front of the sand
 
   it('Nomad: NOMAD_SKIP_VERIFY=true is the explicit opt-out', async () => {
     const p = await tlsProxy(sandbox.nomad.url, good);
-    const r = await runCli(['plan', '--detailed-exitcode', 'nomad.yaml'], { cwd: dir, env: env({ NOMAD_ADDR: p.url, NOMAD_SKIP_VERIFY: 'true' }) });
+    const r = await planNomad({ NOMAD_ADDR: p.url, NOMAD_SKIP_VERIFY: 'true' }, true);
     expect(r.code).toBe(2);
     // Honoured, but never silently (regression): said once.
     expect(r.stderr.match(/NOMAD_SKIP_VERIFY is set: the certificate of https:\/\/127\.0\.0\.1:\d+ is not checked/g)).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mapLimit } from '../../src/async/map-limit.js';
+import { libraryHost, plan } from '../../src/operations/index.js';
 import {
   checkConsistency,
   createRequests,
@@ -21,7 +22,8 @@ import {
  * the handler (7.5 % each, the simulators' seeded dice), and 10 % of the writes that reach a simulator
  * (POST, and PUT: every Variables write, lock operations included) are applied and then lose their reply
  * (the recording proxy). "Converges": the first or second `apply` exits 0, then, with faults off,
- * `plan --detailed-exitcode` exits 0 and live objects equal the state and the manifests.
+ * the plan has no change but no-ops (what `plan --detailed-exitcode` exits 0 on; the library's plan in this
+ * process, as crash-safety.test.ts re-plans) and live objects equal the state and the manifests.
  * A benchmark-style run: figures go to docs/reliability.md. FAULT_SEEDS=n runs fewer seeds.
  *
  * Most of a seed's time is waiting, not work: the client's back-off after each injected 5xx (700–900 ms
@@ -79,12 +81,17 @@ async function runSeed(state: 'local' | 'nomad', seed: number): Promise<SeedResu
     world.ws.sandbox.tfe.faults.reset();
     world.nomadProxy.setResetAfter(0);
     world.tfeProxy.setResetAfter(0);
-    const plan = await world.cli(['plan', '--detailed-exitcode']);
+    const replan = libraryHost({ cwd: world.ws.dir, env: world.env });
+    const planned = await plan(replan, { paths: ['.'] });
+    const pending = planned?.run.plan.changes.filter((ch) => ch.action !== 'no-op');
     const c = checkConsistency(await liveInventory(world), await readState(world, state), shape);
     const inconsistencies = [...c.orphans, ...c.stale, ...c.liveDuplicates];
     const duplicates = duplicateCreates(createRequests(world.nomadProxy.log, world.tfeProxy.log)).length;
-    const converged = runs > 0 && plan.code === 0 && inconsistencies.length === 0;
-    if (runs > 0 && plan.code !== 0) failure = `re-plan exit ${plan.code}`;
+    const planClean = pending !== undefined && pending.length === 0;
+    const converged = runs > 0 && planClean && inconsistencies.length === 0;
+    if (runs > 0 && !planClean) {
+      failure = pending === undefined ? `re-plan failed: ${replan.found.map((d) => d.summary).join('; ')}` : `re-plan changes ${JSON.stringify(pending).slice(0, 800)}`;
+    }
     return { seed, runs, converged, duplicates, inconsistencies, faulted, lostReplies, requests: simLog.length, wallMs, ...(failure && !converged ? { failure } : {}), ...(firstFailure ? { firstFailure } : {}) };
   } finally {
     await world.close();

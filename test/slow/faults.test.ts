@@ -1,19 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkConsistency, createRequests, duplicateCreates, FAST, liveInventory, openWorld, readLocalState, type Shape, type World } from '../reliability/world.js';
+import { ManualClock } from '../../src/async/manual-clock.js';
+import { applying, inProcessWith, planning, type CommandStep } from '../library/story.js';
+import { checkConsistency, createRequests, duplicateCreates, liveInventory, openWorld, readLocalState, type Shape, type World } from '../reliability/world.js';
 
 /*
  * Faults: 20 auth methods + 5 no-code modules + 50 workspaces applied while 20 % of requests
  * are answered 429 / 500 / 503 / connection reset (the simulators' seeded switches) with 200 ms
  * latency spikes, plus lost replies (a reset AFTER the service acted on a POST, injected by the
  * recording proxy). The apply converges, a re-plan shows no changes, and the request log shows no
- * duplicate create. ~18 s on 2 cores, so it lives in test:slow rather than `npm test`.
+ * duplicate create. The apply command's own code runs in-process (`inProcessWith`) through the proxies, with
+ * the simulators, their latency spikes and the client's back-off on one ManualClock (the built CLI in real time
+ * before: 31.8 s of tests at load 26, most of it back-off).
  */
 const SHAPE: Shape = { authMethods: 20, bindingRules: 5, modules: 5, workspacesPerModule: 10 };
 
 describe('apply under faults (20 % 429/500/503/reset, 200 ms spikes, lost POST replies)', () => {
   let world: World;
+  const clock = new ManualClock();
+  const run = (step: CommandStep) => inProcessWith({ cwd: world.ws.dir, env: world.env, clock }, step);
   beforeAll(async () => {
-    world = await openWorld({ seed: 20 });
+    world = await openWorld({ seed: 20, sandbox: { clock } });
     await world.writeShape(SHAPE);
   });
   afterAll(async () => world?.close());
@@ -25,7 +31,7 @@ describe('apply under faults (20 % 429/500/503/reset, 200 ms spikes, lost POST r
     world.nomadProxy.setResetAfter(0.1, (m) => m === 'POST');
     world.tfeProxy.setResetAfter(0.1, (m) => m === 'POST');
     const started = Date.now();
-    const a = await world.cli(['apply', '--auto-approve', '--parallelism', '8', ...FAST]);
+    const a = await run(applying({ parallelism: '8', pollInterval: '20ms', runTimeout: '60s' }));
     const wallMs = Date.now() - started;
     const simLog = world.ws.sandbox.log.entries();
     const faulted = simLog.filter((e) => e.fault !== undefined).length;
@@ -47,7 +53,7 @@ describe('apply under faults (20 % 429/500/503/reset, 200 ms spikes, lost POST r
     world.ws.sandbox.tfe.faults.reset();
     world.nomadProxy.setResetAfter(0);
     world.tfeProxy.setResetAfter(0);
-    const p = await world.cli(['plan', '--detailed-exitcode']);
+    const p = await run(planning({ detailedExitcode: true }));
     expect(p.stdout).toContain('No changes');
     expect(p.code).toBe(0);
 
