@@ -39,12 +39,6 @@ export function flattenMultierror(text: string): string {
   return `${head ? `${head}: ` : ''}${items.join('; ')}`;
 }
 
-/** Delete of a missing method or rule: 500 plain `ACL auth method not found` / `ACL binding rule not found` (§8, §10). */
-export function isAlreadyGone(res: HttpResponse): boolean {
-  if (res.status === 404) return true;
-  return res.status === 500 && /ACL (auth method|binding rule) not found/i.test(res.text);
-}
-
 /**
  * Only one default auth method (§4): 400 `default method already exists: <name>` from the RPC, or, when
  * two writes race, the state store's uncoded `default ACL auth method already exists: <name>`, which the
