@@ -1,12 +1,15 @@
-import type { DesiredObject } from '../../model/desired.js';
+import type { Diagnostic } from '../../diagnostics/types.js';
+import type { AnyDesired, DesiredObject } from '../../model/desired.js';
 import type { NomadWriteIntent } from '../../plan/intent.js';
 import type { Change } from '../../plan/types.js';
 import type { StateRecord } from '../../state/types.js';
 import type { ExportResult } from '../export-types.js';
-import type { ApplyBatch, ApplyContext, ApplyOutcome, LiveView, ObjectView } from '../provider.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, LiveView, ObjectView, ProviderContext } from '../provider.js';
 import type { CallOptions, NomadClient } from './client.js';
+import type { Known } from './known-names.js';
 import type { NOMAD_KINDS } from './kinds.js';
 import type { NomadSession } from './session.js';
+import type { Kind } from '../../model/kinds.js';
 
 /** The kinds the Nomad provider serves (kinds.ts). */
 export type NomadKind = (typeof NOMAD_KINDS.kinds)[number];
@@ -14,11 +17,49 @@ export type NomadKind = (typeof NOMAD_KINDS.kinds)[number];
 /** What a create or update sends, built at plan time and carried by the plan (plan/intent.ts). */
 export type NomadBody = Pick<NomadWriteIntent, 'body' | 'secrets'>;
 
-/** What any kind's load gives back: one view per document or record. A kind adds what other steps need. */
+/** What any kind's load gives back: one view per document or record. A kind adds what later kinds need. */
 export interface KindLoad {
   views: ObjectView[];
   /** The list read, as `--region` compares it with a replica's (replica-lag.ts). */
   replica: ReplicaItem[];
+  /** Plan-time problems found while loading (the kind's own checks, live). */
+  diagnostics?: Diagnostic[];
+  /** The kind's names: in the run, live, deleted by this plan; later kinds check their references against them. */
+  known?: Known;
+}
+
+/**
+ * Each kind's own load result, by kind, for the kinds after it: a kind's `remote/load.ts` adds its entry by
+ * declaration merging (as `spec.ts` does to `SpecByKind`) when it gives later kinds more than a `KindLoad`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- members come from declaration merging
+export interface NomadLoadByKind {}
+
+/** A kind's load result as later kinds see it. */
+export type LoadOf<K extends Kind> = K extends keyof NomadLoadByKind ? NomadLoadByKind[K] & KindLoad : KindLoad;
+
+/**
+ * What the provider hands every kind's load, the same for all. Kinds load in the registry's order
+ * (dependencies first), so `loaded` holds every earlier kind that was needed; a kind not needed by the run
+ * is absent and was not read.
+ */
+export interface NomadLoadContext {
+  session: NomadSession;
+  /** The run's documents and records of every Nomad kind: a kind takes its own (`ofKind`) and reads others' for its checks. */
+  desired: readonly AnyDesired[];
+  records: readonly StateRecord[];
+  /** The region the plan reads (always the configured one, replica-lag.ts). */
+  call: CallOptions;
+  provider: ProviderContext;
+  loaded<K extends Kind>(kind: K): LoadOf<K> | undefined;
+}
+
+/** The run's documents and records of one kind. */
+export function ofKind<K extends Kind>(ctx: Pick<NomadLoadContext, 'desired' | 'records'>, kind: K): { desired: DesiredObject<K>[]; records: StateRecord[] } {
+  return {
+    desired: ctx.desired.filter((o): o is DesiredObject<K> & AnyDesired => o.kind === kind),
+    records: ctx.records.filter((r) => r.kind === kind),
+  };
 }
 
 /** One object of a list as Nomad's replicator compares it (by name or ID, and Hash). */
@@ -27,9 +68,6 @@ export interface ReplicaItem {
   Hash: string;
 }
 
-/** A kind's load: its own arguments, at least the views back. */
-export type KindLoader = (...args: never[]) => Promise<KindLoad>;
-
 /**
  * The remote half of one Nomad kind: everything that turns its documents into requests and its live
  * objects into views, records and documents. It lives in the kind's folder (`src/kinds/<kind>/remote/`)
@@ -37,14 +75,20 @@ export type KindLoader = (...args: never[]) => Promise<KindLoad>;
  * token, region, transport, coded errors) and hands it in through the session, and reaches each kind
  * only through the table in remotes.ts. Offline code never imports a remote half (lint/layers.mjs).
  */
-export interface NomadKindRemote<K extends NomadKind, L extends KindLoader = KindLoader> {
+export interface NomadKindRemote<K extends NomadKind> {
   readonly kind: K;
   /**
-   * Reads a batch of live objects and joins them with the documents and records. Its arguments and
-   * extras are the kind's own (a binding rule needs the known methods; a role gives its links for the
-   * policy checks), kept by the type `L`, so the provider's load calls it by name through the table.
+   * The kinds whose loads this kind's checks need, for the run's documents and records (a role needs
+   * the policies it links; a binding rule its auth method and the role or policy it binds). Each is then
+   * loaded before it, even with no document or record of its own; absent: none.
    */
-  readonly load: L;
+  wants?(run: Pick<NomadLoadContext, 'desired' | 'records'>): Kind[];
+  /**
+   * Reads a batch of live objects and joins them with the documents and records of the kind, then checks
+   * what its documents refer to against the earlier kinds' loads. Called when the run has a document or a
+   * record of the kind, or another kind wants it.
+   */
+  load(ctx: NomadLoadContext): Promise<LoadOf<K>>;
   /** The request body of a create or an update, from the document alone (secrets left empty and named). */
   body(object: DesiredObject<K>): NomadBody;
   /** An update addresses the live object by its server-made id (kept in the intent), not by its name. */

@@ -1,6 +1,6 @@
 import { nomadImportRecord } from '../../../providers/nomad/export-record.js';
 import { wireJson } from '../../../providers/nomad/apply-intent.js';
-import type { NomadKindRemote } from '../../../providers/nomad/kind-remote.js';
+import { ofKind, type NomadKindRemote } from '../../../providers/nomad/kind-remote.js';
 import { applyAclRoles } from './apply.js';
 import { listAclRoles } from './endpoints.js';
 import { loadAclRoles, replicaItems } from './load.js';
@@ -10,8 +10,10 @@ import { aclRoleRequest, aclRoleSpecFromWire } from './mapping.js';
  * NomadAclRole's remote half: a role is keyed by a server-made UUID (kept in the record and in an
  * update's intent) and found by its unique name when it has no record.
  */
-export const nomadAclRoleRemote: NomadKindRemote<'NomadAclRole', typeof loadAclRoles> = {
+export const nomadAclRoleRemote: NomadKindRemote<'NomadAclRole'> = {
   kind: 'NomadAclRole',
+  // A role's policies must exist somewhere and outlive it (checks.ts).
+  wants: (run) => (ofKind(run, 'NomadAclRole').desired.length > 0 ? ['NomadAclPolicy'] : []),
   load: loadAclRoles,
   body: (o) => ({ body: wireJson(aclRoleRequest(o.name, o.spec)) }),
   updatesById: true,
