@@ -15,7 +15,7 @@ import type { HttpResponse } from '../../http/types.js';
 export interface ErrorContext {
   method: string;
   path: string;
-  /** What the request was about, e.g. `NomadAuthMethod/okta`. */
+  /** What the request was about, e.g. `<Kind>/<name>` or `ACL role list`. */
   subject: string;
   /** The manifest document behind the request, so a 400 points at a file and line. */
   range?: SourceRange;

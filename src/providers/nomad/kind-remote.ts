@@ -4,15 +4,13 @@ import type { NomadWriteIntent } from '../../plan/intent.js';
 import type { Change } from '../../plan/types.js';
 import type { StateRecord } from '../../state/types.js';
 import type { ExportResult } from '../export-types.js';
-import type { ApplyBatch, ApplyContext, ApplyOutcome, LiveView, ObjectView, ProviderContext } from '../provider.js';
+import type { KindRemoteBase } from '../../kinds/types.js';
+import { loadKindRemotes } from '../kind-remotes.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, ObjectView, ProviderContext } from '../provider.js';
 import type { CallOptions, NomadClient } from './client.js';
 import type { Known } from './known-names.js';
-import type { NOMAD_KINDS } from './kinds.js';
 import type { NomadSession } from './session.js';
 import type { Kind } from '../../model/kinds.js';
-
-/** The kinds the Nomad provider serves (kinds.ts). */
-export type NomadKind = (typeof NOMAD_KINDS.kinds)[number];
 
 /** What a create or update sends, built at plan time and carried by the plan (plan/intent.ts). */
 export type NomadBody = Pick<NomadWriteIntent, 'body' | 'secrets'>;
@@ -72,11 +70,13 @@ export interface ReplicaItem {
  * The remote half of one Nomad kind: everything that turns its documents into requests and its live
  * objects into views, records and documents. It lives in the kind's folder (`src/kinds/<kind>/remote/`)
  * with its wire shapes and endpoint calls; the provider owns the connection (`NomadClient`: address,
- * token, region, transport, coded errors) and hands it in through the session, and reaches each kind
- * only through the table in remotes.ts. Offline code never imports a remote half (lint/layers.mjs).
+ * token, region, transport, coded errors) and hands it in through the session. The provider finds it
+ * through the kind registry: the kind's definition loads it lazily (`KindDefinition.remote`), and
+ * remotes.ts checks that it is a Nomad remote half of that kind. Offline code never imports a remote
+ * half (lint/layers.mjs). Each `remote/index.ts` exports one `satisfies NomadKindRemote<'ItsKind'>`.
  */
-export interface NomadKindRemote<K extends NomadKind> {
-  readonly kind: K;
+export interface NomadKindRemote<K extends Kind = Kind> extends KindRemoteBase<K> {
+  readonly provider: 'nomad';
   /**
    * The kinds whose loads this kind's checks need, for the run's documents and records (a role needs
    * the policies it links; a binding rule its auth method and the role or policy it binds). Each is then
@@ -97,8 +97,6 @@ export interface NomadKindRemote<K extends NomadKind> {
   refine?(view: ObjectView, change: Change): Change[];
   /** Sends one batch of this kind's changes, saving each record through the context as it is written. */
   apply(session: NomadSession, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]>;
-  /** The state record for a live object adopted without a write (`converge import`, an adoption). */
-  adopt(view: ObjectView & { live: LiveView }, now: Date): StateRecord;
   /** Appends every live object of the kind to `result` as a manifest document (`converge export`). */
   export(client: NomadClient, result: ExportResult): Promise<void>;
   /**
@@ -108,5 +106,18 @@ export interface NomadKindRemote<K extends NomadKind> {
   readonly replica: { item: string; noun: string; list(client: NomadClient, call: CallOptions): Promise<ReplicaItem[]> };
 }
 
-/** Every Nomad kind's remote half, one entry each: a kind without one does not compile. */
-export type NomadRemoteTable = { readonly [K in NomadKind]: NomadKindRemote<K> };
+/** A remote half is the Nomad provider's when it says so (checked when the registry's loader hands it over). */
+export function isNomadRemote(remote: KindRemoteBase): remote is NomadKindRemote {
+  return remote.provider === 'nomad';
+}
+
+let loading: Promise<ReadonlyMap<Kind, NomadKindRemote>> | undefined;
+
+/**
+ * Every Nomad kind's remote half, by kind in the registry's order, loaded through the kind registry on
+ * first use and then kept (an import is loaded once per process anyway).
+ */
+export function nomadRemotes(): Promise<ReadonlyMap<Kind, NomadKindRemote>> {
+  loading ??= loadKindRemotes('nomad', isNomadRemote);
+  return loading;
+}

@@ -13,11 +13,11 @@ import { NomadClient, type CallOptions } from './client.js';
 import { preflightNomad } from './preflight.js';
 import { withNomadIntent } from './intent.js';
 import { replicaLag } from './replica-lag.js';
-import { allRemotes, remoteOf } from './remotes.js';
 import { checkRegions } from './regions.js';
-import { NOMAD_KINDS as SERVED } from './kinds.js';
 import type { NomadSession } from './session.js';
-import type { KindLoad, NomadKind as NomadKindName, NomadLoadContext, ReplicaItem } from './kind-remote.js';
+import { nomadRemotes, type KindLoad, type NomadKindRemote, type NomadLoadContext, type ReplicaItem } from './kind-remote.js';
+import { nomadImportRecord } from './export-record.js';
+import { ConvergeError } from '../../diagnostics/errors.js';
 
 export interface NomadProviderOptions {
   /** NOMAD_ADDR, e.g. `https://nomad.example.com:4646`. */
@@ -56,10 +56,19 @@ export function connectNomad(opts: NomadProviderOptions): { http: HttpClient; ow
   return { http, ownsHttp: opts.http === undefined, client };
 }
 
-/** The Nomad provider: ACL policies, roles, auth methods and binding rules (see README.md in this folder). */
+/** The Nomad provider: the kinds the registry gives it, each through its remote half (see README.md in this folder). */
 export function createNomadProvider(opts: NomadProviderOptions): Provider {
   const { http, ownsHttp, client } = connectNomad(opts);
   const session: NomadSession = { client, reporter: opts.reporter };
+  // The kinds' remote halves, loaded by the first call that needs them; refine (synchronous) runs only on
+  // views this provider's load made, so they are there by then.
+  let remotes: ReadonlyMap<Kind, NomadKindRemote> | undefined;
+  const loadRemotes = async () => (remotes ??= await nomadRemotes());
+  const remoteOf = (kind: Kind, table = remotes): NomadKindRemote => {
+    const remote = table?.get(kind);
+    if (!remote) throw new ConvergeError('internal.kind-remote', `the nomad provider does not serve ${kind}${table ? '' : ' (its remote halves are not loaded yet)'}`, { source: 'internal' });
+    return remote;
+  };
 
   return {
     id: 'nomad',
@@ -82,10 +91,11 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
         ...(opts.region !== undefined ? [{ region: opts.region, from: 'Settings nomad.region or NOMAD_REGION' }] : []),
         ...(lagRegion !== undefined ? [{ region: lagRegion, from: '--region' }] : []),
       ]);
+      const all = [...(await loadRemotes()).values()];
       const run = { desired: input.desired, records: input.records };
       // Each kind is read when the run has a document or a record of it, or a kind's checks want it.
       const wanted = new Set<Kind>();
-      for (const remote of allRemotes()) {
+      for (const remote of all) {
         if (run.desired.some((o) => o.kind === remote.kind) || run.records.some((r) => r.kind === remote.kind)) wanted.add(remote.kind);
         for (const k of remote.wants?.(run) ?? []) wanted.add(k);
       }
@@ -94,29 +104,30 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
       const ctxOfLoads: NomadLoadContext = { session, call, provider: ctx, ...run, loaded: (kind) => loaded.get(kind) as never };
       const views: ObjectView[] = [];
       const diagnostics: Diagnostic[] = [];
-      const lists: { [K in NomadKindName]?: ReplicaItem[] } = {};
-      for (const remote of allRemotes()) {
+      const lists = new Map<Kind, ReplicaItem[]>();
+      for (const remote of all) {
         if (!wanted.has(remote.kind)) continue;
         const result: KindLoad = await remote.load(ctxOfLoads);
         loaded.set(remote.kind, result);
         views.push(...result.views);
         diagnostics.push(...(result.diagnostics ?? []));
-        lists[remote.kind] = result.replica;
+        lists.set(remote.kind, result.replica);
       }
-      if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { region: lagRegion, lists })));
+      if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { region: lagRegion, remotes: all, lists })));
       return { views, diagnostics };
     },
 
     // The kind's own refine, then each refined change carries the request body apply will send (intent.ts).
     refine(view, change) {
-      const remote = remoteOf(SERVED.check(view.kind));
-      return (remote.refine ? remote.refine(view, change) : [change]).map((c) => withNomadIntent(view, c));
+      const remote = remoteOf(view.kind);
+      return (remote.refine ? remote.refine(view, change) : [change]).map((c) => withNomadIntent(remote, view, c));
     },
 
-    // Each kind's batch goes to its own remote half (remotes.ts); a kind the provider does not serve is a wiring mistake.
-    apply: (batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> => remoteOf(SERVED.check(batch.kind)).apply(session, batch, ctx),
+    // Each kind's batch goes to its own remote half; a kind the provider does not serve is a wiring mistake.
+    apply: async (batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> => remoteOf(batch.kind, await loadRemotes()).apply(session, batch, ctx),
 
-    adopt: (view, _all, now) => remoteOf(SERVED.check(view.kind)).adopt(view, now),
+    // The same record for every kind: the live id, fields and Hash (export-record.ts); no request.
+    adopt: (view, _all, now) => nomadImportRecord(view, now),
 
     async close(): Promise<void> {
       if (ownsHttp) await http.close();

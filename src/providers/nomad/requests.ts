@@ -9,7 +9,7 @@ import { decodeJson } from './wire.js';
  * shape and its own not-found answer; the status handling is here, once.
  */
 
-/** Where a request goes and what it is about (`NomadAclRole/ops`, for messages and errors). */
+/** Where a request goes and what it is about (`<Kind>/<name>`, for messages and errors). */
 export interface Endpoint {
   path: string;
   subject: string;

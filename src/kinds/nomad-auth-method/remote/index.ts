@@ -1,7 +1,6 @@
 import { mapLimit } from '../../../async/map-limit.js';
 import { NameAllocator } from '../../../providers/export-names.js';
 import { wireJson } from '../../../providers/nomad/apply-intent.js';
-import { nomadImportRecord } from '../../../providers/nomad/export-record.js';
 import type { NomadKindRemote } from '../../../providers/nomad/kind-remote.js';
 import { READ_CONCURRENCY } from '../../../providers/nomad/session.js';
 import { applyAuthMethods } from './apply.js';
@@ -18,7 +17,8 @@ type AuthMethodSecretField = 'oidcClientSecret' | 'pemKey';
  * intent and filled from the manifest when sent. Its load gives binding rules the methods' names and a
  * read of one method (load.ts AuthMethodLoad).
  */
-export const nomadAuthMethodRemote: NomadKindRemote<'NomadAuthMethod'> = {
+export const remote = {
+  provider: 'nomad',
   kind: 'NomadAuthMethod',
   load: loadAuthMethods,
   body(o) {
@@ -29,7 +29,6 @@ export const nomadAuthMethodRemote: NomadKindRemote<'NomadAuthMethod'> = {
   },
   updatesById: false,
   apply: applyAuthMethods,
-  adopt: nomadImportRecord,
   // One list, one GET each; secrets become `{ fromEnv }` placeholders (export.ts).
   async export(client, result) {
     const names = (await listAuthMethods(client)).map((s) => s.Name).sort();
@@ -44,4 +43,4 @@ export const nomadAuthMethodRemote: NomadKindRemote<'NomadAuthMethod'> = {
     }
   },
   replica: { item: 'NomadAuthMethod', noun: 'auth method', list: async (client, call) => (await listAuthMethods(client, call)).map((s) => ({ key: s.Name, Hash: s.Hash })) },
-};
+} satisfies NomadKindRemote<'NomadAuthMethod'>;

@@ -1,6 +1,5 @@
 import { mapLimit } from '../../../async/map-limit.js';
 import { wireJson } from '../../../providers/nomad/apply-intent.js';
-import { nomadImportRecord } from '../../../providers/nomad/export-record.js';
 import { ofKind, type NomadKindRemote } from '../../../providers/nomad/kind-remote.js';
 import { boundObject } from '../bound-object.js';
 import { READ_CONCURRENCY } from '../../../providers/nomad/session.js';
@@ -16,7 +15,8 @@ import type { WireBindingRule } from './wire.js';
  * NomadBindingRule's remote half: a rule has only a server-made UUID (kept in the record and in an update's
  * intent); without a record it is found by its natural key, and updates Nomad refuses are replaced (refine.ts).
  */
-export const nomadBindingRuleRemote: NomadKindRemote<'NomadBindingRule'> = {
+export const remote = {
+  provider: 'nomad',
   kind: 'NomadBindingRule',
   // Its auth method always (a rule without one is refused, and so is one whose method this plan deletes),
   // and the kind of each role or policy a rule binds (checks.ts).
@@ -31,7 +31,6 @@ export const nomadBindingRuleRemote: NomadKindRemote<'NomadBindingRule'> = {
   updatesById: true,
   refine: refineBindingRule,
   apply: applyBindingRules,
-  adopt: nomadImportRecord,
   async export(client, result) {
     const stubs = await listBindingRules(client);
     const rules = (await mapLimit(stubs.map((s) => s.ID), READ_CONCURRENCY, (id) => readBindingRule(client, id))).filter(
@@ -40,4 +39,4 @@ export const nomadBindingRuleRemote: NomadKindRemote<'NomadBindingRule'> = {
     for (const { name, spec } of bindingRuleDocuments(rules)) result.documents.push({ kind: 'NomadBindingRule', name, spec });
   },
   replica: { item: 'binding rule', noun: 'binding rule', list: async (client, call) => (await listBindingRules(client, call)).map((s) => ({ key: s.ID, Hash: s.Hash })) },
-};
+} satisfies NomadKindRemote<'NomadBindingRule'>;
