@@ -72,7 +72,7 @@ export interface ReplicaItem {
  * with its wire shapes and endpoint calls; the provider owns the connection (`NomadClient`: address,
  * token, region, transport, coded errors) and hands it in through the session. The provider finds it
  * through the kind registry: the kind's definition loads it lazily (`KindDefinition.remote`), and
- * remotes.ts checks that it is a Nomad remote half of that kind. Offline code never imports a remote
+ * providers/kind-remotes.ts checks that it is a Nomad remote half of that kind. Offline code never imports a remote
  * half (lint/layers.mjs). Each `remote/index.ts` exports one `satisfies NomadKindRemote<'ItsKind'>`.
  */
 export interface NomadKindRemote<K extends Kind = Kind> extends KindRemoteBase<K> {
