@@ -4,10 +4,13 @@
  * listed for it (and itself). Providers and the sandbox count per service (`providers/nomad`, `sandbox/tfe`):
  * one service's code never reaches into another's, and nothing below the CLI reaches into a provider's own
  * files, only the interfaces at `providers/*.ts`. A kind's remote half (`kinds/<kind>/remote/`, unit
- * `kinds/remote`) talks to its service over the provider's connection, so it may import the provider folders;
- * the offline kind code (`kinds`) may not import it, and a provider reaches it only through its table of
- * kinds (the crossings below), so decision 21 holds: the manifest loader loads no HTTP code.
+ * `kinds/remote`) talks to its service over the provider's connection, so it may import its own provider's
+ * folder (the `provider` its definition names: a Nomad kind's remote half `providers/nomad`, never
+ * `providers/tfe`); the offline kind code (`kinds`) may not import it, except a kind's `index.ts`, which
+ * may load its OWN `remote/index.ts` lazily (`import()`) for its provider to find through the registry,
+ * so decision 21 holds: the manifest loader loads no HTTP code.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const BELOW_PROVIDERS = ['async', 'diagnostics', 'http', 'kinds', 'model', 'plan', 'secrets', 'state'];
@@ -28,7 +31,8 @@ export const MAY_IMPORT = {
   providers: BELOW_PROVIDERS,
   'providers/nomad': [...BELOW_PROVIDERS, 'providers'],
   // A kind's remote half: its endpoints over the provider's connection, its wire shapes, load, apply, export.
-  'kinds/remote': [...BELOW_PROVIDERS, 'providers', 'providers/nomad', 'providers/tfe'],
+  // Its own provider's folder too (`ownProviderOf` below), no other service's.
+  'kinds/remote': [...BELOW_PROVIDERS, 'providers'],
   'providers/tfe': [...BELOW_PROVIDERS, 'providers'],
   engine: ['diagnostics', 'kinds', 'model', 'plan', 'providers', 'state'],
   export: ['diagnostics', 'engine', 'kinds', 'model', 'providers'],
@@ -49,8 +53,6 @@ export const ALLOWED_CROSSINGS = [
   // The provider registry is the one place that lists the provider modules.
   { from: 'src/providers/registry.ts', to: 'src/providers/nomad/module.ts' },
   { from: 'src/providers/registry.ts', to: 'src/providers/tfe/module.ts' },
-  // The Nomad provider's table of kinds is the one place it reaches a kind's remote half (its index.ts).
-  { from: 'src/providers/nomad/remotes.ts', to: /^src\/kinds\/[^/]+\/remote\/index\.ts$/ },
   // The Nomad Variables state backend is a Nomad client: it recognises Nomad as the provider does.
   { from: 'src/state/nomad/', to: 'src/providers/nomad/identity.ts' },
   // The event catalogue types `apply.change.done`'s data with an outcome's coded detail (plan/codes.ts imports nothing).
@@ -69,6 +71,21 @@ export function unitOf(srcRelative) {
   return parts[0];
 }
 
+/** `nomad-acl-role` → `nomad`: the provider a kind's definition (`src/kinds/<kind>/index.ts`) names; undefined if none. */
+const providerOfKind = new Map();
+function ownProviderOf(root, kindFolder) {
+  if (!providerOfKind.has(kindFolder)) {
+    let provider;
+    try {
+      provider = /\bprovider:\s*'([a-z0-9-]+)'/.exec(readFileSync(path.join(root, 'kinds', kindFolder, 'index.ts'), 'utf8'))?.[1];
+    } catch {
+      provider = undefined;
+    }
+    providerOfKind.set(kindFolder, provider);
+  }
+  return providerOfKind.get(kindFolder);
+}
+
 /** @type {import('eslint').Rule.RuleModule} */
 export const layersRule = {
   meta: {
@@ -81,12 +98,25 @@ export const layersRule = {
     const file = path.relative(root, context.physicalFilename).split(path.sep).join('/');
     const from = unitOf(file);
     if (from === undefined || MAY_IMPORT[from] === undefined) return {};
-    /** @param {import('estree').Node} node @param {unknown} source */
-    const check = (node, source) => {
+    /** @param {import('estree').Node} node @param {unknown} source @param {boolean} [lazy] an `import()` */
+    const check = (node, source, lazy = false) => {
       if (typeof source !== 'string' || !source.startsWith('.')) return;
       const target = path.relative(root, path.resolve(path.dirname(context.physicalFilename), source)).split(path.sep).join('/').replace(/\.js$/, '.ts');
       const to = unitOf(target);
       if (to === undefined || to === from || MAY_IMPORT[from].includes(to)) return;
+      // A kind's definition loads its own remote half, lazily, and nothing else of it.
+      const kindFolder = file.split('/')[1];
+      if (lazy && from === 'kinds' && file === `kinds/${kindFolder}/index.ts` && target === `kinds/${kindFolder}/remote/index.ts`) return;
+      // A kind's remote half may use its own provider's folder, no other service's.
+      const own = from === 'kinds/remote' ? ownProviderOf(root, kindFolder) : undefined;
+      if (own !== undefined && to === `providers/${own}`) return;
+      if (from === 'kinds/remote' && to.startsWith('providers/')) {
+        context.report({
+          node,
+          message: `src/${file} may not import src/${to} (${source}): a kind's remote half uses only its own provider's folder (${own === undefined ? 'its index.ts names no provider' : `providers/${own}`}); lint/layers.mjs.`,
+        });
+        return;
+      }
       const reaches = (/** @type {string | RegExp} */ to) => (typeof to === 'string' ? `src/${target}` === to : to.test(`src/${target}`));
       if (ALLOWED_CROSSINGS.some((c) => `src/${file}`.startsWith(c.from) && reaches(c.to))) return;
       context.report({
@@ -98,7 +128,7 @@ export const layersRule = {
       ImportDeclaration: (node) => check(node, node.source.value),
       ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
       ExportAllDeclaration: (node) => check(node, node.source.value),
-      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value, true),
     };
   },
 };

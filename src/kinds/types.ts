@@ -21,6 +21,17 @@ export interface SecretSite {
 export type References = (fields: Readonly<Record<string, unknown>>) => Address[];
 
 /**
+ * What a kind's remote half (`remote/index.ts`) says of itself, whatever its provider: the provider that
+ * loads it checks that it is its own and of this kind, then uses it as its own interface
+ * (for Nomad, `NomadKindRemote` in src/providers/nomad/kind-remote.ts).
+ */
+export interface KindRemoteBase<K extends Kind = Kind> {
+  /** Id of the provider module whose interface it implements. */
+  readonly provider: string;
+  readonly kind: K;
+}
+
+/**
  * Everything converge knows about one kind apart from its remote API (that is its provider's):
  * schema, semantic rules, secrets, references, export file. One object per kind folder, listed once
  * in registry.ts; the manifest loader, the engine, export and the CLI read only this.
@@ -47,6 +58,13 @@ export interface KindDefinition<K extends Kind = Kind> {
   rename?: 'in-place' | 'state-only';
   /** The objects this one depends on (kinds listed before it in registry.ts). */
   references?: References;
+  /**
+   * Loads the kind's remote half, only when a provider asks: `() => import('./remote/index.js').then((m) => m.remote)`.
+   * A lazy import, so the registry and the manifest loader never load it, nor any HTTP code (decisions §21,
+   * §44); lint lets a kind's `index.ts` import only its own `remote/`, and only so. Absent: the kind's
+   * provider keeps the remote half itself.
+   */
+  remote?: () => Promise<KindRemoteBase<K>>;
   /** Rules of one document that passed (or, with the schema's findings filtered out, failed) its schema. */
   check(d: RuleSink, spec: SpecByKind[K]): void;
   /** Rules that need every document of the run (`docs` in file order, every kind); `sinkFor` takes a document's findings. */

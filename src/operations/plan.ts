@@ -112,7 +112,7 @@ export function parseTargets(targets: readonly string[] | undefined, flag = '--t
   });
 }
 
-/** `nomadauthmethod/okta` → `NomadAuthMethod/okta`: a kind in another case is still that kind (names keep their case). */
+/** `somekind/name` → `SomeKind/name`: a kind written in another case is still that kind (names keep their case). */
 function withKindSpelled(text: string): string {
   const slash = text.indexOf('/');
   const kind = KINDS.find((k) => k.toLowerCase() === text.slice(0, Math.max(0, slash)).toLowerCase());

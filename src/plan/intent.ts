@@ -95,18 +95,16 @@ export interface TfeWorkspaceIntent {
   moduleId?: string | null;
 }
 
-/** An auth method secret the body leaves empty, filled from the manifest when the request is sent. */
-export type NomadSecretField = 'oidcClientSecret' | 'pemKey';
-
 /**
- * A Nomad create or update (auth method, binding rule, ACL policy, ACL role): the request body as
- * sent (docs/reference/nomad-api.md), each secret left empty and named in `secrets`. No body: only
- * converge's own fields changed (protect); nothing is sent and the record is updated.
+ * A Nomad create or update: the request body as sent (docs/reference/nomad-api.md), each secret left
+ * empty and named in `secrets` by its manifest field, for apply to fill from the manifest when it sends.
+ * The kind's remote half builds the body and names the secrets. No body: only converge's own fields
+ * changed (protect); nothing is sent and the record is updated.
  */
 export interface NomadWriteIntent {
   type: 'nomad.write.v1';
-  /** The UUID an update is sent to (binding rules and ACL roles; the others are addressed by name). */
+  /** The server-made id an update is sent to, for a kind addressed by id rather than by name. */
   id?: string;
   body?: { [key: string]: JsonValue };
-  secrets?: NomadSecretField[];
+  secrets?: string[];
 }

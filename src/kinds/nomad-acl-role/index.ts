@@ -7,6 +7,7 @@ export type * from './spec.js';
 export const nomadAclRole: KindDefinition<'NomadAclRole'> = {
   kind: 'NomadAclRole',
   provider: 'nomad',
+  remote: () => import('./remote/index.js').then((m) => m.remote),
   // An update by ID with a new Name keeps the tokens linked to the role (docs/reference/nomad-api.md §10a).
   rename: 'in-place',
   schemaFile: 'nomad-acl-role.json',

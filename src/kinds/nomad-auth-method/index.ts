@@ -27,6 +27,7 @@ function checkSingleDefault<D extends RuleDoc>(docs: readonly D[], sinkFor: Sink
 export const nomadAuthMethod: KindDefinition<'NomadAuthMethod'> = {
   kind: 'NomadAuthMethod',
   provider: 'nomad',
+  remote: () => import('./remote/index.js').then((m) => m.remote),
   schemaFile: 'nomad-auth-method.json',
   exportFile: 'nomad-auth-methods.yaml',
   check: checkAuthMethod,

@@ -10,6 +10,7 @@ const authMethodReference = fieldReference('authMethod', 'NomadAuthMethod');
 export const nomadBindingRule: KindDefinition<'NomadBindingRule'> = {
   kind: 'NomadBindingRule',
   provider: 'nomad',
+  remote: () => import('./remote/index.js').then((m) => m.remote),
   // A rule has no name in Nomad, only a server-made ID (docs/reference/nomad-api.md §10): the name is converge's own.
   rename: 'state-only',
   schemaFile: 'nomad-binding-rule.json',

@@ -27,7 +27,7 @@ export interface CallOptions {
 }
 
 
-/** What a read-back answers when the object is confirmed gone: taken by `isAlreadyGone` like Nomad's own 404. */
+/** What a read-back answers when the object is confirmed gone: a 404, which every kind's not-found test takes (requests.ts notFoundAnswer). */
 const CONFIRMED_GONE: HttpResponse = { status: 404, headers: {}, text: 'not found (confirmed by a read after the delete failed)' };
 
 /**

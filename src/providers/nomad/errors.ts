@@ -15,7 +15,7 @@ import type { HttpResponse } from '../../http/types.js';
 export interface ErrorContext {
   method: string;
   path: string;
-  /** What the request was about, e.g. `NomadAuthMethod/okta`. */
+  /** What the request was about, e.g. `<Kind>/<name>` or `ACL role list`. */
   subject: string;
   /** The manifest document behind the request, so a 400 points at a file and line. */
   range?: SourceRange;
@@ -37,12 +37,6 @@ export function flattenMultierror(text: string): string {
   if (items.length === 0) return text.replace(/\s+/g, ' ').trim();
   const head = text.slice(0, text.search(/\d+ errors? occurred/)).trim().replace(/:$/, '');
   return `${head ? `${head}: ` : ''}${items.join('; ')}`;
-}
-
-/** Delete of a missing method or rule: 500 plain `ACL auth method not found` / `ACL binding rule not found` (§8, §10). */
-export function isAlreadyGone(res: HttpResponse): boolean {
-  if (res.status === 404) return true;
-  return res.status === 500 && /ACL (auth method|binding rule) not found/i.test(res.text);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ObjectView } from '../provider.js';
 /**
  * The state record `converge import` writes for a Nomad object found live: the same shape apply
  * saves (outcome.ts newRecord: id, `extra.hash`), but `applied` is what Nomad holds now, not the
- * manifest. That keeps load's Hash shortcut honest (src/kinds/nomad-auth-method/remote/load.ts: a matching Hash makes
+ * manifest. That keeps the kinds' Hash shortcut honest (hash-shortcut.ts: a matching Hash makes
  * `applied` stand in for the live fields, docs/reference/nomad-api.md §1.2), so a manifest that differs
  * from live still plans an update instead of hiding it.
  */

@@ -1,12 +1,12 @@
 import type { Kind } from '../../model/kinds.js';
 import { emptyResult, type ExportResult } from '../export-types.js';
 import type { NomadClient } from './client.js';
-import { allRemotes } from './remotes.js';
+import { nomadRemotes } from './kind-remote.js';
 import { connectNomad, type NomadProviderOptions } from './provider.js';
 
 /*
- * `converge export` for Nomad: live ACL policies, roles, auth methods and binding rules as manifest documents.
- * Read-only: one list and one GET per object (docs/reference/nomad-api.md §2, §10), nothing else.
+ * `converge export` for Nomad: every live object of each kind the registry gives Nomad, as manifest documents.
+ * Read-only: each kind's remote half lists and reads (docs/reference/nomad-api.md §2, §10), nothing else.
  * The live object goes through the same wire → manifest mapping the plan uses
  * (each kind's remote mapping), so a plan of the exported
  * documents compares equal field by field.
@@ -33,6 +33,6 @@ export function createNomadExporter(opts: NomadExportOptions): NomadExporter {
 export async function exportNomad(client: NomadClient, kinds: ReadonlySet<Kind>): Promise<ExportResult> {
   const result = emptyResult();
   // In the registry's order, each kind by its own remote half.
-  for (const remote of allRemotes()) if (kinds.has(remote.kind)) await remote.export(client, result);
+  for (const remote of (await nomadRemotes()).values()) if (kinds.has(remote.kind)) await remote.export(client, result);
   return result;
 }

@@ -4,24 +4,20 @@ import { createHttpClient } from '../../http/client.js';
 import { NOMAD_SERVICE } from './identity.js';
 import type { HttpClient, TlsOptions } from '../../http/types.js';
 import type { HttpLimits } from '../../http/limits.js';
-import type { AnyDesired, DesiredObject } from '../../model/desired.js';
 import type { Reporter } from '../../model/events.js';
 import { kindsOfProvider } from '../../kinds/registry.js';
 import type { Kind } from '../../model/kinds.js';
 import { redactorOf } from '../../secrets/redactor.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, ObjectView, Provider, ProviderContext } from '../provider.js';
-import { TEMPLATED_BIND_NOTE, checkLiveMethodBindNames, isTemplatedRule } from './acl-reference-checks.js';
 import { NomadClient, type CallOptions } from './client.js';
-import { isRule, loadAcl } from './load-acl.js';
 import { preflightNomad } from './preflight.js';
 import { withNomadIntent } from './intent.js';
 import { replicaLag } from './replica-lag.js';
-import { NOMAD_REMOTES, remoteOf } from './remotes.js';
 import { checkRegions } from './regions.js';
-import { NOMAD_KINDS as SERVED } from './kinds.js';
 import type { NomadSession } from './session.js';
-import type { LiveMethodMappings } from './acl-reference-checks.js';
-import type { NomadKind as NomadKindName, ReplicaItem } from './kind-remote.js';
+import { nomadRemotes, type KindLoad, type NomadKindRemote, type NomadLoadContext, type ReplicaItem } from './kind-remote.js';
+import { nomadImportRecord } from './export-record.js';
+import { ConvergeError } from '../../diagnostics/errors.js';
 
 export interface NomadProviderOptions {
   /** NOMAD_ADDR, e.g. `https://nomad.example.com:4646`. */
@@ -48,8 +44,6 @@ export interface NomadProviderOptions {
 
 const NOMAD_KINDS: readonly Kind[] = kindsOfProvider('nomad');
 
-const isMethod = (o: AnyDesired): o is DesiredObject<'NomadAuthMethod'> => o.kind === 'NomadAuthMethod';
-
 /** The HTTP client and typed Nomad client for one connection; `ownsHttp` says who closes the HTTP client. */
 export function connectNomad(opts: NomadProviderOptions): { http: HttpClient; ownsHttp: boolean; client: NomadClient } {
   const http = opts.http ?? createHttpClient({ baseUrl: opts.address, ...(opts.tls ? { tls: opts.tls } : {}), ...(opts.limits ? { limits: opts.limits } : {}), reporter: opts.reporter, service: NOMAD_SERVICE, ...(opts.clock ? { clock: opts.clock } : {}) });
@@ -62,10 +56,19 @@ export function connectNomad(opts: NomadProviderOptions): { http: HttpClient; ow
   return { http, ownsHttp: opts.http === undefined, client };
 }
 
-/** The Nomad provider: ACL policies, roles, auth methods and binding rules (see README.md in this folder). */
+/** The Nomad provider: the kinds the registry gives it, each through its remote half (see README.md in this folder). */
 export function createNomadProvider(opts: NomadProviderOptions): Provider {
   const { http, ownsHttp, client } = connectNomad(opts);
   const session: NomadSession = { client, reporter: opts.reporter };
+  // The kinds' remote halves, loaded by the first call that needs them; refine (synchronous) runs only on
+  // views this provider's load made, so they are there by then.
+  let remotes: ReadonlyMap<Kind, NomadKindRemote> | undefined;
+  const loadRemotes = async () => (remotes ??= await nomadRemotes());
+  const remoteOf = (kind: Kind, table = remotes): NomadKindRemote => {
+    const remote = table?.get(kind);
+    if (!remote) throw new ConvergeError('internal.kind-remote', `the nomad provider does not serve ${kind}${table ? '' : ' (its remote halves are not loaded yet)'}`, { source: 'internal' });
+    return remote;
+  };
 
   return {
     id: 'nomad',
@@ -88,78 +91,46 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
         ...(opts.region !== undefined ? [{ region: opts.region, from: 'Settings nomad.region or NOMAD_REGION' }] : []),
         ...(lagRegion !== undefined ? [{ region: lagRegion, from: '--region' }] : []),
       ]);
-      const methods = input.desired.filter(isMethod);
-      const rules = input.desired.filter(isRule);
-      const methodRecords = input.records.filter((r) => r.kind === 'NomadAuthMethod');
-      const ruleRecords = input.records.filter((r) => r.kind === 'NomadBindingRule');
-      const acl = await loadAcl(session, input.desired, input.records, call);
-      const views: ObjectView[] = [...acl.views];
-      const diagnostics: Diagnostic[] = [...acl.diagnostics];
-      const needRules = rules.length > 0 || ruleRecords.length > 0;
-      const lists: { [K in NomadKindName]?: ReplicaItem[] } = { ...acl.replica };
-      if (methods.length === 0 && methodRecords.length === 0 && !needRules) {
-        if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { region: lagRegion, lists })));
-        return { views, diagnostics };
+      const all = [...(await loadRemotes()).values()];
+      const run = { desired: input.desired, records: input.records };
+      // Each kind is read when the run has a document or a record of it, or a kind's checks want it.
+      const wanted = new Set<Kind>();
+      for (const remote of all) {
+        if (run.desired.some((o) => o.kind === remote.kind) || run.records.some((r) => r.kind === remote.kind)) wanted.add(remote.kind);
+        for (const k of remote.wants?.(run) ?? []) wanted.add(k);
       }
-
-      const m = await NOMAD_REMOTES.NomadAuthMethod.load(session, methods, methodRecords, call, ctx);
-      lists.NomadAuthMethod = m.replica;
-      views.push(...m.views);
-      diagnostics.push(...m.diagnostics);
-      if (needRules) {
-        // A method converge owns but no manifest names any more is deleted by this very plan: a rule
-        // still pointing at it would be orphaned by the server (docs/reference/nomad-api.md §8), so it does
-        // not count as known.
-        const desiredMethods = new Set(methods.map((o) => o.name));
-        const deleting = new Set(methodRecords.map((r) => r.name).filter((n) => !desiredMethods.has(n)));
-        const known = new Set([...desiredMethods, ...m.stubs.map((s) => s.Name).filter((n) => !deleting.has(n))]);
-        const r = await NOMAD_REMOTES.NomadBindingRule.load(session, rules, ruleRecords, known, call, deleting);
-        diagnostics.push(...checkLiveMethodBindNames(rules, await liveOnlyMethods(session, rules, desiredMethods, known, call)));
-        for (const view of r.views) {
-          const object = view.desired?.object;
-          if (object && isRule(object) && isTemplatedRule(object)) view.notes = [...(view.notes ?? []), TEMPLATED_BIND_NOTE];
-        }
-        views.push(...r.views);
-        diagnostics.push(...r.diagnostics);
-        lists.NomadBindingRule = r.replica;
+      // In the registry's order (dependencies first): each kind's load sees what the earlier ones gave.
+      const loaded = new Map<Kind, KindLoad>();
+      const ctxOfLoads: NomadLoadContext = { session, call, provider: ctx, ...run, loaded: (kind) => loaded.get(kind) as never };
+      const views: ObjectView[] = [];
+      const diagnostics: Diagnostic[] = [];
+      const lists = new Map<Kind, ReplicaItem[]>();
+      for (const remote of all) {
+        if (!wanted.has(remote.kind)) continue;
+        const result: KindLoad = await remote.load(ctxOfLoads);
+        loaded.set(remote.kind, result);
+        views.push(...result.views);
+        diagnostics.push(...(result.diagnostics ?? []));
+        lists.set(remote.kind, result.replica);
       }
-      if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { region: lagRegion, lists })));
+      if (lagRegion !== undefined) diagnostics.push(...(await replicaLag(session, { region: lagRegion, remotes: all, lists })));
       return { views, diagnostics };
     },
 
     // The kind's own refine, then each refined change carries the request body apply will send (intent.ts).
     refine(view, change) {
-      const remote = remoteOf(SERVED.check(view.kind));
-      return (remote.refine ? remote.refine(view, change) : [change]).map((c) => withNomadIntent(view, c));
+      const remote = remoteOf(view.kind);
+      return (remote.refine ? remote.refine(view, change) : [change]).map((c) => withNomadIntent(remote, view, c));
     },
 
-    // Each kind's batch goes to its own remote half (remotes.ts); a kind the provider does not serve is a wiring mistake.
-    apply: (batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> => remoteOf(SERVED.check(batch.kind)).apply(session, batch, ctx),
+    // Each kind's batch goes to its own remote half; a kind the provider does not serve is a wiring mistake.
+    apply: async (batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> => remoteOf(batch.kind, await loadRemotes()).apply(session, batch, ctx),
 
-    adopt: (view, _all, now) => remoteOf(SERVED.check(view.kind)).adopt(view, now),
+    // The same record for every kind: the live id, fields and Hash (export-record.ts); no request.
+    adopt: (view, _all, now) => nomadImportRecord(view, now),
 
     async close(): Promise<void> {
       if (ownsHttp) await http.close();
     },
   };
-}
-
-/**
- * The auth methods that templated binding rules use and that exist only in Nomad (not documents of the
- * run), read one GET each, so their claimMappings can be checked. None is read when no rule needs one.
- */
-async function liveOnlyMethods(
-  session: NomadSession,
-  rules: readonly DesiredObject<'NomadBindingRule'>[],
-  desiredMethods: ReadonlySet<string>,
-  known: ReadonlySet<string>,
-  call: CallOptions,
-): Promise<Map<string, LiveMethodMappings>> {
-  const names = [...new Set(rules.filter(isTemplatedRule).map((r) => r.spec.authMethod))].filter((n) => !desiredMethods.has(n) && known.has(n));
-  const out = new Map<string, LiveMethodMappings>();
-  for (const name of names) {
-    const method = await NOMAD_REMOTES.NomadAuthMethod.read(session.client, name, call);
-    if (method) out.set(name, method);
-  }
-  return out;
 }

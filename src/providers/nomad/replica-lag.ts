@@ -1,8 +1,8 @@
 import { isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import type { NomadSession } from './session.js';
-import type { NomadKind, ReplicaItem } from './kind-remote.js';
-import { allRemotes } from './remotes.js';
+import type { Kind } from '../../model/kinds.js';
+import type { NomadKindRemote, ReplicaItem } from './kind-remote.js';
 
 /** How many differing objects a lag report names before it says "and N more". */
 const NAMED = 8;
@@ -14,7 +14,9 @@ export interface LagInput {
    * The lists just read from the authoritative region (the ones the plan is built on), per kind. A kind
    * absent was not needed by the plan (nothing of it in play), so it is not compared either.
    */
-  lists: Partial<Record<NomadKind, readonly ReplicaItem[]>>;
+  lists: ReadonlyMap<Kind, readonly ReplicaItem[]>;
+  /** Every kind's remote half, in the registry's order: each lists its kind in the replica. */
+  remotes: readonly NomadKindRemote[];
 }
 
 /**
@@ -29,8 +31,8 @@ export async function replicaLag(session: NomadSession, input: LagInput): Promis
   const call = { region: input.region };
   const differences: string[] = [];
   try {
-    for (const remote of allRemotes()) {
-      const authoritative = input.lists[remote.kind];
+    for (const remote of input.remotes) {
+      const authoritative = input.lists.get(remote.kind);
       if (authoritative === undefined) continue;
       differences.push(...compare(remote.replica.item, authoritative, await remote.replica.list(session.client, call)));
     }
@@ -83,10 +85,10 @@ function compare(what: string, authoritative: readonly ReplicaItem[], replica: r
   return out;
 }
 
-/** "ACL policy, auth method and binding rule": the kinds compared, for the in-sync message. */
+/** "ACL policy, … and …": the kinds compared (their nouns), for the in-sync message. */
 function compared(input: LagInput): string {
-  const kinds = allRemotes()
-    .filter((r) => input.lists[r.kind] !== undefined)
+  const kinds = input.remotes
+    .filter((r) => input.lists.has(r.kind))
     .map((r) => r.replica.noun);
   return kinds.length <= 1 ? (kinds[0] ?? 'object') : `${kinds.slice(0, -1).join(', ')} and ${kinds[kinds.length - 1] ?? ''}`;
 }

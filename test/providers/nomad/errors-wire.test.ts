@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { flattenMultierror, isAlreadyGone, nomadError } from '../../../src/providers/nomad/errors.js';
+import { flattenMultierror, nomadError } from '../../../src/providers/nomad/errors.js';
+import { isAuthMethodGone } from '../../../src/kinds/nomad-auth-method/remote/endpoints.js';
+import { isBindingRuleGone } from '../../../src/kinds/nomad-binding-rule/remote/endpoints.js';
+import { isRoleGone } from '../../../src/kinds/nomad-acl-role/remote/endpoints.js';
 import { decodeJson } from '../../../src/providers/nomad/wire.js';
 import { parseBindingRuleStubs } from '../../../src/kinds/nomad-binding-rule/remote/wire.js';
 import { parseAuthMethod, parseAuthMethodStubs } from '../../../src/kinds/nomad-auth-method/remote/wire.js';
@@ -41,12 +44,17 @@ describe('nomadError (docs/reference/nomad-api.md §6)', () => {
     expect(e.retryable).toBe(true);
   });
 
-  it('delete of a missing object: 500 "ACL auth method not found" and 404 are already gone', () => {
-    expect(isAlreadyGone(res(500, 'ACL auth method not found'))).toBe(true);
-    expect(isAlreadyGone(res(500, 'rpc error: ACL auth method not found'))).toBe(true);
-    expect(isAlreadyGone(res(500, 'ACL binding rule not found'))).toBe(true);
-    expect(isAlreadyGone(res(404, ''))).toBe(true);
-    expect(isAlreadyGone(res(500, 'No cluster leader'))).toBe(false);
+  it('delete of a missing object: each kind\'s 500 "ACL … not found" and 404 are already gone', () => {
+    expect(isAuthMethodGone(res(500, 'ACL auth method not found'))).toBe(true);
+    expect(isAuthMethodGone(res(500, 'rpc error: ACL auth method not found'))).toBe(true);
+    expect(isBindingRuleGone(res(500, 'ACL binding rule not found'))).toBe(true);
+    expect(isRoleGone(res(500, 'ACL role not found'))).toBe(true);
+    for (const gone of [isAuthMethodGone, isBindingRuleGone, isRoleGone]) {
+      expect(gone(res(404, ''))).toBe(true);
+      expect(gone(res(500, 'No cluster leader'))).toBe(false);
+    }
+    // Each kind takes only its own not-found text.
+    expect(isAuthMethodGone(res(500, 'ACL binding rule not found'))).toBe(false);
   });
 
   it('flattenMultierror keeps single-line texts', () => {

@@ -36,7 +36,7 @@ export function rule(name: string, spec: Partial<NomadBindingRuleSpec> & { authM
     name,
     protect: false,
     // A templated bind name: these rules test rule mechanics, not that the bound role exists (a plain
-    // name would need a role in Nomad or a NomadAclRole document: acl-reference-checks.ts).
+    // name would need a role in Nomad or a NomadAclRole document: src/kinds/nomad-binding-rule/remote/checks.ts).
     spec: { bindType: 'role', bindName: `${name}-\${value.team}`, ...spec },
     range: { ...RANGE, file: '/m/rules.yaml' },
     positions: { '/spec/authMethod': AUTH_METHOD_POS },

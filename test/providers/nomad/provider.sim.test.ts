@@ -3,7 +3,7 @@ import { asAny, AUTH_METHOD_POS, jwt, method, rule } from './helpers.js';
 import { openRig, SECRET, type Rig } from './harness.js';
 import { HIDDEN_CHANGE } from '../../../src/kinds/nomad-auth-method/remote/load.js';
 import { adoptedNote, MANAGEMENT_NOTE } from '../../../src/kinds/nomad-binding-rule/remote/load.js';
-import { TEMPLATED_BIND_NOTE } from '../../../src/providers/nomad/acl-reference-checks.js';
+import { TEMPLATED_BIND_NOTE } from '../../../src/kinds/nomad-binding-rule/remote/checks.js';
 
 let rig: Rig;
 beforeEach(async () => {

@@ -1,8 +1,7 @@
-import { ConvergeError } from '../../../diagnostics/errors.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../../../providers/provider.js';
 import { nomadIntentOf, plannedBody } from '../../../providers/nomad/apply-intent.js';
 import type { WireAclPolicyRequest } from './wire.js';
-import { applyEach } from '../../../providers/nomad/apply-each.js';
+import { applyEach, manifestOf, recordWithoutWrite, unexpectedAction } from '../../../providers/nomad/apply-each.js';
 import { newRecord, succeeded } from '../../../providers/nomad/outcome.js';
 import type { NomadSession } from '../../../providers/nomad/session.js';
 import { deleteAclPolicy, readAclPolicy, upsertAclPolicy } from './endpoints.js';
@@ -27,24 +26,17 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
     }
     case 'create':
     case 'update': {
-      const desired = view.desired;
-      if (!desired || desired.object.kind !== 'NomadAclPolicy') {
-        throw new ConvergeError('nomad.apply-internal', `${change.kind}/${change.name}: ${change.action} without a manifest`, { source: 'internal' });
-      }
+      const object = manifestOf(p, 'NomadAclPolicy');
       const body = plannedBody<WireAclPolicyRequest>(nomadIntentOf(p));
-      if (!body) {
-        const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
-        await ctx.save(newRecord(p, change.name, desired.fields, {}, hash));
-        return succeeded(p, { code: 'protect-recorded' });
-      }
-      await upsertAclPolicy(session.client, body, { range: desired.object.range });
+      if (!body) return recordWithoutWrite(p, ctx, change.name);
+      await upsertAclPolicy(session.client, body, { range: object.range });
       // No Hash known (read failed or raced a delete): the next plan reads the policy instead of trusting the record.
       const back = await readAclPolicy(session.client, change.name);
-      await ctx.save(newRecord(p, change.name, desired.fields, {}, back?.Hash ?? ''));
+      await ctx.save(newRecord(p, change.name, view.desired?.fields ?? {}, {}, back?.Hash ?? ''));
       return succeeded(p, { code: 'done' });
     }
     case 'upgrade':
     case 'no-op':
-      throw new ConvergeError('nomad.apply-internal', `${change.kind}/${change.name}: unexpected action ${change.action}`, { source: 'internal' });
+      return unexpectedAction(p);
   }
 }

@@ -1,7 +1,7 @@
 import { ConvergeError } from '../../../diagnostics/errors.js';
 import type { SourceRange } from '../../../diagnostics/types.js';
 import type { CallOptions, NomadClient } from '../../../providers/nomad/client.js';
-import { decodeJson } from '../../../providers/nomad/wire.js';
+import { deleteSettled, readList, readOrAbsent, writeOk } from '../../../providers/nomad/requests.js';
 import { parseAclPolicy, parseAclPolicyStubs, type WireAclPolicy, type WireAclPolicyRequest, type WireAclPolicyStub } from './wire.js';
 
 /*
@@ -25,21 +25,14 @@ export function refuseSelfPolicy(name: string, range?: SourceRange): void {
 }
 
 /** `GET /v1/acl/policies`: stubs with Hash, no Rules. Non-management tokens see only their own policies. */
-export async function listAclPolicies(client: NomadClient, call: CallOptions = {}): Promise<WireAclPolicyStub[]> {
-  const req = { method: 'GET' as const, path: '/v1/acl/policies', subject: 'ACL policy list' };
-  const res = await client.send(req, call);
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseAclPolicyStubs(decodeJson(res.text, req.subject));
+export function listAclPolicies(client: NomadClient, call: CallOptions = {}): Promise<WireAclPolicyStub[]> {
+  return readList(client, { path: '/v1/acl/policies', subject: 'ACL policy list' }, parseAclPolicyStubs, call);
 }
 
 /** `GET /v1/acl/policy/:name`; undefined on 404 `ACL policy not found`. */
 export async function readAclPolicy(client: NomadClient, name: string, call: CallOptions = {}): Promise<WireAclPolicy | undefined> {
   refuseSelfPolicy(name, call.range);
-  const req = { method: 'GET' as const, path: policyPath(name), subject: `NomadAclPolicy/${name}` };
-  const res = await client.send(req, call);
-  if (res.status === 404) return undefined;
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseAclPolicy(decodeJson(res.text, req.subject), name);
+  return readOrAbsent(client, { path: policyPath(name), subject: `NomadAclPolicy/${name}` }, (body) => parseAclPolicy(body, name), call);
 }
 
 /**
@@ -49,9 +42,7 @@ export async function readAclPolicy(client: NomadClient, name: string, call: Cal
  */
 export async function upsertAclPolicy(client: NomadClient, body: WireAclPolicyRequest, call: CallOptions = {}): Promise<number> {
   refuseSelfPolicy(body.Name, call.range);
-  const req = { method: 'POST' as const, path: policyPath(body.Name), subject: `NomadAclPolicy/${body.Name}` };
-  const res = await client.send({ ...req, body, idempotent: true }, call);
-  if (res.status !== 200) client.fail(res, req, call);
+  const res = await writeOk(client, { method: 'POST', path: policyPath(body.Name), subject: `NomadAclPolicy/${body.Name}`, body, idempotent: true }, call);
   return Number(res.headers['x-nomad-index'] ?? 0);
 }
 
@@ -62,8 +53,6 @@ export async function upsertAclPolicy(client: NomadClient, body: WireAclPolicyRe
  */
 export async function deleteAclPolicy(client: NomadClient, name: string, call: CallOptions = {}): Promise<void> {
   refuseSelfPolicy(name, call.range);
-  const req = { method: 'DELETE' as const, path: policyPath(name), subject: `NomadAclPolicy/${name}` };
-  const res = await client.send({ ...req, idempotent: true }, call);
-  if (res.status !== 200 && res.status !== 204) client.fail(res, req, call);
+  await deleteSettled(client, { path: policyPath(name), subject: `NomadAclPolicy/${name}` }, { idempotent: true }, call);
 }
 

@@ -1,7 +1,6 @@
 import { mapLimit } from '../../../async/map-limit.js';
 import { wireJson } from '../../../providers/nomad/apply-intent.js';
-import { nomadImportRecord } from '../../../providers/nomad/export-record.js';
-import type { NomadKindRemote } from '../../../providers/nomad/kind-remote.js';
+import { ofKind, type NomadKindRemote } from '../../../providers/nomad/kind-remote.js';
 import { READ_CONCURRENCY } from '../../../providers/nomad/session.js';
 import { applyAclPolicies } from './apply.js';
 import { listAclPolicies, readAclPolicy } from './endpoints.js';
@@ -9,13 +8,20 @@ import { loadAclPolicies, replicaItems } from './load.js';
 import { aclPolicyRequest, aclPolicySpecFromWire } from './mapping.js';
 
 /** NomadAclPolicy's remote half: a policy is keyed by its name, and its list carries a Hash but not its Rules. */
-export const nomadAclPolicyRemote: NomadKindRemote<'NomadAclPolicy', typeof loadAclPolicies> = {
+export const remote = {
+  provider: 'nomad',
   kind: 'NomadAclPolicy',
+  // A policy this plan deletes may still be linked by a role converge does not manage: the roles' list
+  // is read so their load can warn (checks.ts of NomadAclRole).
+  wants(run) {
+    const { desired, records } = ofKind(run, 'NomadAclPolicy');
+    const kept = new Set(desired.map((d) => d.name));
+    return records.some((r) => !kept.has(r.name)) ? ['NomadAclRole'] : [];
+  },
   load: loadAclPolicies,
   body: (o) => ({ body: wireJson(aclPolicyRequest(o.name, o.spec)) }),
   updatesById: false,
   apply: applyAclPolicies,
-  adopt: nomadImportRecord,
   // One list, one GET each (the list has no Rules), through the mapping the plan uses.
   async export(client, result) {
     const names = (await listAclPolicies(client)).map((s) => s.Name).sort();
@@ -29,4 +35,4 @@ export const nomadAclPolicyRemote: NomadKindRemote<'NomadAclPolicy', typeof load
     }
   },
   replica: { item: 'NomadAclPolicy', noun: 'ACL policy', list: async (client, call) => replicaItems(await listAclPolicies(client, call)) },
-};
+} satisfies NomadKindRemote<'NomadAclPolicy'>;

@@ -1,7 +1,7 @@
 import { ConvergeError } from '../../../diagnostics/errors.js';
 import type { HttpResponse } from '../../../http/types.js';
-import { goneCheck, type CallOptions, type DeleteResult, type NomadClient } from '../../../providers/nomad/client.js';
-import { decodeJson } from '../../../providers/nomad/wire.js';
+import type { CallOptions, DeleteResult, NomadClient } from '../../../providers/nomad/client.js';
+import { deleteSettled, notFoundAnswer, readList, readOrAbsent, writeParsed } from '../../../providers/nomad/requests.js';
 import { parseAclRole, parseAclRoles, type WireAclRole, type WireAclRoleRequest } from './wire.js';
 
 /*
@@ -20,14 +20,11 @@ const ROLE_NAME_TAKEN = /ACL role with name (.+) already exists/;
 const isRoleNameTaken = (res: HttpResponse): boolean => res.status === 500 && ROLE_NAME_TAKEN.test(res.text);
 
 /** Delete of a missing role: the state store's uncoded 500 `ACL role not found` (state_store_acl.go). */
-const isRoleGone = (res: HttpResponse): boolean => res.status === 404 || (res.status === 500 && /ACL role not found/.test(res.text));
+export const isRoleGone = notFoundAnswer(/ACL role not found/);
 
 /** `GET /v1/acl/roles`: every field but sorted by ID; non-management tokens see only roles linked to them. */
-export async function listAclRoles(client: NomadClient, call: CallOptions = {}): Promise<WireAclRole[]> {
-  const req = { method: 'GET' as const, path: '/v1/acl/roles', subject: 'ACL role list' };
-  const res = await client.send(req, call);
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseAclRoles(decodeJson(res.text, req.subject));
+export function listAclRoles(client: NomadClient, call: CallOptions = {}): Promise<WireAclRole[]> {
+  return readList(client, { path: '/v1/acl/roles', subject: 'ACL role list' }, parseAclRoles, call);
 }
 
 /** `GET /v1/acl/role/:id`; undefined on 404 `ACL role not found`. */
@@ -40,12 +37,8 @@ export function readAclRoleByName(client: NomadClient, name: string, call: CallO
   return readRoleAt(client, `/v1/acl/role/name/${encodeURIComponent(name)}`, `NomadAclRole/${name}`, call);
 }
 
-async function readRoleAt(client: NomadClient, path: string, subject: string, call: CallOptions): Promise<WireAclRole | undefined> {
-  const req = { method: 'GET' as const, path, subject };
-  const res = await client.send(req, call);
-  if (res.status === 404) return undefined;
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseAclRole(decodeJson(res.text, subject), subject);
+function readRoleAt(client: NomadClient, path: string, subject: string, call: CallOptions): Promise<WireAclRole | undefined> {
+  return readOrAbsent(client, { path, subject }, (body) => parseAclRole(body, subject), call);
 }
 
 /**
@@ -55,15 +48,12 @@ async function readRoleAt(client: NomadClient, path: string, subject: string, ca
  */
 export async function createAclRole(client: NomadClient, body: WireAclRoleRequest, call: CallOptions = {}): Promise<WireAclRole> {
   const subject = `NomadAclRole/${body.Name}`;
-  const req = { method: 'POST' as const, path: '/v1/acl/role', subject };
   const readBack = async (): Promise<HttpResponse | undefined> => {
     const found = await readAclRoleByName(client, body.Name, call);
     return found ? { status: 200, headers: {}, text: JSON.stringify(found) } : undefined;
   };
   const { ID: _ignored, ...rest } = body;
-  const res = await client.send({ ...req, body: rest, idempotent: false, readBack }, call);
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseAclRole(decodeJson(res.text, subject), subject);
+  return writeParsed(client, { method: 'POST', path: '/v1/acl/role', subject, body: rest, idempotent: false, readBack }, (reply) => parseAclRole(reply, subject), call);
 }
 
 /**
@@ -72,9 +62,9 @@ export async function createAclRole(client: NomadClient, body: WireAclRoleReques
  */
 export async function updateAclRole(client: NomadClient, id: string, body: WireAclRoleRequest, call: CallOptions = {}): Promise<WireAclRole> {
   const subject = `NomadAclRole/${body.Name}`;
-  const req = { method: 'POST' as const, path: rolePath(id), subject };
-  const res = await client.send({ ...req, body: { ...body, ID: id }, idempotent: true, isFinal: isRoleNameTaken }, call);
-  if (isRoleNameTaken(res)) {
+  const req = { method: 'POST' as const, path: rolePath(id), subject, body: { ...body, ID: id }, idempotent: true, isFinal: isRoleNameTaken };
+  const refuse = (res: HttpResponse): void => {
+    if (!isRoleNameTaken(res)) return;
     const other = ROLE_NAME_TAKEN.exec(res.text)?.[1] ?? body.Name;
     throw new ConvergeError('nomad.role-name-taken', `Nomad rejected ${subject}: another ACL role is already named ${other}`, {
       source: 'user',
@@ -82,16 +72,12 @@ export async function updateAclRole(client: NomadClient, id: string, body: WireA
       ...(call.range ? { range: call.range } : {}),
       hint: `role names are unique: rename or delete the other role named ${other} first`,
     });
-  }
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseAclRole(decodeJson(res.text, subject), subject);
+  };
+  return writeParsed(client, req, (reply) => parseAclRole(reply, subject), call, refuse);
 }
 
 /** `DELETE /v1/acl/role/:id`: 200 empty; a missing role is a 500 `ACL role not found`, settled by a read-back. */
-export async function deleteAclRole(client: NomadClient, id: string, subject: string): Promise<DeleteResult> {
-  const req = { method: 'DELETE' as const, path: rolePath(id), subject };
-  const res = await client.send({ ...req, ...goneCheck(async () => (await readAclRole(client, id)) === undefined) });
-  if (res.status === 200 || res.status === 204) return 'deleted';
-  if (isRoleGone(res)) return 'already-gone';
-  client.fail(res, req);
+export function deleteAclRole(client: NomadClient, id: string, subject: string): Promise<DeleteResult> {
+  const isGone = async () => (await readAclRole(client, id)) === undefined;
+  return deleteSettled(client, { path: rolePath(id), subject }, { settle: { isGone, notFound: isRoleGone } });
 }

@@ -1,6 +1,5 @@
-import { nomadImportRecord } from '../../../providers/nomad/export-record.js';
 import { wireJson } from '../../../providers/nomad/apply-intent.js';
-import type { NomadKindRemote } from '../../../providers/nomad/kind-remote.js';
+import { ofKind, type NomadKindRemote } from '../../../providers/nomad/kind-remote.js';
 import { applyAclRoles } from './apply.js';
 import { listAclRoles } from './endpoints.js';
 import { loadAclRoles, replicaItems } from './load.js';
@@ -10,8 +9,11 @@ import { aclRoleRequest, aclRoleSpecFromWire } from './mapping.js';
  * NomadAclRole's remote half: a role is keyed by a server-made UUID (kept in the record and in an
  * update's intent) and found by its unique name when it has no record.
  */
-export const nomadAclRoleRemote: NomadKindRemote<'NomadAclRole', typeof loadAclRoles> = {
+export const remote = {
+  provider: 'nomad',
   kind: 'NomadAclRole',
+  // A role's policies must exist somewhere and outlive it (checks.ts).
+  wants: (run) => (ofKind(run, 'NomadAclRole').desired.length > 0 ? ['NomadAclPolicy'] : []),
   load: loadAclRoles,
   body: (o) => ({ body: wireJson(aclRoleRequest(o.name, o.spec)) }),
   updatesById: true,
@@ -22,11 +24,10 @@ export const nomadAclRoleRemote: NomadKindRemote<'NomadAclRole', typeof loadAclR
     return [{ ...change, notes: [...change.notes, { code: 'role-delete-unlinks-tokens', id: view.live.id }] }];
   },
   apply: applyAclRoles,
-  adopt: nomadImportRecord,
   // One list: it carries every field, so a plan of the exported documents shows no changes.
   async export(client, result) {
     const roles = [...(await listAclRoles(client))].sort((a, b) => (a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0));
     for (const r of roles) result.documents.push({ kind: 'NomadAclRole', name: r.Name, spec: aclRoleSpecFromWire(r) });
   },
   replica: { item: 'ACL role', noun: 'ACL role', list: async (client, call) => replicaItems(await listAclRoles(client, call)) },
-};
+} satisfies NomadKindRemote<'NomadAclRole'>;

@@ -1,21 +1,13 @@
-import type { DesiredObject } from '../../../model/desired.js';
+import type { Diagnostic } from '../../../diagnostics/types.js';
 import type { Note } from '../../../plan/codes.js';
 import type { ObjectView } from '../../../providers/provider.js';
-import type { CallOptions } from '../../../providers/nomad/client.js';
 import { joinByName } from '../../../providers/nomad/join-by-name.js';
-import type { KindLoad, ReplicaItem } from '../../../providers/nomad/kind-remote.js';
-import type { NomadSession } from '../../../providers/nomad/session.js';
-import type { StateRecord } from '../../../state/types.js';
+import { ofKind, type KindLoad, type NomadLoadContext, type ReplicaItem } from '../../../providers/nomad/kind-remote.js';
+import { knownNames } from '../../../providers/nomad/known-names.js';
+import { checkRolePolicies, unmanagedRoleLinks } from './checks.js';
 import { listAclRoles } from './endpoints.js';
 import { aclRoleFields, liveAclRoleFields } from './mapping.js';
 import type { WireAclRole } from './wire.js';
-
-export interface AclRoleLoad extends KindLoad {
-  /** Every live role name, for binding-rule checks. */
-  liveNames: Set<string>;
-  /** Every live role (the list has every field): the provider warns about unmanaged roles' links from it. */
-  live: WireAclRole[];
-}
 
 /** A replica copies whole roles, UUID and Hash with them: compared by ID. */
 export function replicaItems(roles: readonly WireAclRole[]): ReplicaItem[] {
@@ -32,13 +24,11 @@ export function adoptedRoleNote(id: string): Note {
  * lost, or made outside converge) is found by its name: converge never creates a second role of that
  * name. ONE list call: the list carries every field (ACLRoleListStub has Policies and Hash), so no
  * role is read one by one; the Hash is kept in the record all the same, like the other Nomad kinds.
+ * Then the checks against the policies' load: a role's policies exist and are not deleted by this plan,
+ * and a role converge does not manage linking a policy this plan deletes is warned about.
  */
-export async function loadAclRoles(
-  session: NomadSession,
-  desired: DesiredObject<'NomadAclRole'>[],
-  records: StateRecord[],
-  call: CallOptions,
-): Promise<AclRoleLoad> {
+export async function loadAclRoles({ session, call, loaded, ...run }: NomadLoadContext): Promise<KindLoad> {
+  const { desired, records } = ofKind(run, 'NomadAclRole');
   const roles = await listAclRoles(session.client, call);
   const byId = new Map(roles.map((r) => [r.ID, r]));
   const byName = new Map(roles.map((r) => [r.Name, r]));
@@ -62,5 +52,9 @@ export async function loadAclRoles(
     if (role) view.live = { id: role.ID, fields: liveAclRoleFields(role), extra: { hash: role.Hash } };
     views.push(view);
   }
-  return { views, liveNames: new Set(roles.map((r) => r.Name)), live: roles, replica: replicaItems(roles) };
+  const known = knownNames(desired, records, new Set(roles.map((r) => r.Name)));
+  const diagnostics: Diagnostic[] = [];
+  const policies = loaded('NomadAclPolicy')?.known;
+  if (policies) diagnostics.push(...checkRolePolicies(desired, policies), ...unmanagedRoleLinks(roles, known, policies));
+  return { views, known, diagnostics, replica: replicaItems(roles) };
 }

@@ -1,4 +1,3 @@
-import { ConvergeError } from '../../../diagnostics/errors.js';
 import { diffFields } from '../../../plan/diff.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../../../providers/provider.js';
 import { resolveAuthMethodSecrets, secretDigests } from './desired.js';
@@ -6,7 +5,7 @@ import { liveAuthMethodFields, withAuthMethodSecrets } from './mapping.js';
 import { nomadIntentOf, plannedBody } from '../../../providers/nomad/apply-intent.js';
 import type { WireAuthMethodRequest } from './wire.js';
 import { newRecord, succeeded } from '../../../providers/nomad/outcome.js';
-import { applyEach } from '../../../providers/nomad/apply-each.js';
+import { applyEach, manifestOf, recordWithoutWrite, unexpectedAction } from '../../../providers/nomad/apply-each.js';
 import type { NomadSession } from '../../../providers/nomad/session.js';
 import { deleteAuthMethod, upsertAuthMethod } from './endpoints.js';
 
@@ -45,24 +44,17 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
     }
     case 'create':
     case 'update': {
-      const desired = view.desired;
-      if (!desired || desired.object.kind !== 'NomadAuthMethod') {
-        throw new ConvergeError('nomad.apply-internal', `${change.kind}/${change.name}: ${change.action} without a manifest`, { source: 'internal' });
-      }
-      const object = desired.object;
+      const object = manifestOf(p, 'NomadAuthMethod');
+      const fields = view.desired?.fields ?? {};
       const intent = nomadIntentOf(p);
       const planned = plannedBody<WireAuthMethodRequest>(intent);
-      if (!planned) {
-        const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
-        await ctx.save(newRecord(p, change.name, desired.fields, view.record?.secretDigests ?? {}, hash));
-        return succeeded(p, { code: 'protect-recorded' });
-      }
+      if (!planned) return recordWithoutWrite(p, ctx, change.name, view.record?.secretDigests);
       // Secrets come only from the manifest, resolved now; never from a read (§5: reads say `redacted`).
       const values = await resolveAuthMethodSecrets(object, ctx.secrets);
       const body = withAuthMethodSecrets(planned, values);
       const reply = await upsertAuthMethod(session.client, body, { range: object.range });
-      await ctx.save(newRecord(p, change.name, desired.fields, secretDigests(values, ctx.secrets), reply.Hash));
-      const mismatch = diffFields(desired.fields, liveAuthMethodFields(reply));
+      await ctx.save(newRecord(p, change.name, fields, secretDigests(values, ctx.secrets), reply.Hash));
+      const mismatch = diffFields(fields, liveAuthMethodFields(reply));
       if (mismatch.length > 0) {
         // An older server drops fields it does not know (§1.2 version list): the next plan would show them again.
         session.reporter.emit({
@@ -76,6 +68,6 @@ async function applyOne(session: NomadSession, p: PlannedChange, ctx: ApplyConte
     }
     case 'upgrade':
     case 'no-op':
-      throw new ConvergeError('nomad.apply-internal', `${change.kind}/${change.name}: unexpected action ${change.action}`, { source: 'internal' });
+      return unexpectedAction(p);
   }
 }

@@ -1,6 +1,6 @@
-import { goneCheck, type CallOptions, type DeleteResult, type NomadClient } from '../../../providers/nomad/client.js';
-import { isAlreadyGone, isDefaultTaken } from '../../../providers/nomad/errors.js';
-import { decodeJson } from '../../../providers/nomad/wire.js';
+import type { CallOptions, DeleteResult, NomadClient } from '../../../providers/nomad/client.js';
+import { isDefaultTaken } from '../../../providers/nomad/errors.js';
+import { deleteSettled, notFoundAnswer, readList, readOrAbsent, writeParsed } from '../../../providers/nomad/requests.js';
 import { parseAuthMethod, parseAuthMethodStubs, type WireAuthMethod, type WireAuthMethodRequest, type WireAuthMethodStub } from './wire.js';
 
 /*
@@ -11,39 +11,30 @@ import { parseAuthMethod, parseAuthMethodStubs, type WireAuthMethod, type WireAu
 const methodPath = (name: string) => `/v1/acl/auth-method/${encodeURIComponent(name)}`;
 
 /** `GET /v1/acl/auth-methods`: stubs with Hash (§2). Needs no token. */
-export async function listAuthMethods(client: NomadClient, call: CallOptions = {}): Promise<WireAuthMethodStub[]> {
-  const req = { method: 'GET' as const, path: '/v1/acl/auth-methods', subject: 'auth method list' };
-  const res = await client.send(req, call);
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseAuthMethodStubs(decodeJson(res.text, req.subject));
+export function listAuthMethods(client: NomadClient, call: CallOptions = {}): Promise<WireAuthMethodStub[]> {
+  return readList(client, { path: '/v1/acl/auth-methods', subject: 'auth method list' }, parseAuthMethodStubs, call);
 }
 
 /** `GET /v1/acl/auth-method/:name`; undefined on 404 `ACL auth-method not found` (§6). */
-export async function readAuthMethod(client: NomadClient, name: string, call: CallOptions = {}): Promise<WireAuthMethod | undefined> {
-  const req = { method: 'GET' as const, path: methodPath(name), subject: `NomadAuthMethod/${name}` };
-  const res = await client.send(req, call);
-  if (res.status === 404) return undefined;
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseAuthMethod(decodeJson(res.text, req.subject), name);
+export function readAuthMethod(client: NomadClient, name: string, call: CallOptions = {}): Promise<WireAuthMethod | undefined> {
+  return readOrAbsent(client, { path: methodPath(name), subject: `NomadAuthMethod/${name}` }, (body) => parseAuthMethod(body, name), call);
 }
 
 /**
  * `POST /v1/acl/auth-method/:name`: one upsert keyed by name (§3.1), so repeating it is safe and
  * the HTTP layer may retry it like an idempotent request.
  */
-export async function upsertAuthMethod(client: NomadClient, body: WireAuthMethodRequest, call: CallOptions = {}): Promise<WireAuthMethod> {
-  const req = { method: 'POST' as const, path: methodPath(body.Name), subject: `NomadAuthMethod/${body.Name}` };
-  const res = await client.send({ ...req, body, idempotent: true, isFinal: isDefaultTaken }, call);
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseAuthMethod(decodeJson(res.text, req.subject), body.Name);
+export function upsertAuthMethod(client: NomadClient, body: WireAuthMethodRequest, call: CallOptions = {}): Promise<WireAuthMethod> {
+  const req = { method: 'POST' as const, path: methodPath(body.Name), subject: `NomadAuthMethod/${body.Name}`, body, idempotent: true, isFinal: isDefaultTaken };
+  return writeParsed(client, req, (reply) => parseAuthMethod(reply, body.Name), call);
 }
 
+/** Delete of a missing method: 404, or the plain 500 `ACL auth method not found` (§8). */
+export const isAuthMethodGone = notFoundAnswer(/ACL auth method not found/i);
+
 /** `DELETE /v1/acl/auth-method/:name`: 200 empty; a missing method is 500 `ACL auth method not found` (§8). */
-export async function deleteAuthMethod(client: NomadClient, name: string): Promise<DeleteResult> {
-  const req = { method: 'DELETE' as const, path: methodPath(name), subject: `NomadAuthMethod/${name}` };
-  const res = await client.send({ ...req, ...goneCheck(async () => (await readAuthMethod(client, name)) === undefined) });
-  if (res.status === 200 || res.status === 204) return 'deleted';
-  if (isAlreadyGone(res)) return 'already-gone';
-  client.fail(res, req);
+export function deleteAuthMethod(client: NomadClient, name: string): Promise<DeleteResult> {
+  const isGone = async () => (await readAuthMethod(client, name)) === undefined;
+  return deleteSettled(client, { path: methodPath(name), subject: `NomadAuthMethod/${name}` }, { settle: { isGone, notFound: isAuthMethodGone } });
 }
 

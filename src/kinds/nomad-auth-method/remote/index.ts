@@ -1,8 +1,6 @@
 import { mapLimit } from '../../../async/map-limit.js';
-import type { NomadSecretField } from '../../../plan/intent.js';
 import { NameAllocator } from '../../../providers/export-names.js';
 import { wireJson } from '../../../providers/nomad/apply-intent.js';
-import { nomadImportRecord } from '../../../providers/nomad/export-record.js';
 import type { NomadKindRemote } from '../../../providers/nomad/kind-remote.js';
 import { READ_CONCURRENCY } from '../../../providers/nomad/session.js';
 import { applyAuthMethods } from './apply.js';
@@ -11,23 +9,26 @@ import { authMethodDocument } from './export.js';
 import { loadAuthMethods } from './load.js';
 import { authMethodRequest } from './mapping.js';
 
+/** The auth method's secrets a planned body leaves empty, named in its intent and filled from the manifest when sent. */
+type AuthMethodSecretField = 'oidcClientSecret' | 'pemKey';
+
 /**
  * NomadAuthMethod's remote half: keyed by name, written by one upsert; its secrets are named in the
- * intent and filled from the manifest when sent. `read` is for the provider's check of templated bind
- * names against a method that exists only in Nomad.
+ * intent and filled from the manifest when sent. Its load gives binding rules the methods' names and a
+ * read of one method (load.ts AuthMethodLoad).
  */
-export const nomadAuthMethodRemote: NomadKindRemote<'NomadAuthMethod', typeof loadAuthMethods> & { read: typeof readAuthMethod } = {
+export const remote = {
+  provider: 'nomad',
   kind: 'NomadAuthMethod',
   load: loadAuthMethods,
   body(o) {
-    const secrets: NomadSecretField[] = [];
+    const secrets: AuthMethodSecretField[] = [];
     if (o.spec.config.oidcClientSecret !== undefined) secrets.push('oidcClientSecret');
     if (o.spec.config.oidcClientAssertion?.privateKey?.pemKey !== undefined) secrets.push('pemKey');
     return { body: wireJson(authMethodRequest(o.name, o.spec, {})), ...(secrets.length > 0 ? { secrets } : {}) };
   },
   updatesById: false,
   apply: applyAuthMethods,
-  adopt: nomadImportRecord,
   // One list, one GET each; secrets become `{ fromEnv }` placeholders (export.ts).
   async export(client, result) {
     const names = (await listAuthMethods(client)).map((s) => s.Name).sort();
@@ -42,5 +43,4 @@ export const nomadAuthMethodRemote: NomadKindRemote<'NomadAuthMethod', typeof lo
     }
   },
   replica: { item: 'NomadAuthMethod', noun: 'auth method', list: async (client, call) => (await listAuthMethods(client, call)).map((s) => ({ key: s.Name, Hash: s.Hash })) },
-  read: readAuthMethod,
-};
+} satisfies NomadKindRemote<'NomadAuthMethod'>;

@@ -2,23 +2,29 @@ import type { Diagnostic } from '../../../diagnostics/types.js';
 import type { DesiredObject } from '../../../model/desired.js';
 import { diffFields } from '../../../plan/diff.js';
 import type { HiddenChange } from '../../../plan/codes.js';
-import type { StateRecord } from '../../../state/types.js';
-import type { LiveView, ProviderContext } from '../../../providers/provider.js';
-import type { CallOptions } from '../../../providers/nomad/client.js';
+import type { LiveView } from '../../../providers/provider.js';
 import { desiredAuthMethodView } from './desired.js';
 import { joinByName, readLiveByHash } from '../../../providers/nomad/join-by-name.js';
 import { liveAuthMethodFields } from './mapping.js';
-import type { KindLoad } from '../../../providers/nomad/kind-remote.js';
-import type { NomadSession } from '../../../providers/nomad/session.js';
+import { ofKind, type KindLoad, type NomadLoadContext } from '../../../providers/nomad/kind-remote.js';
+import { knownNames, type Known } from '../../../providers/nomad/known-names.js';
 import { listAuthMethods, readAuthMethod } from './endpoints.js';
-import type { WireAuthMethodStub } from './wire.js';
+import type { WireAuthMethod, WireAuthMethodStub } from './wire.js';
 
 export const HIDDEN_CHANGE: HiddenChange = { code: 'secret-hash-moved' };
 
 export interface AuthMethodLoad extends KindLoad {
   diagnostics: Diagnostic[];
-  /** Every live auth method (from the one list call), for binding-rule checks. */
-  stubs: WireAuthMethodStub[];
+  /** Every method's name: binding rules check theirs against it. */
+  known: Known;
+  /** One live method, read when a later kind needs more than its name (a templated bind name's claim mappings). */
+  read(name: string): Promise<WireAuthMethod | undefined>;
+}
+
+declare module '../../../providers/nomad/kind-remote.js' {
+  interface NomadLoadByKind {
+    NomadAuthMethod: AuthMethodLoad;
+  }
 }
 
 /**
@@ -27,13 +33,8 @@ export interface AuthMethodLoad extends KindLoad {
  * request, not N+1: a matching Hash means nothing user-set changed (§1.2 SetHash covers every
  * user-set field), so the fields converge last applied are the live fields.
  */
-export async function loadAuthMethods(
-  session: NomadSession,
-  desired: DesiredObject<'NomadAuthMethod'>[],
-  records: StateRecord[],
-  call: CallOptions,
-  ctx: ProviderContext,
-): Promise<AuthMethodLoad> {
+export async function loadAuthMethods({ session, call, provider: ctx, ...run }: NomadLoadContext): Promise<AuthMethodLoad> {
+  const { desired, records } = ofKind(run, 'NomadAuthMethod');
   const diagnostics: Diagnostic[] = [];
   const stubs = await listAuthMethods(session.client, call);
   const named = joinByName('NomadAuthMethod', desired, records);
@@ -66,7 +67,13 @@ export async function loadAuthMethods(
   );
 
   diagnostics.push(...defaultConflicts(stubs, desired, new Set(records.map((r) => r.name))));
-  return { views, diagnostics, stubs, replica: stubs.map((s) => ({ key: s.Name, Hash: s.Hash })) };
+  return {
+    views,
+    diagnostics,
+    known: knownNames(desired, records, new Set(stubs.map((s) => s.Name))),
+    read: (name) => readAuthMethod(session.client, name, call),
+    replica: stubs.map((s) => ({ key: s.Name, Hash: s.Hash })),
+  };
 }
 
 /**

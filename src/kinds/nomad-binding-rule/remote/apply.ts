@@ -7,7 +7,7 @@ import { findRulesByNaturalKey } from './load.js';
 import { ruleNaturalKey } from './mapping.js';
 import { nomadIntentOf, plannedBody } from '../../../providers/nomad/apply-intent.js';
 import { newRecord, succeeded } from '../../../providers/nomad/outcome.js';
-import { applyEach } from '../../../providers/nomad/apply-each.js';
+import { applyEach, deleteById, manifestOf, recordWithoutWrite, unexpectedAction } from '../../../providers/nomad/apply-each.js';
 import type { NomadSession } from '../../../providers/nomad/session.js';
 import type { WireBindingRule, WireBindingRuleRequest } from './wire.js';
 
@@ -18,47 +18,26 @@ export function applyBindingRules(session: NomadSession, batch: ApplyBatch, ctx:
   return applyEach(batch.changes, ctx, (p) => applyOne(session, p, batch, ctx));
 }
 
-function desiredSpec(p: PlannedChange): { spec: NomadBindingRuleSpec; range: SourceRange } {
-  const o = p.view.desired?.object;
-  if (!o || o.kind !== 'NomadBindingRule') {
-    throw new ConvergeError('nomad.apply-internal', `${p.change.kind}/${p.change.name}: ${p.change.action} without a manifest`, { source: 'internal' });
-  }
-  return { spec: o.spec, range: o.range };
-}
-
 async function applyOne(session: NomadSession, p: PlannedChange, batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome> {
   const { change, view } = p;
   const subject = `NomadBindingRule/${change.name}`;
-  const address = { kind: change.kind, name: change.name };
   switch (change.action) {
-    case 'delete': {
-      const id = change.id ?? view.live?.id ?? view.record?.id;
-      if (id === undefined) {
-        await ctx.forget(address);
-        return succeeded(p, { code: 'dropped-no-id', object: 'rule' });
-      }
-      const result = await deleteBindingRule(session.client, id, subject);
-      await ctx.forget(address);
-      return succeeded(p, result === 'deleted' ? { code: 'done-id', object: 'rule', id } : { code: 'already-gone', object: 'rule', id });
-    }
+    case 'delete':
+      return deleteById(p, ctx, 'rule', (id) => deleteBindingRule(session.client, id, subject));
     case 'update': {
-      const { range } = desiredSpec(p);
+      const { range } = manifestOf(p, 'NomadBindingRule');
       const intent = nomadIntentOf(p);
       const id = intent.id ?? view.live?.id ?? change.id;
       if (id === undefined) throw new ConvergeError('nomad.apply-internal', `${subject}: update without a rule id`, { source: 'internal' });
       const fields = view.desired?.fields ?? {};
       const body = plannedBody<WireBindingRuleRequest>(intent);
-      if (!body) {
-        const hash = typeof view.live?.extra.hash === 'string' ? view.live.extra.hash : '';
-        await ctx.save(newRecord(p, id, fields, {}, hash));
-        return succeeded(p, { code: 'protect-recorded' });
-      }
+      if (!body) return recordWithoutWrite(p, ctx, id);
       const reply = await updateBindingRule(session.client, id, body, subject, { range });
       await ctx.save(newRecord(p, reply.ID || id, fields, {}, reply.Hash));
       return succeeded(p, { code: 'done-id', object: 'rule', id });
     }
     case 'create': {
-      const { spec, range } = desiredSpec(p);
+      const { spec, range } = manifestOf(p, 'NomadBindingRule');
       const body = plannedBody<WireBindingRuleRequest>(nomadIntentOf(p));
       if (!body) throw new ConvergeError('nomad.apply-internal', `${subject}: create without a body`, { source: 'internal' });
       const rule = await createWithRecovery(session, spec, body, subject, range, claimedIds(batch, ctx));
@@ -67,7 +46,7 @@ async function applyOne(session: NomadSession, p: PlannedChange, batch: ApplyBat
     }
     case 'upgrade':
     case 'no-op':
-      throw new ConvergeError('nomad.apply-internal', `${subject}: unexpected action ${change.action}`, { source: 'internal' });
+      return unexpectedAction(p);
   }
 }
 

@@ -1,6 +1,5 @@
-import { goneCheck, type CallOptions, type DeleteResult, type NomadClient } from '../../../providers/nomad/client.js';
-import { isAlreadyGone } from '../../../providers/nomad/errors.js';
-import { decodeJson } from '../../../providers/nomad/wire.js';
+import type { CallOptions, DeleteResult, NomadClient } from '../../../providers/nomad/client.js';
+import { deleteSettled, notFoundAnswer, readList, readOrAbsent, writeParsed } from '../../../providers/nomad/requests.js';
 import { parseBindingRule, parseBindingRuleStubs, type WireBindingRule, type WireBindingRuleRequest, type WireBindingRuleStub } from './wire.js';
 
 /*
@@ -11,43 +10,31 @@ import { parseBindingRule, parseBindingRuleStubs, type WireBindingRule, type Wir
 const rulePath = (id: string) => `/v1/acl/binding-rule/${encodeURIComponent(id)}`;
 
 /** `GET /v1/acl/binding-rules`: stubs without Selector/BindType/BindName; needs management (§10). */
-export async function listBindingRules(client: NomadClient, call: CallOptions = {}): Promise<WireBindingRuleStub[]> {
-  const req = { method: 'GET' as const, path: '/v1/acl/binding-rules', subject: 'binding rule list' };
-  const res = await client.send(req, call);
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseBindingRuleStubs(decodeJson(res.text, req.subject));
+export function listBindingRules(client: NomadClient, call: CallOptions = {}): Promise<WireBindingRuleStub[]> {
+  return readList(client, { path: '/v1/acl/binding-rules', subject: 'binding rule list' }, parseBindingRuleStubs, call);
 }
 
-export async function readBindingRule(client: NomadClient, id: string, call: CallOptions = {}): Promise<WireBindingRule | undefined> {
-  const req = { method: 'GET' as const, path: rulePath(id), subject: `binding rule ${id}` };
-  const res = await client.send(req, call);
-  if (res.status === 404) return undefined;
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseBindingRule(decodeJson(res.text, req.subject), req.subject);
+export function readBindingRule(client: NomadClient, id: string, call: CallOptions = {}): Promise<WireBindingRule | undefined> {
+  const subject = `binding rule ${id}`;
+  return readOrAbsent(client, { path: rulePath(id), subject }, (body) => parseBindingRule(body, subject), call);
 }
 
 /** `POST /v1/acl/binding-rule`: makes a new UUID each time, so it is NOT idempotent. */
-export async function createBindingRule(client: NomadClient, body: WireBindingRuleRequest, subject: string, call: CallOptions = {}): Promise<WireBindingRule> {
-  const req = { method: 'POST' as const, path: '/v1/acl/binding-rule', subject };
-  const res = await client.send({ ...req, body, idempotent: false }, call);
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseBindingRule(decodeJson(res.text, subject), subject);
+export function createBindingRule(client: NomadClient, body: WireBindingRuleRequest, subject: string, call: CallOptions = {}): Promise<WireBindingRule> {
+  return writeParsed(client, { method: 'POST', path: '/v1/acl/binding-rule', subject, body, idempotent: false }, (reply) => parseBindingRule(reply, subject), call);
 }
 
 /** `POST /v1/acl/binding-rule/:id` with every field (omitted Description/Selector are cleared, §10): idempotent. */
-export async function updateBindingRule(client: NomadClient, id: string, body: WireBindingRuleRequest, subject: string, call: CallOptions = {}): Promise<WireBindingRule> {
-  const req = { method: 'POST' as const, path: rulePath(id), subject };
-  const res = await client.send({ ...req, body: { ...body, ID: id }, idempotent: true }, call);
-  if (res.status !== 200) client.fail(res, req, call);
-  return parseBindingRule(decodeJson(res.text, subject), subject);
+export function updateBindingRule(client: NomadClient, id: string, body: WireBindingRuleRequest, subject: string, call: CallOptions = {}): Promise<WireBindingRule> {
+  const req = { method: 'POST' as const, path: rulePath(id), subject, body: { ...body, ID: id }, idempotent: true };
+  return writeParsed(client, req, (reply) => parseBindingRule(reply, subject), call);
 }
 
 /** Missing rule: 404, or plain `ACL binding rule not found` as a 500 (§10). */
-export async function deleteBindingRule(client: NomadClient, id: string, subject: string): Promise<DeleteResult> {
-  const req = { method: 'DELETE' as const, path: rulePath(id), subject };
-  const res = await client.send({ ...req, ...goneCheck(async () => (await readBindingRule(client, id)) === undefined) });
-  if (res.status === 200 || res.status === 204) return 'deleted';
-  if (isAlreadyGone(res)) return 'already-gone';
-  client.fail(res, req);
+export const isBindingRuleGone = notFoundAnswer(/ACL binding rule not found/i);
+
+export function deleteBindingRule(client: NomadClient, id: string, subject: string): Promise<DeleteResult> {
+  const isGone = async () => (await readBindingRule(client, id)) === undefined;
+  return deleteSettled(client, { path: rulePath(id), subject }, { settle: { isGone, notFound: isBindingRuleGone } });
 }
 

@@ -1,6 +1,4 @@
 import type { Diagnostic } from '../../../diagnostics/types.js';
-import type { DesiredObject } from '../../../model/desired.js';
-import type { StateRecord } from '../../../state/types.js';
 import type { CallOptions, NomadClient } from '../../../providers/nomad/client.js';
 import { desiredBindingRuleView } from './desired.js';
 import { mapLimit } from '../../../async/map-limit.js';
@@ -9,10 +7,11 @@ import { bindingRuleSpecFromWire, liveBindingRuleFields, ruleNaturalKey } from '
 import { listBindingRules, readBindingRule } from './endpoints.js';
 import { liveFromRecord } from '../../../providers/nomad/hash-shortcut.js';
 import { joinByName } from '../../../providers/nomad/join-by-name.js';
-import type { KindLoad } from '../../../providers/nomad/kind-remote.js';
-import type { NomadSession } from '../../../providers/nomad/session.js';
+import { ofKind, type KindLoad, type NomadLoadContext } from '../../../providers/nomad/kind-remote.js';
+import { presence } from '../../../providers/nomad/known-names.js';
 import type { WireBindingRule, WireBindingRuleStub } from './wire.js';
 import type { Note } from '../../../plan/codes.js';
+import { TEMPLATED_BIND_NOTE, checkBindTargets, checkLiveMethodBindNames, isTemplatedRule, liveOnlyMethods } from './checks.js';
 
 export const MANAGEMENT_NOTE: Note = { code: 'management-rule' };
 
@@ -28,15 +27,15 @@ export function adoptedNote(id: string): Note {
  *
  * Reads: one list (stubs: ID, AuthMethod, Description, Hash, no selector or bind fields), then full
  * GETs only for owned rules whose Hash moved and for adoption candidates (same auth method, unclaimed).
+ *
+ * Then what a rule refers to, against the earlier kinds' loads (checks.ts): its auth method, which must
+ * exist and not be deleted by this plan (a method converge owns but no manifest names any more would be
+ * deleted, and Nomad would orphan the rule, docs/reference/nomad-api.md §8); the role or policy it binds;
+ * and a templated bind name against a method that is only live.
  */
-export async function loadBindingRules(
-  session: NomadSession,
-  desired: DesiredObject<'NomadBindingRule'>[],
-  records: StateRecord[],
-  knownMethods: ReadonlySet<string>,
-  call: CallOptions,
-  deletingMethods: ReadonlySet<string> = new Set(),
-): Promise<KindLoad & { diagnostics: Diagnostic[]; stubs: WireBindingRuleStub[] }> {
+export async function loadBindingRules({ session, call, loaded, ...run }: NomadLoadContext): Promise<KindLoad> {
+  const { desired, records } = ofKind(run, 'NomadBindingRule');
+  const methods = loaded('NomadAuthMethod');
   const diagnostics: Diagnostic[] = [];
   const stubs = await listBindingRules(session.client, call);
   const stubById = new Map(stubs.map((s) => [s.ID, s]));
@@ -50,7 +49,8 @@ export async function loadBindingRules(
     if (object) {
       view.desired = desiredBindingRuleView(object);
       if (object.spec.bindType === 'management') view.notes = [MANAGEMENT_NOTE];
-      if (deletingMethods.has(object.spec.authMethod)) {
+      const method = methods ? presence(methods.known, object.spec.authMethod) : 'missing';
+      if (method === 'deleted') {
         diagnostics.push({
           severity: 'error',
           code: 'nomad.binding-rule.auth-method-deleted',
@@ -58,7 +58,7 @@ export async function loadBindingRules(
           detail: `remove NomadBindingRule/${name} too (converge deletes rules before their method), or restore the NomadAuthMethod document ${object.spec.authMethod}; Nomad would leave the rule orphaned`,
           range: object.positions['/spec/authMethod'] ?? object.range,
         });
-      } else if (!knownMethods.has(object.spec.authMethod)) {
+      } else if (method === 'missing') {
         diagnostics.push({
           severity: 'error',
           code: 'nomad.binding-rule.unknown-auth-method',
@@ -106,7 +106,10 @@ export async function loadBindingRules(
       });
     }
   }
-  return { views: named.map((n) => n.view), diagnostics, stubs, replica: stubs.map((s) => ({ key: s.ID, Hash: s.Hash })) };
+  diagnostics.push(...checkBindTargets(desired, loaded('NomadAclRole')?.known, loaded('NomadAclPolicy')?.known));
+  if (methods) diagnostics.push(...checkLiveMethodBindNames(desired, await liveOnlyMethods(desired, methods.known, methods.read)));
+  for (const { view, object } of named) if (object && isTemplatedRule(object)) view.notes = [...(view.notes ?? []), TEMPLATED_BIND_NOTE];
+  return { views: named.map((n) => n.view), diagnostics, replica: stubs.map((s) => ({ key: s.ID, Hash: s.Hash })) };
 }
 
 async function fetchRules(client: NomadClient, ids: string[], call: CallOptions, into: Map<string, WireBindingRule>): Promise<void> {
