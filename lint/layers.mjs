@@ -51,6 +51,8 @@ export const ALLOWED_CROSSINGS = [
   { from: 'src/providers/registry.ts', to: 'src/providers/tfe/module.ts' },
   // The Nomad provider's table of kinds is the one place it reaches a kind's remote half (its index.ts).
   { from: 'src/providers/nomad/remotes.ts', to: /^src\/kinds\/[^/]+\/remote\/index\.ts$/ },
+  // So is the HCP Terraform provider's.
+  { from: 'src/providers/tfe/remotes.ts', to: /^src\/kinds\/[^/]+\/remote\/index\.ts$/ },
   // The Nomad Variables state backend is a Nomad client: it recognises Nomad as the provider does.
   { from: 'src/state/nomad/', to: 'src/providers/nomad/identity.ts' },
   // The event catalogue types `apply.change.done`'s data with an outcome's coded detail (plan/codes.ts imports nothing).

@@ -11,23 +11,29 @@ type LiveView = NonNullable<ObjectView['live']>;
  * from what the service holds now. Converge's own settings (a workspace's `deletion`) exist only
  * in the manifest and state, so they are recorded from the manifest.
  */
-export function tfeImportRecord(view: ObjectView & { live: LiveView }, all: ReadonlyMap<string, ObjectView>, now: Date): StateRecord {
-  const { live, desired } = view;
-  const base = {
+function baseRecord(view: ObjectView & { live: LiveView }, now: Date) {
+  return {
     kind: view.kind,
     name: view.name,
-    id: live.id,
-    protect: desired?.object.protect ?? false,
+    id: view.live.id,
+    protect: view.desired?.object.protect ?? false,
     updatedAt: now.toISOString(),
   };
-  if (view.kind === 'NoCodeModule') {
-    return {
-      ...base,
-      applied: { ...live.fields },
-      secretDigests: {},
-      extra: { registryModuleId: live.extra.registryModuleId ?? null, registryModule: live.extra.registryModule ?? null },
-    };
-  }
+}
+
+export function moduleImportRecord(view: ObjectView & { live: LiveView }, _all: ReadonlyMap<string, ObjectView>, now: Date): StateRecord {
+  const { live } = view;
+  return {
+    ...baseRecord(view, now),
+    applied: { ...live.fields },
+    secretDigests: {},
+    extra: { registryModuleId: live.extra.registryModuleId ?? null, registryModule: live.extra.registryModule ?? null },
+  };
+}
+
+export function workspaceImportRecord(view: ObjectView & { live: LiveView }, all: ReadonlyMap<string, ObjectView>, now: Date): StateRecord {
+  const { live, desired } = view;
+  const base = baseRecord(view, now);
   const object = desired?.object;
   const spec = object?.kind === 'NoCodeWorkspace' ? object.spec : undefined;
   const module = spec?.module;

@@ -8,6 +8,7 @@ import { mapLimit } from '../../async/map-limit.js';
 import { parseSourceModuleId, registryPath } from './mapping.js';
 import { connectTfe, type TfeProviderOptions } from './provider.js';
 import { READ_CONCURRENCY } from './session.js';
+import { allRemotes } from './remotes.js';
 import type { NoCodeModuleRead } from './client.js';
 import type { NamedWire, RegistryModuleWire, VarWire, WorkspaceWire } from './wire.js';
 
@@ -46,24 +47,36 @@ interface ExportedModule {
 }
 
 /**
- * Modules and/or workspaces. Workspaces name their module's document, so asking for workspaces
- * exports their modules too (a workspace document alone would not validate: its `module` must be
- * a NoCodeModule document of the run); a note says so.
+ * The kinds asked for, each through its remote half in the registry's order. A kind whose documents name
+ * another kind's (a workspace its module) brings that kind along, with a note saying so: a workspace
+ * document alone would not validate.
  */
 export async function exportTfe(client: TfeClient, kinds: ReadonlySet<Kind>): Promise<ExportResult> {
   const result = emptyResult();
-  const wantWorkspaces = kinds.has('NoCodeWorkspace');
-  if (!kinds.has('NoCodeModule') && !wantWorkspaces) return result;
-  const modules = await readModules(client);
-  if (!kinds.has('NoCodeModule') && modules.length > 0) {
-    result.notes.push(`also exported ${modules.length} NoCodeModule document(s): exported workspaces name them in spec.module`);
+  const along = new Set<Kind>();
+  for (const remote of allRemotes()) if (kinds.has(remote.kind) && remote.exportsWith && !kinds.has(remote.exportsWith.kind)) along.add(remote.exportsWith.kind);
+  for (const remote of allRemotes()) {
+    if (!kinds.has(remote.kind) && !along.has(remote.kind)) continue;
+    const before = result.documents.length;
+    await remote.export(client, result);
+    const count = result.documents.length - before;
+    const brought = allRemotes().find((r) => kinds.has(r.kind) && r.exportsWith?.kind === remote.kind);
+    if (along.has(remote.kind) && brought?.exportsWith && count > 0) result.notes.push(brought.exportsWith.note(count));
   }
-  for (const m of modules) result.documents.push({ kind: 'NoCodeModule', name: m.name, spec: moduleSpec(m) });
-  if (!wantWorkspaces) return result;
+  return result;
+}
 
-  const byPath = new Map(modules.map((m) => [m.path, m]));
+/** Every no-code module as a NoCodeModule document. */
+export async function exportModules(client: TfeClient, result: ExportResult): Promise<void> {
+  for (const m of await readModules(client)) result.documents.push({ kind: 'NoCodeModule', name: m.name, spec: moduleSpec(m) });
+}
+
+/** Every workspace made from an exported no-code module (its document is in `result` already), with its variables. */
+export async function exportWorkspaces(client: TfeClient, result: ExportResult): Promise<void> {
+  const byPath = new Map<string, string>();
+  for (const d of result.documents) if (d.kind === 'NoCodeModule') byPath.set(d.spec.registryModule, d.name);
   const all = await client.workspaces.listWorkspaces();
-  const chosen: { ws: WorkspaceWire; module: ExportedModule }[] = [];
+  const chosen: { ws: WorkspaceWire; module: string }[] = [];
   for (const ws of all.sort((a, b) => cmp(a.name, b.name))) {
     const source = parseSourceModuleId(ws.sourceModuleId);
     if (!source) continue;
@@ -83,11 +96,10 @@ export async function exportTfe(client: TfeClient, kinds: ReadonlySet<Kind>): Pr
   const vars = await mapLimit(chosen, READ_CONCURRENCY, (c) => client.variables.listVars(c.ws.id, { what: `variables of workspace ${c.ws.name}` }));
   const env = new NameAllocator('_');
   chosen.forEach(({ ws, module }, i) => {
-    const { spec, secrets } = workspaceSpec(ws, module.name, ws.projectId === null ? undefined : projectName.get(ws.projectId), vars[i] ?? [], env);
+    const { spec, secrets } = workspaceSpec(ws, module, ws.projectId === null ? undefined : projectName.get(ws.projectId), vars[i] ?? [], env);
     result.documents.push({ kind: 'NoCodeWorkspace', name: ws.name, spec });
     for (const s of secrets) result.secrets.push({ kind: 'NoCodeWorkspace', name: ws.name, ...s });
   });
-  return result;
 }
 
 /** Private registry modules that have a no-code module, each read once, with a document name. */

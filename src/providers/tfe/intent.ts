@@ -2,7 +2,7 @@ import { addressKey } from '../../model/kinds.js';
 import type { DesiredObject } from '../../model/desired.js';
 import type { JsonValue } from '../../model/json.js';
 import type { WorkspaceVariableSpec } from '../../kinds/no-code-workspace/spec.js';
-import type { ApplyIntent, TfeModuleIntent, TfeVariable, TfeVariableOp, TfeWorkspaceIntent, TfeWorkspaceSettings } from '../../plan/intent.js';
+import type { TfeModuleIntent, TfeVariable, TfeVariableOp, TfeWorkspaceIntent, TfeWorkspaceSettings } from '../../plan/intent.js';
 import { joinPath } from '../../plan/diff.js';
 import type { Change } from '../../plan/types.js';
 import type { ObjectView, RefineContext } from '../provider.js';
@@ -51,7 +51,7 @@ function variableOf(v: WorkspaceVariableSpec): TfeVariable {
   };
 }
 
-function moduleIntent(view: ObjectView, change: Change): TfeModuleIntent | undefined {
+export function moduleIntent(view: ObjectView, change: Change): TfeModuleIntent | undefined {
   const d = view.desired?.object as ModuleDesired | undefined;
   if (!d || (change.action !== 'create' && change.action !== 'update')) return undefined;
   const registryModuleId = str(view.live?.extra.registryModuleId) ?? view.desired?.ids?.registryModuleId;
@@ -124,7 +124,7 @@ function plannedModuleId(all: ReadonlyMap<string, ObjectView>, module: string): 
   return all.get(addressKey({ kind: 'NoCodeModule', name: module }))?.live?.id ?? null;
 }
 
-function workspaceIntent(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext): TfeWorkspaceIntent | undefined {
+export function workspaceIntent(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext): TfeWorkspaceIntent | undefined {
   const d = view.desired?.object as WorkspaceDesired | undefined;
   if (!d) return undefined;
   const projectId = view.desired?.ids?.projectId;
@@ -155,10 +155,4 @@ function workspaceIntent(view: ObjectView, change: Change, all: ReadonlyMap<stri
   const settings = settingsOf(d, (path) => how.rewrite || paths.has(path), projectId);
   const variables = variableOps(view, d, touched);
   return { type: 'tfe.no-code-workspace.v1', ...(settings ? { settings } : {}), ...(variables.length > 0 ? { variables } : {}), moduleId: plannedModuleId(all, d.spec.module) };
-}
-
-/** The change with its intent, when it sends anything. */
-export function withTfeIntent(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext): Change {
-  const intent: ApplyIntent | undefined = view.kind === 'NoCodeModule' ? moduleIntent(view, change) : view.kind === 'NoCodeWorkspace' ? workspaceIntent(view, change, all, how) : undefined;
-  return intent ? { ...change, intent } : change;
 }

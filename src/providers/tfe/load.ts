@@ -5,7 +5,7 @@ import type { JsonValue } from '../../model/json.js';
 import { isSecretRef } from '../../model/secret-ref.js';
 import type { StateRecord } from '../../state/types.js';
 import type { HiddenChange, Note } from '../../plan/codes.js';
-import type { DesiredView, LoadInput, LoadResult, ObjectView, ProviderContext } from '../provider.js';
+import type { DesiredView, ObjectView, ProviderContext } from '../provider.js';
 import { rangeOf } from './errors.js';
 import { mapLimit } from '../../async/map-limit.js';
 import {
@@ -25,7 +25,8 @@ import {
   variableIds,
 } from './mapping.js';
 import { READ_CONCURRENCY, SHOW_BY_NAME_MAX, type TfeSession } from './session.js';
-import { ownerOfTags } from './owner-tag.js';
+import { ownerOfTags, ownershipDiagnostics } from './owner-tag.js';
+import type { TfeKindLoad, TfeLoadScope } from './kind-remote.js';
 import { pendingRun, settledRuns, type PendingRun } from './upgrade-driver.js';
 import type { NamedWire, RegistryModuleWire, RunWire, VarWire, WorkspaceWire } from './wire.js';
 
@@ -78,24 +79,50 @@ function str(v: JsonValue | undefined): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-export async function loadTfe(session: TfeSession, input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
-  const diagnostics: Diagnostic[] = [];
+/** The NoCodeModule views of the batch (a kind's load, kind-remote.ts). */
+export async function loadModuleViews(scope: TfeLoadScope): Promise<TfeKindLoad> {
+  const { session, input } = scope;
   const views: ObjectView[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const modules = input.desired.filter((d): d is ModuleDesired => d.kind === 'NoCodeModule');
+  const moduleRecords = input.records.filter((r) => r.kind === 'NoCodeModule');
+  const wsRecords = input.records.filter((r) => r.kind === 'NoCodeWorkspace');
+  await loadModules(session, modules, moduleRecords, views, diagnostics, new Set(wsRecords.map((r) => r.name)));
+  return { views, diagnostics };
+}
+
+/**
+ * What a workspace needs of its module, from the NoCodeModule views: the version its workspaces will run (the
+ * manifest's pin or the latest, load's resolved `versionPin`) and its registry path.
+ */
+async function moduleInfoOf(modules: Promise<readonly ObjectView[]>): Promise<Map<string, ModuleInfo>> {
+  const info = new Map<string, ModuleInfo>();
+  for (const v of await modules) {
+    const pin = v.desired?.fields.versionPin;
+    info.set(v.name, {
+      resolvedPin: typeof pin === 'string' ? pin : null,
+      registryModule: str(v.desired?.fields.registryModule) ?? str(v.record?.applied.registryModule) ?? '',
+      noCodeModuleId: v.live?.id ?? null,
+    });
+  }
+  return info;
+}
+
+/** The NoCodeWorkspace views of the batch, and an error for each another state owns (owner-tag.ts). */
+export async function loadWorkspaceViews(scope: TfeLoadScope): Promise<TfeKindLoad> {
+  const { session, input, ctx } = scope;
+  const views: ObjectView[] = [];
+  const diagnostics: Diagnostic[] = [];
   const modules = input.desired.filter((d): d is ModuleDesired => d.kind === 'NoCodeModule');
   const workspaces = input.desired.filter((d): d is WorkspaceDesired => d.kind === 'NoCodeWorkspace');
   const moduleRecords = input.records.filter((r) => r.kind === 'NoCodeModule');
   const wsRecords = input.records.filter((r) => r.kind === 'NoCodeWorkspace');
-
-  // Modules and workspaces are read side by side: the workspace reads (the long part, paced at the
-  // rate limit) need the modules' resolved pins only when their views are built.
-  const wsViews: ObjectView[] = [];
-  const wsDiagnostics: Diagnostic[] = [];
-  const moduleInfo = loadModules(session, modules, moduleRecords, views, diagnostics, new Set(wsRecords.map((r) => r.name)));
-  const workspacesDone = loadWorkspaces(session, workspaces, wsRecords, moduleInfo, modules, moduleRecords, wsViews, wsDiagnostics, ctx);
-  await Promise.all([moduleInfo, workspacesDone]);
-  views.push(...wsViews);
-  diagnostics.push(...wsDiagnostics);
-  return { views, diagnostics };
+  // Read side by side with the modules: the workspace reads (the long part, paced at the rate limit) need the
+  // modules' resolved pins only when their views are built.
+  const moduleInfo = moduleInfoOf(scope.peer('NoCodeModule'));
+  moduleInfo.catch(() => undefined);
+  await loadWorkspaces(session, workspaces, wsRecords, moduleInfo, modules, moduleRecords, views, diagnostics, ctx);
+  return { views, diagnostics: [...diagnostics, ...ownershipDiagnostics(views, session.stateName)] };
 }
 
 // --- modules ---------------------------------------------------------------------------------
@@ -107,10 +134,9 @@ async function loadModules(
   views: ObjectView[],
   diagnostics: Diagnostic[],
   ownedWorkspaces: ReadonlySet<string>,
-): Promise<Map<string, ModuleInfo>> {
-  const info = new Map<string, ModuleInfo>();
+): Promise<void> {
   const names = namesOf(desired, records);
-  if (names.length === 0) return info;
+  if (names.length === 0) return;
   const { client, organization } = session;
   const registry = (await client.registryModules.listRegistryModules()).filter((m) => m.registryName === 'private');
   const byPath = new Map<string, RegistryModuleWire>(registry.map((m) => [registryPath(m), m]));
@@ -191,7 +217,6 @@ async function loadModules(
           },
         }
       : undefined;
-    info.set(name, { resolvedPin, registryModule: path, noCodeModuleId: live?.module.id ?? null });
     views.push({
       kind: 'NoCodeModule',
       name,
@@ -201,7 +226,6 @@ async function loadModules(
       ...(notes.length > 0 ? { notes } : {}),
     });
   }
-  return info;
 }
 
 /**

@@ -55,8 +55,8 @@ function reasonsBesidesVersion(view: ObjectView, change: Change, how: RefineCont
   return how.rewrite ? rewriteReasons(rest) : rest;
 }
 
-export function refineTfe(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext = { rewrite: false }): Change[] {
-  if (view.kind !== 'NoCodeWorkspace') return [change];
+/** A workspace's change as HCP Terraform needs it (above). */
+export function refineWorkspaceChange(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext = { rewrite: false }): Change[] {
   return refineWorkspace(view, change, all, how).map((c) => resendMovedSecrets(view, c));
 }
 

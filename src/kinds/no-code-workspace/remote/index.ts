@@ -1,0 +1,25 @@
+import { applyWorkspaces } from '../../../providers/tfe/apply-workspaces.js';
+import { workspaceImportRecord } from '../../../providers/tfe/export-record.js';
+import { exportWorkspaces } from '../../../providers/tfe/export.js';
+import { workspaceIntent } from '../../../providers/tfe/intent.js';
+import type { TfeKindRemote } from '../../../providers/tfe/kind-remote.js';
+import { loadWorkspaceViews } from '../../../providers/tfe/load.js';
+import { claimChange, releaseWorkspace } from '../../../providers/tfe/owner-tag.js';
+import { refineWorkspaceChange } from '../../../providers/tfe/refine.js';
+
+/**
+ * NoCodeWorkspace's remote half: a workspace created from its module's no-code module, its settings and
+ * variables, the runs that create, upgrade and destroy it, and the owner tag of a named state.
+ */
+export const noCodeWorkspaceRemote: TfeKindRemote<'NoCodeWorkspace'> = {
+  kind: 'NoCodeWorkspace',
+  load: loadWorkspaceViews,
+  // A named state claims the workspaces it owns (owner-tag.ts).
+  refine: (view, change, { all, how, stateName }) => refineWorkspaceChange(view, change, all, how).map((c) => claimChange(view, c, stateName)),
+  intent: (view, change, { all, how }) => workspaceIntent(view, change, all, how),
+  apply: (session, batch, ctx) => applyWorkspaces(batch, session, ctx),
+  adopt: workspaceImportRecord,
+  export: exportWorkspaces,
+  exportsWith: { kind: 'NoCodeModule', note: (n) => `also exported ${n} NoCodeModule document(s): exported workspaces name them in spec.module` },
+  release: releaseWorkspace,
+};
