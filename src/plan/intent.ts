@@ -1,3 +1,4 @@
+import type { TfeModuleIntent } from '../kinds/no-code-module/intent.js';
 import type { JsonValue } from '../model/json.js';
 
 /*
@@ -9,23 +10,10 @@ import type { JsonValue } from '../model/json.js';
  *
  * Additive to plan format 1.0: a change without `intent` (an older saved plan, a kind whose provider
  * builds none) is applied from its view as before. `type` names the provider and kind; a shape
- * change takes a new `type`, so an older converge never misreads a newer intent.
+ * change takes a new `type`, so an older converge never misreads a newer intent. A kind's own intent
+ * type lives in its folder (`src/kinds/<kind>/intent.ts`).
  */
 export type ApplyIntent = TfeModuleIntent | TfeWorkspaceIntent | NomadWriteIntent;
-
-/** `POST /registry-modules/…/no-code-modules` or `PATCH /no-code-modules/:id` (docs/reference/hcp-terraform-api.md §1.2). */
-export interface TfeModuleBody {
-  registryModuleId: string;
-  versionPin: string;
-  enabled: boolean;
-  variableOptions: { variableName: string; variableType: string; options: JsonValue[] }[];
-}
-
-export interface TfeModuleIntent {
-  type: 'tfe.no-code-module.v1';
-  /** The whole desired body (the PATCH replaces the set). Absent: only converge's own fields changed; nothing is sent. */
-  body?: TfeModuleBody;
-}
 
 /**
  * A variable's value as sent: plain text, or `manifest` for a sensitive value, which apply resolves

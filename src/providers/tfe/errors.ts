@@ -38,13 +38,6 @@ export interface ErrorContext {
 
 /** Request pointers → manifest pointers per kind (the attribute names of client.ts bodies). */
 const POINTERS: Record<string, Record<string, string>> = {
-  NoCodeModule: {
-    '/data/attributes/version-pin': '/spec/versionPin',
-    '/data/attributes/enabled': '/spec/enabled',
-    '/data/relationships/registry-module': '/spec/registryModule',
-    '/data/relationships/variable-options/data': '/spec/variableOptions',
-    '/data/relationships/variable-options': '/spec/variableOptions',
-  },
   NoCodeWorkspace: {
     // The workspace name is the document's `name`.
     '/data/attributes/name': '/name',

@@ -11,7 +11,8 @@ type LiveView = NonNullable<ObjectView['live']>;
  * from what the service holds now. Converge's own settings (a workspace's `deletion`) exist only
  * in the manifest and state, so they are recorded from the manifest.
  */
-function baseRecord(view: ObjectView & { live: LiveView }, now: Date) {
+/** What every kind's imported record holds alike: its address, live id, `protect` from the manifest, the time. */
+export function importRecordBase(view: ObjectView & { live: LiveView }, now: Date): Pick<StateRecord, 'kind' | 'name' | 'id' | 'protect' | 'updatedAt'> {
   return {
     kind: view.kind,
     name: view.name,
@@ -21,19 +22,9 @@ function baseRecord(view: ObjectView & { live: LiveView }, now: Date) {
   };
 }
 
-export function moduleImportRecord(view: ObjectView & { live: LiveView }, _all: ReadonlyMap<string, ObjectView>, now: Date): StateRecord {
-  const { live } = view;
-  return {
-    ...baseRecord(view, now),
-    applied: { ...live.fields },
-    secretDigests: {},
-    extra: { registryModuleId: live.extra.registryModuleId ?? null, registryModule: live.extra.registryModule ?? null },
-  };
-}
-
 export function workspaceImportRecord(view: ObjectView & { live: LiveView }, all: ReadonlyMap<string, ObjectView>, now: Date): StateRecord {
   const { live, desired } = view;
-  const base = baseRecord(view, now);
+  const base = importRecordBase(view, now);
   const object = desired?.object;
   const spec = object?.kind === 'NoCodeWorkspace' ? object.spec : undefined;
   const module = spec?.module;

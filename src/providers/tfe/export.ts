@@ -1,16 +1,14 @@
 import type { Kind } from '../../model/kinds.js';
-import type { NoCodeModuleSpec, VariableOptionSpec } from '../../kinds/no-code-module/spec.js';
 import type { NoCodeWorkspaceSpec, WorkspaceVariableSpec } from '../../kinds/no-code-workspace/spec.js';
 import { envName, manifestName, NameAllocator } from '../export-names.js';
 import { emptyResult, type ExportResult } from '../export-types.js';
 import type { TfeClient } from './client.js';
 import { mapLimit } from '../../async/map-limit.js';
-import { parseSourceModuleId, registryPath } from './mapping.js';
+import { parseSourceModuleId } from './mapping.js';
 import { connectTfe, type TfeProviderOptions } from './provider.js';
 import { READ_CONCURRENCY } from './session.js';
 import { allRemotes } from './remotes.js';
-import type { NoCodeModuleRead } from './client.js';
-import type { NamedWire, RegistryModuleWire, VarWire, WorkspaceWire } from './wire.js';
+import type { NamedWire, VarWire, WorkspaceWire } from './wire.js';
 
 /*
  * `converge export` for HCP Terraform: the organization's no-code modules and the workspaces made
@@ -40,12 +38,6 @@ export function createTfeExporter(opts: TfeExportOptions): TfeExporter {
   };
 }
 
-interface ExportedModule {
-  name: string;
-  path: string;
-  read: NoCodeModuleRead;
-}
-
 /**
  * The kinds asked for, each through its remote half in the registry's order. A kind whose documents name
  * another kind's (a workspace its module) brings that kind along, with a note saying so: a workspace
@@ -64,11 +56,6 @@ export async function exportTfe(client: TfeClient, kinds: ReadonlySet<Kind>): Pr
     if (along.has(remote.kind) && brought?.exportsWith && count > 0) result.notes.push(brought.exportsWith.note(count));
   }
   return result;
-}
-
-/** Every no-code module as a NoCodeModule document. */
-export async function exportModules(client: TfeClient, result: ExportResult): Promise<void> {
-  for (const m of await readModules(client)) result.documents.push({ kind: 'NoCodeModule', name: m.name, spec: moduleSpec(m) });
 }
 
 /** Every workspace made from an exported no-code module (its document is in `result` already), with its variables. */
@@ -100,62 +87,6 @@ export async function exportWorkspaces(client: TfeClient, result: ExportResult):
     result.documents.push({ kind: 'NoCodeWorkspace', name: ws.name, spec });
     for (const s of secrets) result.secrets.push({ kind: 'NoCodeWorkspace', name: ws.name, ...s });
   });
-}
-
-/** Private registry modules that have a no-code module, each read once, with a document name. */
-async function readModules(client: TfeClient): Promise<ExportedModule[]> {
-  const registry = (await client.registryModules.listRegistryModules())
-    .filter((m) => m.registryName === 'private' && m.noCodeModuleIds.length > 0)
-    .sort((a, b) => cmp(registryPath(a), registryPath(b)));
-  const reads = await mapLimit(registry, READ_CONCURRENCY, (m) =>
-    client.noCodeModules.readNoCodeModule(m.noCodeModuleIds[0] as string, { what: `no-code module of ${registryPath(m)}` }),
-  );
-  const names = moduleNames(registry);
-  const out: ExportedModule[] = [];
-  registry.forEach((m, i) => {
-    const read = reads[i];
-    // Deleted between the list and the read.
-    if (read) out.push({ name: names.get(m.id) as string, path: registryPath(m), read });
-  });
-  return out;
-}
-
-/**
- * Document names of modules: the registry module's name (`vpc`); when two share it (another
- * provider or namespace), `name-provider`, then `namespace-name-provider`.
- */
-export function moduleNames(registry: readonly RegistryModuleWire[]): Map<string, string> {
-  const count = (f: (m: RegistryModuleWire) => string) => {
-    const c = new Map<string, number>();
-    for (const m of registry) c.set(f(m), (c.get(f(m)) ?? 0) + 1);
-    return c;
-  };
-  const byName = count((m) => m.name);
-  const byNameProvider = count((m) => `${m.name}-${m.provider}`);
-  const alloc = new NameAllocator();
-  const out = new Map<string, string>();
-  for (const m of registry) {
-    const base = byName.get(m.name) === 1 ? m.name : byNameProvider.get(`${m.name}-${m.provider}`) === 1 ? `${m.name}-${m.provider}` : `${m.namespace}-${m.name}-${m.provider}`;
-    out.set(m.id, alloc.take(manifestName(base, 'module')));
-  }
-  return out;
-}
-
-/**
- * The module as live: `versionPin` as pinned (an empty pin means "latest", docs/reference/hcp-terraform-api.md §1.1, and is
- * left out, which means the same in a manifest); `enabled` only when false (true is the default);
- * variable options sorted by name, `options` left out when empty (empty means free text, §1.3).
- */
-export function moduleSpec(m: { path: string; read: NoCodeModuleRead }): NoCodeModuleSpec {
-  const spec: NoCodeModuleSpec = { registryModule: m.path };
-  const pin = m.read.module.versionPin;
-  if (pin !== null && pin !== '') spec.versionPin = pin;
-  if (m.read.module.enabled === false) spec.enabled = false;
-  const options: VariableOptionSpec[] = [...m.read.options]
-    .sort((a, b) => cmp(a.variableName, b.variableName))
-    .map((o) => ({ variableName: o.variableName, variableType: o.variableType, ...(o.options && o.options.length > 0 ? { options: o.options } : {}) }));
-  if (options.length > 0) spec.variableOptions = options;
-  return spec;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { errorMessage, isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
-import { generatedNote, type DesiredObject } from '../../model/desired.js';
+import { generatedNote, type AnyDesired, type DesiredObject } from '../../model/desired.js';
 import type { JsonValue } from '../../model/json.js';
 import { isSecretRef } from '../../model/secret-ref.js';
 import type { StateRecord } from '../../state/types.js';
@@ -9,15 +9,11 @@ import type { DesiredView, ObjectView, ProviderContext } from '../provider.js';
 import { rangeOf } from './errors.js';
 import { mapLimit } from '../../async/map-limit.js';
 import {
-  desiredModuleFields,
   desiredWorkspaceFields,
   isDeletionPolicy,
   isSecretVariable,
-  latestVersion,
-  liveModuleFields,
   liveWorkspaceFields,
   parseSourceModuleId,
-  registryPath,
   varCategory,
   varId,
   varText,
@@ -28,7 +24,7 @@ import { READ_CONCURRENCY, SHOW_BY_NAME_MAX, type TfeSession } from './session.j
 import { ownerOfTags, ownershipDiagnostics } from './owner-tag.js';
 import type { TfeKindLoad, TfeLoadScope } from './kind-remote.js';
 import { pendingRun, settledRuns, type PendingRun } from './upgrade-driver.js';
-import type { NamedWire, RegistryModuleWire, RunWire, VarWire, WorkspaceWire } from './wire.js';
+import type { NamedWire, RunWire, VarWire, WorkspaceWire } from './wire.js';
 
 /*
  * load(): desired objects normalised (mapping.ts) and live objects read with as few requests as
@@ -52,43 +48,32 @@ export interface ModuleInfo {
 }
 
 /** A workspace a NoCodeWorkspaceSet generated is at the set's node: the finding also names the set's item. */
-function withOrigin(desired: ModuleDesired | WorkspaceDesired, detail: string | undefined): string | undefined {
+function withOrigin(desired: AnyDesired, detail: string | undefined): string | undefined {
   if (desired.origin === undefined) return detail;
   const note = generatedNote(desired.name, desired.origin);
   return detail === undefined ? note : `${detail} ${note}`;
 }
 
-function errorAt(desired: ModuleDesired | WorkspaceDesired, pointer: string, code: string, summary: string, detail?: string): Diagnostic {
+export function errorAt(desired: AnyDesired, pointer: string, code: string, summary: string, detail?: string): Diagnostic {
   const said = withOrigin(desired, detail);
   return { severity: 'error', code, summary, ...(said ? { detail: said } : {}), range: rangeOf(desired, pointer) };
 }
 
-function warningAt(desired: ModuleDesired | WorkspaceDesired, pointer: string, code: string, summary: string, detail: string): Diagnostic {
+export function warningAt(desired: AnyDesired, pointer: string, code: string, summary: string, detail: string): Diagnostic {
   return { severity: 'warning', code, summary, detail: withOrigin(desired, detail) ?? detail, range: rangeOf(desired, pointer) };
 }
 
-function byName<T extends { name: string }>(items: readonly T[]): Map<string, T> {
+export function byName<T extends { name: string }>(items: readonly T[]): Map<string, T> {
   return new Map(items.map((i) => [i.name, i]));
 }
 
-function namesOf(desired: readonly { name: string }[], records: readonly StateRecord[]): string[] {
+export function namesOf(desired: readonly { name: string }[], records: readonly StateRecord[]): string[] {
   return [...new Set([...desired.map((d) => d.name), ...records.map((r) => r.name)])].sort();
 }
 
-function str(v: JsonValue | undefined): string | undefined {
+/** A non-empty string, else undefined. */
+export function textOf(v: JsonValue | undefined): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
-/** The NoCodeModule views of the batch (a kind's load, kind-remote.ts). */
-export async function loadModuleViews(scope: TfeLoadScope): Promise<TfeKindLoad> {
-  const { session, input } = scope;
-  const views: ObjectView[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const modules = input.desired.filter((d): d is ModuleDesired => d.kind === 'NoCodeModule');
-  const moduleRecords = input.records.filter((r) => r.kind === 'NoCodeModule');
-  const wsRecords = input.records.filter((r) => r.kind === 'NoCodeWorkspace');
-  await loadModules(session, modules, moduleRecords, views, diagnostics, new Set(wsRecords.map((r) => r.name)));
-  return { views, diagnostics };
 }
 
 /**
@@ -101,7 +86,7 @@ async function moduleInfoOf(modules: Promise<readonly ObjectView[]>): Promise<Ma
     const pin = v.desired?.fields.versionPin;
     info.set(v.name, {
       resolvedPin: typeof pin === 'string' ? pin : null,
-      registryModule: str(v.desired?.fields.registryModule) ?? str(v.record?.applied.registryModule) ?? '',
+      registryModule: textOf(v.desired?.fields.registryModule) ?? textOf(v.record?.applied.registryModule) ?? '',
       noCodeModuleId: v.live?.id ?? null,
     });
   }
@@ -123,129 +108,6 @@ export async function loadWorkspaceViews(scope: TfeLoadScope): Promise<TfeKindLo
   moduleInfo.catch(() => undefined);
   await loadWorkspaces(session, workspaces, wsRecords, moduleInfo, modules, moduleRecords, views, diagnostics, ctx);
   return { views, diagnostics: [...diagnostics, ...ownershipDiagnostics(views, session.stateName)] };
-}
-
-// --- modules ---------------------------------------------------------------------------------
-
-async function loadModules(
-  session: TfeSession,
-  desired: readonly ModuleDesired[],
-  records: readonly StateRecord[],
-  views: ObjectView[],
-  diagnostics: Diagnostic[],
-  ownedWorkspaces: ReadonlySet<string>,
-): Promise<void> {
-  const names = namesOf(desired, records);
-  if (names.length === 0) return;
-  const { client, organization } = session;
-  const registry = (await client.registryModules.listRegistryModules()).filter((m) => m.registryName === 'private');
-  const byPath = new Map<string, RegistryModuleWire>(registry.map((m) => [registryPath(m), m]));
-  const byId = new Map<string, RegistryModuleWire>(registry.map((m) => [m.id, m]));
-  const desiredByName = byName(desired);
-  const recordByName = byName(records);
-
-  const reads = await mapLimit(names, READ_CONCURRENCY, async (name) => {
-    const d = desiredByName.get(name);
-    const r = recordByName.get(name);
-    const path = d?.spec.registryModule ?? str(r?.applied.registryModule) ?? '';
-    const rm = byPath.get(path);
-    // The registry module names its no-code module (0 or 1, docs/reference/hcp-terraform-api.md §1.5). A recorded id is
-    // read only when the registry module itself is gone (then the no-code module likely is too).
-    const id = rm ? (rm.noCodeModuleIds[0] ?? null) : (r?.id ?? null);
-    const live = id === null ? null : await client.noCodeModules.readNoCodeModule(id, { what: `no-code module ${id} (${path})`, ...(d ? { desired: d } : {}) });
-    return { name, d, r, path, rm, live };
-  });
-
-  const usedOutside = await workspacesOutsideState(
-    session,
-    reads.filter((x) => x.r && !x.d && x.live).map((x) => x.path),
-    ownedWorkspaces,
-  );
-  for (const { name, d, r, path, rm, live } of reads) {
-    const notes: Note[] = [];
-    const latest = rm ? latestVersion(rm.versions) : null;
-    let resolvedPin: string | null = null;
-    let desiredView: DesiredView | undefined;
-    if (d) {
-      if (!rm) {
-        diagnostics.push(
-          errorAt(
-            d,
-            '/spec/registryModule',
-            'tfe.module.registry-module-unknown',
-            `registry module ${path} is not in the private registry of organization ${organization} (or the token cannot see it)`,
-            `publish it to the private registry first, or fix spec.registryModule (namespace/name/provider); modules there: ${
-              [...byPath.keys()].slice(0, 10).join(', ') || 'none'
-            }`,
-          ),
-        );
-      }
-      if (d.spec.versionPin !== undefined) {
-        resolvedPin = d.spec.versionPin;
-        if (rm && !rm.versions.some((v) => v.version === d.spec.versionPin && v.status === 'ok')) {
-          diagnostics.push(
-            errorAt(
-              d,
-              '/spec/versionPin',
-              'tfe.module.version-unknown',
-              `version ${d.spec.versionPin} of ${path} is not available in the registry`,
-              `available versions: ${rm.versions.filter((v) => v.status === 'ok').map((v) => v.version).join(', ') || 'none'} (HCP Terraform refuses a version that is still being ingested with 422)`,
-            ),
-          );
-        }
-      } else if (rm) {
-        resolvedPin = latest;
-        if (latest === null) {
-          diagnostics.push(errorAt(d, '/spec/versionPin', 'tfe.module.no-versions', `${path} has no usable version in the registry`, 'publish a version, or wait for its ingestion to finish'));
-        } else {
-          notes.push({ code: 'version-unpinned', latest });
-        }
-      }
-      // The registry module id goes into the create's intent (a module with no no-code module yet).
-      desiredView = { object: d, fields: desiredModuleFields(d.spec, resolvedPin), secrets: {}, ...(rm ? { ids: { registryModuleId: rm.id } } : {}) };
-    }
-    const liveRegistry = live?.module.registryModuleId ? byId.get(live.module.registryModuleId) : undefined;
-    const liveView = live
-      ? {
-          id: live.module.id,
-          fields: liveModuleFields(live.module, live.options, liveRegistry ? registryPath(liveRegistry) : path, latest),
-          extra: {
-            registryModuleId: live.module.registryModuleId ?? rm?.id ?? null,
-            registryModule: liveRegistry ? registryPath(liveRegistry) : path,
-            latest,
-            ...(r && !d && (usedOutside.get(path)?.length ?? 0) > 0 ? { inUseOutsideState: usedOutside.get(path) ?? [] } : {}),
-          },
-        }
-      : undefined;
-    views.push({
-      kind: 'NoCodeModule',
-      name,
-      ...(desiredView ? { desired: desiredView } : {}),
-      ...(liveView ? { live: liveView } : {}),
-      ...(r ? { record: r } : {}),
-      ...(notes.length > 0 ? { notes } : {}),
-    });
-  }
-}
-
-/**
- * For no-code modules this state owns but no longer has a document for (a delete, when in scope): the live
- * workspaces made from them that this state does not own, by module path. Deleting the module would leave
- * another state's (or a person's) workspaces without their module, so the engine refuses such a delete
- * (decisions.md §27). One paged list of the organization's workspaces, only when such a module exists.
- */
-async function workspacesOutsideState(session: TfeSession, paths: readonly string[], owned: ReadonlySet<string>): Promise<Map<string, string[]>> {
-  const found = new Map<string, string[]>();
-  if (paths.length === 0) return found;
-  const wanted = new Set(paths);
-  for await (const { workspaces } of session.client.workspaces.workspacePages()) {
-    for (const w of workspaces) {
-      const path = parseSourceModuleId(w.sourceModuleId)?.path;
-      if (path === undefined || !wanted.has(path) || owned.has(w.name)) continue;
-      found.set(path, [...(found.get(path) ?? []), w.name]);
-    }
-  }
-  return found;
 }
 
 // --- workspaces ------------------------------------------------------------------------------
@@ -300,7 +162,7 @@ async function loadWorkspaces(
   const recordByName = byName(records);
 
   // Projects: one list, when a manifest or a record names a project (docs/reference/hcp-terraform-api.md §7).
-  const wantsProject = desired.some((d) => d.spec.project !== undefined) || records.some((r) => str(r.applied.project) !== undefined);
+  const wantsProject = desired.some((d) => d.spec.project !== undefined) || records.some((r) => textOf(r.applied.project) !== undefined);
   const projects: NamedWire[] = wantsProject ? await client.projects.listProjects() : [];
   const projectsById = new Map(projects.map((p) => [p.id, p]));
   // filter[names] is case-insensitive (docs/reference/hcp-terraform-api.md §7): so is this lookup.
@@ -313,7 +175,7 @@ async function loadWorkspaces(
 
   // The module a live workspace runs, by its registry path (source-module-id, docs/reference/hcp-terraform-api.md §2).
   const moduleByPath = new Map<string, string>();
-  for (const r of moduleRecords) if (str(r.applied.registryModule)) moduleByPath.set(r.applied.registryModule as string, r.name);
+  for (const r of moduleRecords) if (textOf(r.applied.registryModule)) moduleByPath.set(r.applied.registryModule as string, r.name);
   for (const m of modules) moduleByPath.set(m.spec.registryModule, m.name);
 
   // Workspaces that may be adopted (in the manifests, not in state) are read with their current runs: with each
@@ -424,8 +286,8 @@ async function loadWorkspaces(
         // The project's id goes into the change's intent: apply sends it without listing projects again.
         ...(projectId !== undefined ? { ids: { projectId } } : {}),
       };
-    } else if (r && str(r.applied.project) !== undefined) {
-      projectName = str(r.applied.project);
+    } else if (r && textOf(r.applied.project) !== undefined) {
+      projectName = textOf(r.applied.project);
     }
 
     let liveView: ObjectView['live'];
@@ -457,7 +319,7 @@ async function loadWorkspaces(
       // but the manifest, so an unowned workspace is not told apart from its manifest by it (an
       // adoption compares only what the service holds, decisions.md §17).
       const recordedDeletion = r ? r.applied.deletion : d?.spec.deletion;
-      const compareProject = d ? d.spec.project !== undefined || str(r?.applied.project) !== undefined : projectName !== undefined;
+      const compareProject = d ? d.spec.project !== undefined || textOf(r?.applied.project) !== undefined : projectName !== undefined;
       const liveProject = ws.projectId === null ? undefined : (projectsById.get(ws.projectId)?.name ?? ws.projectId);
       liveView = {
         id: ws.id,

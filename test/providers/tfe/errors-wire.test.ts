@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyDesired } from '../../../src/model/desired.js';
 import { manifestPointer, tfeError } from '../../../src/providers/tfe/errors.js';
-import { parseAccount, parseErrors, parseListDocument, parseRegistryModule, parseWorkspace, parseWorkspaceUpgrade } from '../../../src/providers/tfe/wire.js';
+import { POINTERS as MODULE_POINTERS } from '../../../src/kinds/no-code-module/remote/endpoints.js';
+import { parseRegistryModule } from '../../../src/kinds/no-code-module/remote/wire.js';
+import { parseAccount, parseErrors, parseListDocument, parseWorkspace, parseWorkspaceUpgrade } from '../../../src/providers/tfe/wire.js';
 import { tokenKindOf } from '../../../src/providers/tfe/provider.js';
 import { classifyRun, pollDelay } from '../../../src/providers/tfe/runs.js';
 import { rollout, type StopReason } from '../../../src/providers/tfe/rollout.js';
@@ -22,7 +24,7 @@ describe('errors', () => {
     expect(manifestPointer('NoCodeWorkspace', '/data/attributes/agent-pool-id')).toBe('/spec/agentPoolId');
     expect(manifestPointer('NoCodeWorkspace', '/data/attributes/name')).toBe('/name');
     expect(manifestPointer('NoCodeWorkspace', '/data/relationships/vars/data/1/attributes/value')).toBe('/spec/variables/1/value');
-    expect(manifestPointer('NoCodeModule', '/data/relationships/variable-options/data/0/attributes/variable-name')).toBe('/spec/variableOptions/0/variableName');
+    expect(manifestPointer('NoCodeModule', '/data/relationships/variable-options/data/0/attributes/variable-name', MODULE_POINTERS)).toBe('/spec/variableOptions/0/variableName');
     expect(manifestPointer('NoCodeWorkspace', '/data/attributes/key', { '/data': '/spec/variables/1' })).toBe('/spec/variables/1/key');
   });
 

@@ -1,13 +1,13 @@
-import { applyModules } from '../../../providers/tfe/apply-modules.js';
-import { moduleImportRecord } from '../../../providers/tfe/export-record.js';
-import { exportModules } from '../../../providers/tfe/export.js';
-import { moduleIntent } from '../../../providers/tfe/intent.js';
 import type { TfeKindRemote } from '../../../providers/tfe/kind-remote.js';
-import { loadModuleViews } from '../../../providers/tfe/load.js';
+import { applyModules, moduleImportRecord } from './apply.js';
+import { exportModules } from './export.js';
+import { moduleIntent } from './intent.js';
+import { loadModuleViews } from './load.js';
 
 /**
  * NoCodeModule's remote half: one no-code module per private registry module, found through the registry
- * module (there is no no-code module list), enabled, updated as a whole set and deleted.
+ * module (there is no no-code module list), enabled, updated as a whole set and deleted. Its endpoints
+ * (endpoints.ts, registry-modules.ts) are its own: no other kind reads these resources.
  */
 export const noCodeModuleRemote: TfeKindRemote<'NoCodeModule'> = {
   kind: 'NoCodeModule',
