@@ -17,7 +17,7 @@ import { WorkspacesClient } from './workspaces-client.js';
 
 export { MEDIA_TYPE, PAGE_SIZE, type CallContext, type ListPage } from './jsonapi-transport.js';
 export type { VarBody } from './variables-client.js';
-export type { WorkspaceCreateBody, WorkspaceUpdateBody } from './workspaces-client.js';
+export type { WorkspaceUpdateBody } from './workspaces-client.js';
 
 export class TfeClient extends JsonApiTransport {
   readonly account = new AccountClient(this);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { genericChange } from '../../../src/engine/generic-change.js';
 import type { AnyDesired } from '../../../src/model/desired.js';
-import { refineWorkspaceChange } from '../../../src/providers/tfe/refine.js';
+import { refineWorkspaceChange } from '../../../src/kinds/no-code-workspace/remote/refine.js';
 import type { ObjectView } from '../../../src/providers/provider.js';
 import { reasonLine } from '../../../src/views/change-sentences.js';
 

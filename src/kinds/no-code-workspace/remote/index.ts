@@ -1,15 +1,16 @@
-import { applyWorkspaces } from '../../../providers/tfe/apply-workspaces.js';
-import { workspaceImportRecord } from '../../../providers/tfe/export-record.js';
-import { exportWorkspaces } from '../../../providers/tfe/export.js';
-import { workspaceIntent } from '../../../providers/tfe/intent.js';
 import type { TfeKindRemote } from '../../../providers/tfe/kind-remote.js';
-import { loadWorkspaceViews } from '../../../providers/tfe/load.js';
-import { claimChange, releaseWorkspace } from '../../../providers/tfe/owner-tag.js';
-import { refineWorkspaceChange } from '../../../providers/tfe/refine.js';
+import { applyWorkspaces } from './apply.js';
+import { exportWorkspaces } from './export.js';
+import { workspaceImportRecord } from './import-record.js';
+import { workspaceIntent } from './intent.js';
+import { loadWorkspaceViews } from './load.js';
+import { claimChange, releaseWorkspace } from './owner-tag.js';
+import { refineWorkspaceChange } from './refine.js';
 
 /**
  * NoCodeWorkspace's remote half: a workspace created from its module's no-code module, its settings and
- * variables, the runs that create, upgrade and destroy it, and the owner tag of a named state.
+ * variables, the runs that create, upgrade and destroy it (followed by the provider's run follower, upgrades
+ * rolled out through its canary rollout), and the owner tag of a named state.
  */
 export const noCodeWorkspaceRemote: TfeKindRemote<'NoCodeWorkspace'> = {
   kind: 'NoCodeWorkspace',

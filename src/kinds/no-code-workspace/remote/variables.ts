@@ -1,8 +1,8 @@
-import type { JsonValue } from '../../model/json.js';
-import type { PlannedChange } from '../provider.js';
+import type { JsonValue } from '../../../model/json.js';
+import type { PlannedChange } from '../../../providers/provider.js';
 import { liveVarIds } from './intent.js';
 import { isSecretVariable, varCategory, varId } from './mapping.js';
-import { type Env, type WorkspaceDesired } from './workspace-env.js';
+import { type Env, type WorkspaceDesired } from './env.js';
 
 /*
  * The secret version ids kept after workspace variables are written (the requests themselves are the

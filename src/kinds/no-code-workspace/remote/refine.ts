@@ -1,13 +1,14 @@
-import { addressKey } from '../../model/kinds.js';
-import type { JsonValue } from '../../model/json.js';
-import { canonicalJson } from '../../plan/canonical.js';
-import { mergeFieldChanges } from '../../plan/diff.js';
-import { SENSITIVE_PLACEHOLDER, type Change } from '../../plan/types.js';
-import type { Note, Reason } from '../../plan/codes.js';
-import { rewriteReasons, updateReasons } from '../../plan/reasons.js';
-import type { ObjectView, RefineContext } from '../provider.js';
-import { compareVersions, isDeletionPolicy, isSecretVariable, varCategory, varId, varValuePath, type DeletionPolicy } from './mapping.js';
-import type { DesiredObject } from '../../model/desired.js';
+import { addressKey } from '../../../model/kinds.js';
+import type { JsonValue } from '../../../model/json.js';
+import { canonicalJson } from '../../../plan/canonical.js';
+import { mergeFieldChanges } from '../../../plan/diff.js';
+import { SENSITIVE_PLACEHOLDER, type Change } from '../../../plan/types.js';
+import type { Note, Reason } from '../../../plan/codes.js';
+import { rewriteReasons, updateReasons } from '../../../plan/reasons.js';
+import type { ObjectView, RefineContext } from '../../../providers/provider.js';
+import { compareVersions } from '../../../providers/tfe/mapping.js';
+import { isDeletionPolicy, isSecretVariable, varCategory, varId, varValuePath, type DeletionPolicy } from './mapping.js';
+import type { DesiredObject } from '../../../model/desired.js';
 
 /*
  * refine(): pure. Turns a workspace's generic change into what HCP Terraform needs:

@@ -1,11 +1,11 @@
-import { addressKey } from '../../model/kinds.js';
-import type { DesiredObject } from '../../model/desired.js';
-import type { JsonValue } from '../../model/json.js';
-import type { WorkspaceVariableSpec } from '../../kinds/no-code-workspace/spec.js';
-import type { TfeVariable, TfeVariableOp, TfeWorkspaceIntent, TfeWorkspaceSettings } from '../../plan/intent.js';
-import { joinPath } from '../../plan/diff.js';
-import type { Change } from '../../plan/types.js';
-import type { ObjectView, RefineContext } from '../provider.js';
+import { addressKey } from '../../../model/kinds.js';
+import type { DesiredObject } from '../../../model/desired.js';
+import type { JsonValue } from '../../../model/json.js';
+import type { WorkspaceVariableSpec } from '../spec.js';
+import type { TfeVariable, TfeVariableOp, TfeWorkspaceIntent, TfeWorkspaceSettings } from '../intent.js';
+import { joinPath } from '../../../plan/diff.js';
+import type { Change } from '../../../plan/types.js';
+import type { ObjectView, RefineContext } from '../../../providers/provider.js';
 import { isSecretVariable, varCategory, varId, varText } from './mapping.js';
 
 /*

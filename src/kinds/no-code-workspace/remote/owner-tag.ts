@@ -1,11 +1,11 @@
-import { isConvergeError } from '../../diagnostics/errors.js';
-import type { Diagnostic } from '../../diagnostics/types.js';
-import type { JsonValue } from '../../model/json.js';
-import type { Change } from '../../plan/types.js';
-import type { StateRecord } from '../../state/types.js';
-import type { Address } from '../../model/kinds.js';
-import type { ApplyContext, ObjectView } from '../provider.js';
-import type { TfeSession } from './session.js';
+import { isConvergeError } from '../../../diagnostics/errors.js';
+import type { Diagnostic } from '../../../diagnostics/types.js';
+import type { JsonValue } from '../../../model/json.js';
+import type { Change } from '../../../plan/types.js';
+import type { StateRecord } from '../../../state/types.js';
+import type { Address } from '../../../model/kinds.js';
+import type { ApplyContext, ObjectView } from '../../../providers/provider.js';
+import type { TfeSession } from '../../../providers/tfe/session.js';
 
 /*
  * The owner tag: a workspace a named state creates (or updates) carries the flat tag
