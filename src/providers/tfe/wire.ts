@@ -185,7 +185,7 @@ export interface WorkspaceWire {
   /** When the workspace was created: its first run is queued with it (docs/reference/hcp-terraform-api.md §2). */
   createdAt?: string | null;
   updatedAt: string | null;
-  /** Flat tag names (`tag-names`, go-tfe `Workspace.TagNames`); converge's owner tag is one (owner-tag.ts). */
+  /** Flat tag names (`tag-names`, go-tfe `Workspace.TagNames`); converge's owner tag is one (src/kinds/no-code-workspace/remote/owner-tag.ts). */
   tagNames?: string[];
   /**
    * Resources in the workspace's current state (`resource-count`, go-tfe `Workspace.ResourceCount`); a

@@ -67,7 +67,7 @@ export function claimChange(view: ObjectView, change: Change, stateName: string 
   if (ownerOfView(view) !== null) return change;
   const tag = ownerTag(stateName);
   if (change.action === 'no-op') return { ...change, action: 'update', reasons: [{ code: 'owner-tag', tag }] };
-  // An update tags it as it goes (apply-workspaces.ts); an upgrade does not, so the plan after it does.
+  // An update tags it as it goes (update.ts); an upgrade does not, so the plan after it does.
   if (change.action === 'update') return { ...change, notes: [...change.notes, { code: 'owner-tag', tag }] };
   return change;
 }

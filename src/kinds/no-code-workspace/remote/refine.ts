@@ -62,7 +62,7 @@ export function refineWorkspaceChange(view: ObjectView, change: Change, all: Rea
 }
 
 /**
- * An update records the secret version ids the workspace has afterwards (workspace-variables.ts), so
+ * An update records the secret version ids the workspace has afterwards (variables.ts), so
  * one that left a secret rewritten outside converge alone would record the foreign value as converged
  * and the hidden drift would vanish with the secret still live. The update sends the manifest's value
  * of each moved secret instead: its field is listed (so the intent sends it) and a note says why.

@@ -6,7 +6,7 @@ import { type Env, type WorkspaceDesired } from './env.js';
 
 /*
  * The secret version ids kept after workspace variables are written (the requests themselves are the
- * plan's intent, sent by apply-intent.ts).
+ * plan's intent, sent by send-intent.ts).
  */
 
 /**
