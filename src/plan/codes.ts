@@ -30,7 +30,7 @@ export type Reason =
   | { code: 'first-run-in-flight'; runId: string; status: string | null }
   | { code: 'resume-run'; purpose: string; runId: string; phase: string }
   | { code: 'deletion-policy'; policy: DeletionPolicyCode; destroyRequested?: true }
-  /** A workspace this named state owns lacks its owner tag (tfe/owner-tag.ts): the update adds it. */
+  /** A workspace this named state owns lacks its owner tag (src/kinds/no-code-workspace/remote/owner-tag.ts): the update adds it. */
   | { code: 'owner-tag'; tag: string }
   /**
    * A Moved document renames the object the state owns at `Kind/from`: `in-place`, the service renames it and

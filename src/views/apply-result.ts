@@ -67,7 +67,7 @@ function succeededText(o: ApplyOutcome, change: Change | undefined): string {
   }
   if (d.code === 'done') return head;
   if (d.code === 'done-id' || d.code === 'created-no-first-run' || d.code === 'created-run') return outcomeSentence(o.action, d);
-  // Only a workspace created succeeds with its run interrupted (workspace-follow-run.ts): the sentence starts with it.
+  // Only a workspace created succeeds with its run interrupted (the workspace's follow-run.ts): the sentence starts with it.
   if (d.code === 'run-interrupted' && d.after.step === 'created') return outcomeSentence(o.action, d);
   return `${head}: ${outcomeSentence(o.action, d)}`;
 }

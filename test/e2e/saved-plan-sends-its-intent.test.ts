@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { NomadWriteIntent, TfeVariable, TfeWorkspaceIntent } from '../../src/plan/intent.js';
+import type { TfeVariable, TfeWorkspaceIntent } from '../../src/kinds/no-code-workspace/intent.js';
+import type { NomadWriteIntent } from '../../src/plan/intent.js';
 import { givenApplied, workspacePerTest, type Workspace } from './harness.js';
 import { LOCAL_STATE_SETTINGS, OKTA_METHOD, TFE_SETTINGS, vpcModule } from './manifests.js';
 

@@ -36,39 +36,15 @@ export interface ErrorContext {
   carriedSecret?: boolean;
 }
 
-/** Request pointers → manifest pointers per kind (the attribute names of client.ts bodies). */
-const POINTERS: Record<string, Record<string, string>> = {
-  NoCodeModule: {
-    '/data/attributes/version-pin': '/spec/versionPin',
-    '/data/attributes/enabled': '/spec/enabled',
-    '/data/relationships/registry-module': '/spec/registryModule',
-    '/data/relationships/variable-options/data': '/spec/variableOptions',
-    '/data/relationships/variable-options': '/spec/variableOptions',
-  },
-  NoCodeWorkspace: {
-    // The workspace name is the document's `name`.
-    '/data/attributes/name': '/name',
-    '/data/attributes/description': '/spec/description',
-    '/data/attributes/execution-mode': '/spec/executionMode',
-    '/data/attributes/agent-pool-id': '/spec/agentPoolId',
-    '/data/attributes/auto-apply': '/spec/autoApply',
-    '/data/attributes/auto_apply': '/spec/autoApply',
-    '/data/attributes/source-name': '/spec/sourceName',
-    '/data/attributes/source-url': '/spec/sourceUrl',
-    '/data/relationships/project': '/spec/project',
-    // Vars are sent in manifest order, so index i of the request is spec.variables[i].
-    '/data/relationships/vars/data': '/spec/variables',
-    '/data/relationships/vars': '/spec/variables',
-  },
-};
-
 function camel(segment: string): string {
   return segment.replace(/[-_]([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
-/** Maps a request pointer to a manifest pointer (`/spec/...`), or undefined when nothing matches. */
-export function manifestPointer(kind: string, pointer: string, extra: Record<string, string> = {}): string | undefined {
-  const table = { ...(POINTERS[kind] ?? {}), ...extra };
+/**
+ * Maps a request pointer to a manifest pointer (`/spec/...`) through the call's table (its kind's request
+ * attributes, from the kind's endpoints), by the longest prefix; undefined when nothing matches.
+ */
+export function manifestPointer(pointer: string, table: Record<string, string> = {}): string | undefined {
   let best: string | undefined;
   for (const prefix of Object.keys(table)) {
     if ((pointer === prefix || pointer.startsWith(prefix + '/')) && (best === undefined || prefix.length > best.length)) best = prefix;
@@ -134,7 +110,7 @@ export function tfeError(res: HttpResponse, ctx: ErrorContext): ConvergeError {
       return new ConvergeError('tfe.conflict', `HCP Terraform refused the change to ${ctx.what} (${label})${suffix}`, { source: 'remote', status, serverDetail: detail });
     case status === 422: {
       const pointer = errors.find((e) => e.pointer !== null)?.pointer ?? undefined;
-      const mapped = ctx.desired && pointer !== undefined ? manifestPointer(ctx.desired.kind, pointer, ctx.pointers) : undefined;
+      const mapped = ctx.desired && pointer !== undefined ? manifestPointer(pointer, ctx.pointers) : undefined;
       const range = ctx.desired ? rangeOf(ctx.desired, mapped) : undefined;
       return new ConvergeError('tfe.invalid', `HCP Terraform rejected ${ctx.what} (${label})${suffix}`, {
         source: 'user',

@@ -1,24 +1,12 @@
 import type { Kind } from '../../model/kinds.js';
-import type { NoCodeModuleSpec, VariableOptionSpec } from '../../kinds/no-code-module/spec.js';
-import type { NoCodeWorkspaceSpec, WorkspaceVariableSpec } from '../../kinds/no-code-workspace/spec.js';
-import { envName, manifestName, NameAllocator } from '../export-names.js';
 import { emptyResult, type ExportResult } from '../export-types.js';
 import type { TfeClient } from './client.js';
-import { mapLimit } from '../../async/map-limit.js';
-import { parseSourceModuleId, registryPath } from './mapping.js';
 import { connectTfe, type TfeProviderOptions } from './provider.js';
-import { READ_CONCURRENCY } from './session.js';
-import type { NoCodeModuleRead } from './client.js';
-import type { NamedWire, RegistryModuleWire, VarWire, WorkspaceWire } from './wire.js';
+import { allRemotes } from './remotes.js';
 
 /*
- * `converge export` for HCP Terraform: the organization's no-code modules and the workspaces made
- * from them, with their variables. Read-only (GETs only):
- * - one paginated registry-modules list with include=no-code-modules, then one read per no-code
- *   module (there is no no-code module list, docs/reference/hcp-terraform-api.md §1.5);
- * - one paginated workspace list and one project list; one variable list per exported workspace.
- * A workspace is exported when its `source-module-id` (`private/<org>/<name>/<provider>/<version>`,
- * docs/reference/hcp-terraform-api.md §2) names a registry module whose no-code module is exported; others are not converge's kind.
+ * `converge export` for HCP Terraform: each kind's remote half reads its objects (GETs only) and appends
+ * them as manifest documents, in the registry's order, so a kind finds the documents it names already there.
  */
 
 /** The same connection settings as the provider's. */
@@ -39,156 +27,22 @@ export function createTfeExporter(opts: TfeExportOptions): TfeExporter {
   };
 }
 
-interface ExportedModule {
-  name: string;
-  path: string;
-  read: NoCodeModuleRead;
-}
-
 /**
- * Modules and/or workspaces. Workspaces name their module's document, so asking for workspaces
- * exports their modules too (a workspace document alone would not validate: its `module` must be
- * a NoCodeModule document of the run); a note says so.
+ * The kinds asked for, each through its remote half in the registry's order. A kind whose documents name
+ * another kind's (a workspace its module) brings that kind along, with a note saying so: a workspace
+ * document alone would not validate.
  */
 export async function exportTfe(client: TfeClient, kinds: ReadonlySet<Kind>): Promise<ExportResult> {
   const result = emptyResult();
-  const wantWorkspaces = kinds.has('NoCodeWorkspace');
-  if (!kinds.has('NoCodeModule') && !wantWorkspaces) return result;
-  const modules = await readModules(client);
-  if (!kinds.has('NoCodeModule') && modules.length > 0) {
-    result.notes.push(`also exported ${modules.length} NoCodeModule document(s): exported workspaces name them in spec.module`);
+  const along = new Set<Kind>();
+  for (const remote of allRemotes()) if (kinds.has(remote.kind) && remote.exportsWith && !kinds.has(remote.exportsWith.kind)) along.add(remote.exportsWith.kind);
+  for (const remote of allRemotes()) {
+    if (!kinds.has(remote.kind) && !along.has(remote.kind)) continue;
+    const before = result.documents.length;
+    await remote.export(client, result);
+    const count = result.documents.length - before;
+    const brought = allRemotes().find((r) => kinds.has(r.kind) && r.exportsWith?.kind === remote.kind);
+    if (along.has(remote.kind) && brought?.exportsWith && count > 0) result.notes.push(brought.exportsWith.note(count));
   }
-  for (const m of modules) result.documents.push({ kind: 'NoCodeModule', name: m.name, spec: moduleSpec(m) });
-  if (!wantWorkspaces) return result;
-
-  const byPath = new Map(modules.map((m) => [m.path, m]));
-  const all = await client.workspaces.listWorkspaces();
-  const chosen: { ws: WorkspaceWire; module: ExportedModule }[] = [];
-  for (const ws of all.sort((a, b) => cmp(a.name, b.name))) {
-    const source = parseSourceModuleId(ws.sourceModuleId);
-    if (!source) continue;
-    const module = byPath.get(source.path);
-    if (!module) {
-      result.notes.push(`workspace ${ws.name} runs ${source.path}, which has no no-code module: not exported`);
-      continue;
-    }
-    if (manifestName(ws.name) !== ws.name) {
-      result.notes.push(`workspace ${ws.name}: the name is not a valid manifest name: not exported`);
-      continue;
-    }
-    chosen.push({ ws, module });
-  }
-  const projects: NamedWire[] = chosen.some((c) => c.ws.projectId !== null) ? await client.projects.listProjects() : [];
-  const projectName = new Map(projects.map((p) => [p.id, p.name]));
-  const vars = await mapLimit(chosen, READ_CONCURRENCY, (c) => client.variables.listVars(c.ws.id, { what: `variables of workspace ${c.ws.name}` }));
-  const env = new NameAllocator('_');
-  chosen.forEach(({ ws, module }, i) => {
-    const { spec, secrets } = workspaceSpec(ws, module.name, ws.projectId === null ? undefined : projectName.get(ws.projectId), vars[i] ?? [], env);
-    result.documents.push({ kind: 'NoCodeWorkspace', name: ws.name, spec });
-    for (const s of secrets) result.secrets.push({ kind: 'NoCodeWorkspace', name: ws.name, ...s });
-  });
   return result;
-}
-
-/** Private registry modules that have a no-code module, each read once, with a document name. */
-async function readModules(client: TfeClient): Promise<ExportedModule[]> {
-  const registry = (await client.registryModules.listRegistryModules())
-    .filter((m) => m.registryName === 'private' && m.noCodeModuleIds.length > 0)
-    .sort((a, b) => cmp(registryPath(a), registryPath(b)));
-  const reads = await mapLimit(registry, READ_CONCURRENCY, (m) =>
-    client.noCodeModules.readNoCodeModule(m.noCodeModuleIds[0] as string, { what: `no-code module of ${registryPath(m)}` }),
-  );
-  const names = moduleNames(registry);
-  const out: ExportedModule[] = [];
-  registry.forEach((m, i) => {
-    const read = reads[i];
-    // Deleted between the list and the read.
-    if (read) out.push({ name: names.get(m.id) as string, path: registryPath(m), read });
-  });
-  return out;
-}
-
-/**
- * Document names of modules: the registry module's name (`vpc`); when two share it (another
- * provider or namespace), `name-provider`, then `namespace-name-provider`.
- */
-export function moduleNames(registry: readonly RegistryModuleWire[]): Map<string, string> {
-  const count = (f: (m: RegistryModuleWire) => string) => {
-    const c = new Map<string, number>();
-    for (const m of registry) c.set(f(m), (c.get(f(m)) ?? 0) + 1);
-    return c;
-  };
-  const byName = count((m) => m.name);
-  const byNameProvider = count((m) => `${m.name}-${m.provider}`);
-  const alloc = new NameAllocator();
-  const out = new Map<string, string>();
-  for (const m of registry) {
-    const base = byName.get(m.name) === 1 ? m.name : byNameProvider.get(`${m.name}-${m.provider}`) === 1 ? `${m.name}-${m.provider}` : `${m.namespace}-${m.name}-${m.provider}`;
-    out.set(m.id, alloc.take(manifestName(base, 'module')));
-  }
-  return out;
-}
-
-/**
- * The module as live: `versionPin` as pinned (an empty pin means "latest", docs/reference/hcp-terraform-api.md §1.1, and is
- * left out, which means the same in a manifest); `enabled` only when false (true is the default);
- * variable options sorted by name, `options` left out when empty (empty means free text, §1.3).
- */
-export function moduleSpec(m: { path: string; read: NoCodeModuleRead }): NoCodeModuleSpec {
-  const spec: NoCodeModuleSpec = { registryModule: m.path };
-  const pin = m.read.module.versionPin;
-  if (pin !== null && pin !== '') spec.versionPin = pin;
-  if (m.read.module.enabled === false) spec.enabled = false;
-  const options: VariableOptionSpec[] = [...m.read.options]
-    .sort((a, b) => cmp(a.variableName, b.variableName))
-    .map((o) => ({ variableName: o.variableName, variableType: o.variableType, ...(o.options && o.options.length > 0 ? { options: o.options } : {}) }));
-  if (options.length > 0) spec.variableOptions = options;
-  return spec;
-}
-
-/**
- * A workspace as live, service defaults left out (docs/reference/hcp-terraform-api.md §2: description empty, execution mode remote,
- * auto-apply false). Sensitive variable values are never returned (docs/reference/hcp-terraform-api.md §6), so each becomes
- * `{ fromEnv }`; plain values are exported as the text the service holds.
- */
-export function workspaceSpec(
-  ws: WorkspaceWire,
-  module: string,
-  project: string | undefined,
-  vars: readonly VarWire[],
-  env: NameAllocator,
-): { spec: NoCodeWorkspaceSpec; secrets: { path: string; env: string }[] } {
-  const spec: NoCodeWorkspaceSpec = { module };
-  if (project !== undefined) spec.project = project;
-  if (ws.description) spec.description = ws.description;
-  if (ws.executionMode === 'agent') {
-    spec.executionMode = 'agent';
-    if (ws.agentPoolId) spec.agentPoolId = ws.agentPoolId;
-  }
-  if (ws.autoApply === true) spec.autoApply = true;
-  if (ws.sourceName) spec.sourceName = ws.sourceName;
-  if (ws.sourceUrl) spec.sourceUrl = ws.sourceUrl;
-  const secrets: { path: string; env: string }[] = [];
-  const sorted = [...vars].sort((a, b) => cmp(a.category, b.category) || cmp(a.key, b.key));
-  const variables: WorkspaceVariableSpec[] = sorted.map((v, i) => {
-    const out: WorkspaceVariableSpec = { key: v.key };
-    if (v.sensitive) {
-      const name = env.take(envName(ws.name, v.category === 'env' ? 'ENV' : '', v.key));
-      out.value = { fromEnv: name };
-      secrets.push({ path: `spec.variables[${i}].value`, env: name });
-    } else if (v.value !== null && v.value !== '') {
-      out.value = v.value;
-    }
-    if (v.category !== 'terraform') out.category = v.category as 'terraform' | 'env';
-    if (v.description) out.description = v.description;
-    if (v.hcl) out.hcl = true;
-    if (v.sensitive) out.sensitive = true;
-    return out;
-  });
-  if (variables.length > 0) spec.variables = variables;
-  return { spec, secrets };
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

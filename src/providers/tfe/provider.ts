@@ -9,18 +9,12 @@ import type { HttpClient } from '../../http/types.js';
 import type { Reporter } from '../../model/events.js';
 import { kindsOfProvider } from '../../kinds/registry.js';
 import type { Kind } from '../../model/kinds.js';
-import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, Provider, ProviderContext } from '../provider.js';
-import { applyModules } from './apply-modules.js';
-import { applyWorkspaces } from './apply-workspaces.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, ObjectView, Provider, ProviderContext } from '../provider.js';
 import { TfeClient } from './client.js';
-import { tfeImportRecord } from './export-record.js';
-import { loadTfe } from './load.js';
-import { claimChange, ownershipDiagnostics, releaseWorkspace } from './owner-tag.js';
-import { refineTfe } from './refine.js';
-import { withTfeIntent } from './intent.js';
+import type { TfeKind, TfeKindLoad, TfeRefineScope } from './kind-remote.js';
+import { allRemotes, remoteOf } from './remotes.js';
 import type { TfeSession } from './session.js';
 import { TFE_KINDS } from './kinds.js';
-import { assertNever } from '../../model/action.js';
 import type { AccountWire } from './wire.js';
 
 export interface TfeProviderOptions {
@@ -81,34 +75,47 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
       return preflightToken(session);
     },
 
-    async load(input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
-      const loaded = await loadTfe(session, input, ctx);
-      return { ...loaded, diagnostics: [...loaded.diagnostics, ...ownershipDiagnostics(loaded.views, session.stateName)] };
+    load: (input: LoadInput, ctx: ProviderContext): Promise<LoadResult> => loadKinds(session, input, ctx),
+
+    // Each refined change carries what apply will send (the kind's intent).
+    refine(view, change, all, how) {
+      const remote = remoteOf(TFE_KINDS.check(view.kind));
+      const scope: TfeRefineScope = { all, how, stateName: session.stateName };
+      return remote.refine(view, change, scope).map((c) => {
+        const intent = remote.intent(view, c, scope);
+        return intent ? { ...c, intent } : c;
+      });
     },
 
-    // Each refined change carries what apply will send (intent.ts); a named state claims its workspaces (owner-tag.ts).
-    refine: (view, change, all, how) => refineTfe(view, change, all, how).map((c) => withTfeIntent(view, claimChange(view, c, session.stateName), all, how)),
+    apply: (batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> => remoteOf(TFE_KINDS.check(batch.kind)).apply(session, batch, ctx),
 
-    apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
-      const kind = TFE_KINDS.check(batch.kind);
-      switch (kind) {
-        case 'NoCodeModule':
-          return applyModules(batch, session, ctx);
-        case 'NoCodeWorkspace':
-          return applyWorkspaces(batch, session, ctx);
-        default:
-          return assertNever(kind, 'HCP Terraform kind');
-      }
-    },
+    adopt: (view, all, now) => remoteOf(TFE_KINDS.check(view.kind)).adopt(view, all, now),
 
-    adopt: tfeImportRecord,
-
-    release: (record) => releaseWorkspace(session, record),
+    release: async (record) => (TFE_KINDS.has(record.kind) ? ((await remoteOf(record.kind).release?.(session, record)) ?? null) : null),
 
     async close(): Promise<void> {
       if (ownsHttp) await http.close();
     },
   };
+}
+
+/**
+ * Every kind's load, side by side, in the registry's order; a kind asks for the views of one loaded before it
+ * through `peer` (kind-remote.ts). Views and diagnostics come back in that order.
+ */
+async function loadKinds(session: TfeSession, input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
+  const started = new Map<TfeKind, Promise<TfeKindLoad>>();
+  const peer = (kind: TfeKind): Promise<readonly ObjectView[]> => {
+    const load = started.get(kind);
+    if (load === undefined) throw new Error(`the views of ${kind} are asked for before its load started: list it earlier in the registry`);
+    const views = load.then((l) => l.views);
+    // Its failure is the load's own, reported once by Promise.all below.
+    views.catch(() => undefined);
+    return views;
+  };
+  for (const remote of allRemotes()) started.set(remote.kind, remote.load({ session, input, ctx, peer }));
+  const loads = await Promise.all(started.values());
+  return { views: loads.flatMap((l) => l.views), diagnostics: loads.flatMap((l) => l.diagnostics) };
 }
 
 /**

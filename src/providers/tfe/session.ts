@@ -11,7 +11,7 @@ export interface TfeSession {
   address: string;
   organization: string;
   reporter: Reporter;
-  /** Settings `spec.state.name`: the owner tag this state puts on its workspaces (owner-tag.ts). */
+  /** Settings `spec.state.name`: the owner tag this state puts on its workspaces (src/kinds/no-code-workspace/remote/owner-tag.ts). */
   stateName?: string;
 }
 

@@ -1,5 +1,4 @@
 import { ConvergeError } from '../../diagnostics/errors.js';
-import type { JsonValue } from '../../model/json.js';
 
 /*
  * JSON:API shapes of HCP Terraform, validated at the boundary. Each `parse…` takes the decoded
@@ -17,7 +16,7 @@ export class WireError extends ConvergeError {
   }
 }
 
-function isObj(v: unknown): v is Obj {
+export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
@@ -26,24 +25,24 @@ function obj(v: unknown, what: string, path: string): Obj {
   return v;
 }
 
-function optObj(v: unknown): Obj {
+export function optObj(v: unknown): Obj {
   return isObj(v) ? v : {};
 }
 
-function str(o: Obj, key: string, what: string, path: string): string {
+export function str(o: Obj, key: string, what: string, path: string): string {
   const v = o[key];
   if (typeof v !== 'string') throw new WireError(what, `${path}.${key} is not a string`);
   return v;
 }
 
-function optStr(o: Obj, key: string, what: string, path: string): string | null {
+export function optStr(o: Obj, key: string, what: string, path: string): string | null {
   const v = o[key];
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string') throw new WireError(what, `${path}.${key} is not a string`);
   return v;
 }
 
-function optBool(o: Obj, key: string, what: string, path: string): boolean | null {
+export function optBool(o: Obj, key: string, what: string, path: string): boolean | null {
   const v = o[key];
   if (v === undefined || v === null) return null;
   if (typeof v !== 'boolean') throw new WireError(what, `${path}.${key} is not a boolean`);
@@ -160,80 +159,6 @@ export function relMany(r: JsonApiResource, name: string): string[] {
 
 // ---------------------------------------------------------------------------------------------
 
-export interface RegistryModuleWire {
-  id: string;
-  name: string;
-  namespace: string;
-  provider: string;
-  registryName: string;
-  /** `version-statuses` (docs/reference/hcp-terraform-api.md §4): only `ok` versions are usable. */
-  versions: { version: string; status: string }[];
-  /** Ids of `relationships.no-code-modules.data` (filled with `include=no-code-modules`). */
-  noCodeModuleIds: string[];
-}
-
-export function parseRegistryModule(r: JsonApiResource, what: string): RegistryModuleWire {
-  const a = r.attributes;
-  const p = `registry module ${r.id}`;
-  const statuses = a['version-statuses'];
-  const versions: { version: string; status: string }[] = [];
-  if (Array.isArray(statuses)) {
-    for (const s of statuses) {
-      // An entry without a status is taken as usable: the status only ever marks versions still
-      // ingesting or failed (docs/reference/hcp-terraform-api.md §4).
-      if (isObj(s) && typeof s.version === 'string') versions.push({ version: s.version, status: typeof s.status === 'string' ? s.status : 'ok' });
-    }
-  }
-  return {
-    id: r.id,
-    name: str(a, 'name', what, p),
-    namespace: str(a, 'namespace', what, p),
-    provider: str(a, 'provider', what, p),
-    registryName: optStr(a, 'registry-name', what, p) ?? 'private',
-    versions,
-    noCodeModuleIds: relMany(r, 'no-code-modules'),
-  };
-}
-
-export interface NoCodeModuleWire {
-  id: string;
-  enabled: boolean | null;
-  /** May come back empty or null when none was given (docs/reference/hcp-terraform-api.md §1.1, GT-IT). */
-  versionPin: string | null;
-  registryModuleId: string | null;
-  variableOptionIds: string[];
-}
-
-export function parseNoCodeModule(r: JsonApiResource, what: string): NoCodeModuleWire {
-  const p = `no-code module ${r.id}`;
-  return {
-    id: r.id,
-    enabled: optBool(r.attributes, 'enabled', what, p),
-    versionPin: optStr(r.attributes, 'version-pin', what, p),
-    registryModuleId: relOne(r, 'registry-module')?.id ?? null,
-    variableOptionIds: relMany(r, 'variable-options'),
-  };
-}
-
-export interface VariableOptionWire {
-  id: string;
-  variableName: string;
-  variableType: string;
-  options: JsonValue[] | null;
-}
-
-export function parseVariableOption(r: JsonApiResource, what: string): VariableOptionWire {
-  const p = `variable option ${r.id}`;
-  const options = r.attributes.options;
-  if (options !== undefined && options !== null && !Array.isArray(options)) throw new WireError(what, `${p}.options is not a list`);
-  return {
-    id: r.id,
-    variableName: str(r.attributes, 'variable-name', what, p),
-    variableType: optStr(r.attributes, 'variable-type', what, p) ?? '',
-    options: (options as JsonValue[] | undefined | null) ?? null,
-  };
-}
-
 export interface WorkspaceWire {
   id: string;
   name: string;
@@ -260,7 +185,7 @@ export interface WorkspaceWire {
   /** When the workspace was created: its first run is queued with it (docs/reference/hcp-terraform-api.md §2). */
   createdAt?: string | null;
   updatedAt: string | null;
-  /** Flat tag names (`tag-names`, go-tfe `Workspace.TagNames`); converge's owner tag is one (owner-tag.ts). */
+  /** Flat tag names (`tag-names`, go-tfe `Workspace.TagNames`); converge's owner tag is one (src/kinds/no-code-workspace/remote/owner-tag.ts). */
   tagNames?: string[];
   /**
    * Resources in the workspace's current state (`resource-count`, go-tfe `Workspace.ResourceCount`); a

@@ -1,15 +1,7 @@
 import type { JsonValue } from '../../model/json.js';
-import type { TfeWorkspaceCreate, TfeWorkspaceSettings } from '../../plan/intent.js';
+import type { TfeWorkspaceSettings } from '../../kinds/no-code-workspace/intent.js';
 import type { CallContext, JsonApiTransport } from './jsonapi-transport.js';
-import { varAttributes, type VarBody } from './variables-client.js';
 import { parseRun, parseWorkspace, type JsonApiResource, type RunWire, type WorkspaceWire } from './wire.js';
-
-/**
- * `POST /no-code-modules/:id/workspaces` (docs/reference/hcp-terraform-api.md §2): the create the plan decided (plan/intent.ts),
- * with every variable's value in place of the intent's references. Derived, not declared again: a field
- * added to the create intent is a field of this body.
- */
-export type WorkspaceCreateBody = Omit<TfeWorkspaceCreate, 'module' | 'moduleId' | 'variables'> & { vars: VarBody[] };
 
 /** Attributes of `PATCH /workspaces/:id`; omitted ones keep their value (docs/reference/hcp-terraform-api.md §5). The plan's settings are sent as they are. */
 export type WorkspaceUpdateBody = TfeWorkspaceSettings;
@@ -23,7 +15,7 @@ function keepRuns(included: readonly JsonApiResource[], into: Map<string, RunWir
   for (const r of included) if (r.type === 'runs' || r.type === 'run') into.set(r.id, parseRun(r, what));
 }
 
-/** Workspaces (docs/reference/hcp-terraform-api.md §2, §5): show, list, create from a no-code module, update, delete. */
+/** Workspaces (docs/reference/hcp-terraform-api.md §2, §5): show, list, update, delete (the create from a no-code module is that kind's endpoint). */
 export class WorkspacesClient {
   constructor(private readonly api: JsonApiTransport) {}
 
@@ -77,38 +69,6 @@ export class WorkspacesClient {
     const all: WorkspaceWire[] = [];
     for await (const page of this.workspacePages()) all.push(...page.workspaces);
     return all;
-  }
-
-  /** `POST /no-code-modules/:id/workspaces` (200, docs/reference/hcp-terraform-api.md §2). Vars are sent in manifest order. */
-  async createNoCodeWorkspace(moduleId: string, body: WorkspaceCreateBody, ctx: CallContext): Promise<WorkspaceWire> {
-    const attributes: Record<string, JsonValue> = {
-      name: body.name,
-      description: body.description,
-      'execution-mode': body.executionMode,
-      // NC documents `auto_apply` for this endpoint; go-tfe and every response use `auto-apply`
-      // (docs/reference/hcp-terraform-api.md §2). Both are sent so either reading takes it.
-      'auto-apply': body.autoApply,
-      auto_apply: body.autoApply,
-    };
-    // `agent-pool-id` only with agent mode: forbidden for remote (docs/reference/hcp-terraform-api.md §2, §5).
-    if (body.agentPoolId !== null) attributes['agent-pool-id'] = body.agentPoolId;
-    if (body.sourceName !== null) attributes['source-name'] = body.sourceName;
-    if (body.sourceUrl !== null) attributes['source-url'] = body.sourceUrl;
-    const relationships: Record<string, JsonValue> = {
-      vars: { data: body.vars.map((v) => ({ type: 'vars', attributes: varAttributes(v) })) },
-    };
-    if (body.projectId !== null) relationships.project = { data: { id: body.projectId, type: 'project' } };
-    const { data } = await this.api.one(
-      {
-        method: 'POST',
-        path: `/no-code-modules/${encodeURIComponent(moduleId)}/workspaces`,
-        body: { data: { type: 'workspaces', attributes, relationships } },
-        // Not idempotent: after a lost reply, a workspace of that name is the one the attempt made (docs/architecture.md "Rules the code keeps").
-        readBack: () => this.api.readBackGet(this.byNamePath(body.name)),
-      },
-      { ...ctx, refusesOrganizationTokens: true },
-    );
-    return parseWorkspace(data, ctx.what);
   }
 
   /** `PATCH /workspaces/:id`; omitted attributes keep their value. The answer is not used: any 2xx is success. */

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyDesired } from '../../../src/model/desired.js';
 import { manifestPointer, tfeError } from '../../../src/providers/tfe/errors.js';
-import { parseAccount, parseErrors, parseListDocument, parseRegistryModule, parseWorkspace, parseWorkspaceUpgrade } from '../../../src/providers/tfe/wire.js';
+import { POINTERS as MODULE_POINTERS } from '../../../src/kinds/no-code-module/remote/endpoints.js';
+import { POINTERS as WORKSPACE_POINTERS } from '../../../src/kinds/no-code-workspace/remote/endpoints.js';
+import { parseRegistryModule } from '../../../src/kinds/no-code-module/remote/wire.js';
+import { parseAccount, parseErrors, parseListDocument, parseWorkspace, parseWorkspaceUpgrade } from '../../../src/providers/tfe/wire.js';
 import { tokenKindOf } from '../../../src/providers/tfe/provider.js';
 import { classifyRun, pollDelay } from '../../../src/providers/tfe/runs.js';
 import { rollout, type StopReason } from '../../../src/providers/tfe/rollout.js';
@@ -19,28 +22,28 @@ const workspace = {
 
 describe('errors', () => {
   it('maps request pointers back to manifest pointers', () => {
-    expect(manifestPointer('NoCodeWorkspace', '/data/attributes/agent-pool-id')).toBe('/spec/agentPoolId');
-    expect(manifestPointer('NoCodeWorkspace', '/data/attributes/name')).toBe('/name');
-    expect(manifestPointer('NoCodeWorkspace', '/data/relationships/vars/data/1/attributes/value')).toBe('/spec/variables/1/value');
-    expect(manifestPointer('NoCodeModule', '/data/relationships/variable-options/data/0/attributes/variable-name')).toBe('/spec/variableOptions/0/variableName');
-    expect(manifestPointer('NoCodeWorkspace', '/data/attributes/key', { '/data': '/spec/variables/1' })).toBe('/spec/variables/1/key');
+    expect(manifestPointer('/data/attributes/agent-pool-id', WORKSPACE_POINTERS)).toBe('/spec/agentPoolId');
+    expect(manifestPointer('/data/attributes/name', WORKSPACE_POINTERS)).toBe('/name');
+    expect(manifestPointer('/data/relationships/vars/data/1/attributes/value', WORKSPACE_POINTERS)).toBe('/spec/variables/1/value');
+    expect(manifestPointer('/data/relationships/variable-options/data/0/attributes/variable-name', MODULE_POINTERS)).toBe('/spec/variableOptions/0/variableName');
+    expect(manifestPointer('/data/attributes/key', { ...WORKSPACE_POINTERS, '/data': '/spec/variables/1' })).toBe('/spec/variables/1/key');
   });
 
   it('a 422 with source.pointer carries the manifest range', () => {
     const text = JSON.stringify({ errors: [{ status: '422', title: 'invalid attribute', detail: 'Agent pool not found', source: { pointer: '/data/attributes/agent-pool-id' } }] });
-    const e = tfeError({ status: 422, headers: {}, text }, { what: 'workspace vpc-dev', organization: 'acme', desired: workspace });
+    const e = tfeError({ status: 422, headers: {}, text }, { what: 'workspace vpc-dev', organization: 'acme', desired: workspace, pointers: WORKSPACE_POINTERS });
     expect(e.code).toBe('tfe.invalid');
     expect(e.range?.start.line).toBe(7);
     expect(e.message).toContain('Agent pool not found');
     const named = tfeError(
       { status: 422, headers: {}, text: JSON.stringify({ errors: [{ status: '422', detail: 'Name has already been taken', source: { pointer: '/data/attributes/name' } }] }) },
-      { what: 'workspace vpc-dev', organization: 'acme', desired: workspace },
+      { what: 'workspace vpc-dev', organization: 'acme', desired: workspace, pointers: WORKSPACE_POINTERS },
     );
     expect(named.range?.start.line).toBe(2);
     // A pointer deeper than any known node falls back to the nearest ancestor, then the document.
     const deep = tfeError(
       { status: 422, headers: {}, text: JSON.stringify({ errors: [{ detail: 'bad', source: { pointer: '/data/relationships/vars/data/1/attributes/hcl' } }] }) },
-      { what: 'workspace vpc-dev', organization: 'acme', desired: workspace },
+      { what: 'workspace vpc-dev', organization: 'acme', desired: workspace, pointers: WORKSPACE_POINTERS },
     );
     expect(deep.range?.start.line).toBe(12);
   });

@@ -2,20 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { diffFields } from '../../../src/plan/diff.js';
 import {
   compareVersions,
-  desiredModuleFields,
-  desiredVariables,
-  desiredWorkspaceFields,
-  latestVersion,
-  liveModuleFields,
-  liveVariables,
-  liveWorkspaceFields,
   parseSourceModuleId,
   runUrl,
-  varValuePath,
-  variableIds,
-  variableOptionsMap,
 } from '../../../src/providers/tfe/mapping.js';
 import type { VarWire, WorkspaceWire } from '../../../src/providers/tfe/wire.js';
+import { desiredVariables, desiredWorkspaceFields, liveVariables, liveWorkspaceFields, varValuePath, variableIds } from '../../../src/kinds/no-code-workspace/remote/mapping.js';
+import { desiredModuleFields, latestVersion, liveModuleFields, variableOptionsMap } from '../../../src/kinds/no-code-module/remote/mapping.js';
 
 function ws(over: Partial<WorkspaceWire> = {}): WorkspaceWire {
   return {

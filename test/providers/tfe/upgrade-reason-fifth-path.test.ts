@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { genericChange } from '../../../src/engine/generic-change.js';
 import type { AnyDesired } from '../../../src/model/desired.js';
-import { refineTfe } from '../../../src/providers/tfe/refine.js';
+import { refineWorkspaceChange } from '../../../src/kinds/no-code-workspace/remote/refine.js';
 import type { ObjectView } from '../../../src/providers/provider.js';
 import { reasonLine } from '../../../src/views/change-sentences.js';
 
@@ -39,13 +39,13 @@ describe('an upgrade with many changed fields', () => {
     const v = view();
     const generic = genericChange(v).change;
     expect(reasonLine(generic)).toBe('differs from the manifests: agentPoolId, autoApply, description, executionMode, moduleVersion and 2 more');
-    const [upgrade] = refineTfe(v, generic, new Map(), { rewrite: false });
+    const [upgrade] = refineWorkspaceChange(v, generic, new Map(), { rewrite: false });
     expect(upgrade?.action).toBe('upgrade');
     expect(upgrade && reasonLine(upgrade)).toMatch(/^module vpc moves from 1\.4\.0 to 1\.5\.0; differs from the manifests: /);
     expect(upgrade && reasonLine(upgrade)).not.toContain('moduleVersion');
     expect(upgrade?.reasons?.[0]).toEqual({ code: 'module-version', module: 'vpc', from: '1.4.0', to: '1.5.0' });
     expect(upgrade && reasonLine(upgrade)).toContain('executionMode, variables.terraform.a and 1 more');
-    const [rewritten] = refineTfe(v, generic, new Map(), { rewrite: true });
+    const [rewritten] = refineWorkspaceChange(v, generic, new Map(), { rewrite: true });
     expect(rewritten && reasonLine(rewritten)).toContain('rewrite requested (--rewrite)');
   });
 });

@@ -1,11 +1,11 @@
-import type { ApplyOutcome, PlannedChange } from '../provider.js';
-import { sendWorkspaceIntent } from './apply-intent.js';
-import { outcome } from './outcome.js';
+import type { ApplyOutcome, PlannedChange } from '../../../providers/provider.js';
+import { sendWorkspaceIntent } from './send-intent.js';
+import { outcome } from '../../../providers/tfe/outcome.js';
 import { claimWorkspace, setPendingOwnerTag } from './owner-tag.js';
-import { pendingRun } from './upgrade-driver.js';
-import type { Env, WorkspaceDesired } from './workspace-env.js';
-import { runOutcome, resumeRun, adoptFirstRun } from './workspace-follow-run.js';
-import { upgradeRun } from './workspace-upgrade.js';
+import { pendingRun } from '../../../providers/tfe/upgrade-driver.js';
+import type { Env, WorkspaceDesired } from './env.js';
+import { runOutcome, resumeRun, adoptFirstRun } from './follow-run.js';
+import { upgradeRun } from './upgrade.js';
 
 /*
  * A workspace update: settings (PATCH /workspaces/:id) and variables, then a run an earlier apply left in flight.

@@ -1,12 +1,12 @@
-import type { JsonValue } from '../../model/json.js';
-import type { PlannedChange } from '../provider.js';
+import type { JsonValue } from '../../../model/json.js';
+import type { PlannedChange } from '../../../providers/provider.js';
 import { liveVarIds } from './intent.js';
 import { isSecretVariable, varCategory, varId } from './mapping.js';
-import { type Env, type WorkspaceDesired } from './workspace-env.js';
+import { type Env, type WorkspaceDesired } from './env.js';
 
 /*
  * The secret version ids kept after workspace variables are written (the requests themselves are the
- * plan's intent, sent by apply-intent.ts).
+ * plan's intent, sent by send-intent.ts).
  */
 
 /**

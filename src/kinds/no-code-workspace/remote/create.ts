@@ -1,13 +1,14 @@
-import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
-import type { ApplyOutcome, PlannedChange } from '../provider.js';
-import { createBody, workspaceIntentOf } from './apply-intent.js';
-import { parseSourceModuleId } from './mapping.js';
-import { outcome } from './outcome.js';
+import { ConvergeError, isConvergeError } from '../../../diagnostics/errors.js';
+import type { ApplyOutcome, PlannedChange } from '../../../providers/provider.js';
+import { createBody, workspaceIntentOf } from './send-intent.js';
+import { parseSourceModuleId } from '../../../providers/tfe/mapping.js';
+import { outcome } from '../../../providers/tfe/outcome.js';
 import { claimCreated, retryPendingTag } from './owner-tag.js';
-import type { WorkspaceWire } from './wire.js';
-import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './workspace-env.js';
-import { secretVersions } from './workspace-variables.js';
-import { followPlainRun, findFirstRun, runOutcome } from './workspace-follow-run.js';
+import type { WorkspaceWire } from '../../../providers/tfe/wire.js';
+import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './env.js';
+import { secretVersions } from './variables.js';
+import { followPlainRun, findFirstRun, runOutcome } from './follow-run.js';
+import { createNoCodeWorkspace } from './endpoints.js';
 
 /*
  * A workspace creation, then its first run followed.
@@ -37,7 +38,7 @@ async function createAndFollow(env: Env, p: PlannedChange, d: WorkspaceDesired, 
   const body = await createBody(env.ctx, d, intent);
   let ws: WorkspaceWire;
   try {
-    ws = await client.workspaces.createNoCodeWorkspace(moduleId, body, { what: `workspace ${d.name}`, desired: d });
+    ws = await createNoCodeWorkspace(client, moduleId, body, { what: `workspace ${d.name}`, desired: d });
   } catch (e) {
     // A create is not retried blindly (docs/architecture.md "Rules the code keeps"): after a failure that may have reached the
     // server, look the workspace up by its natural key; found means it was created.

@@ -1,5 +1,6 @@
-import type { JsonApiTransport } from './jsonapi-transport.js';
-import { parseRegistryModule, relOne, type RegistryModuleWire } from './wire.js';
+import type { JsonApiTransport } from '../../../providers/tfe/jsonapi-transport.js';
+import { relOne } from '../../../providers/tfe/wire.js';
+import { parseRegistryModule, type RegistryModuleWire } from './wire.js';
 
 /** Private registry modules of the organization (docs/reference/hcp-terraform-api.md §1.5). */
 export class RegistryModulesClient {

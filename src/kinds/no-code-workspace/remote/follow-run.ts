@@ -1,13 +1,13 @@
-import type { InFlightRun } from '../../state/types.js';
-import type { RunStep } from '../../plan/codes.js';
-import type { ApplyOutcome, PlannedChange } from '../provider.js';
-import { runUrl } from './mapping.js';
-import { outcome } from './outcome.js';
-import { sweeperFor } from './run-sweep.js';
-import { confirmUnlessConflict, followRun, type FollowResult, type RunPhase } from './runs.js';
-import { newestRun, newestRunOf, type PendingRun } from './upgrade-driver.js';
-import type { WorkspaceWire } from './wire.js';
-import { type Env } from './workspace-env.js';
+import type { InFlightRun } from '../../../state/types.js';
+import type { RunStep } from '../../../plan/codes.js';
+import type { ApplyOutcome, PlannedChange } from '../../../providers/provider.js';
+import { runUrl } from '../../../providers/tfe/mapping.js';
+import { outcome } from '../../../providers/tfe/outcome.js';
+import { sweeperFor } from '../../../providers/tfe/run-sweep.js';
+import { confirmUnlessConflict, followRun, type FollowResult, type RunPhase } from '../../../providers/tfe/runs.js';
+import { newestRun, newestRunOf, type PendingRun } from '../../../providers/tfe/upgrade-driver.js';
+import type { WorkspaceWire } from '../../../providers/tfe/wire.js';
+import { type Env } from './env.js';
 
 /*
  * Following first runs and destroy runs of workspaces (the runs API), recording each phase in state.

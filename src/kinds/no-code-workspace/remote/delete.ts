@@ -1,11 +1,11 @@
-import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
-import { formatDuration } from '../../model/duration-text.js';
-import type { ApplyOutcome, PlannedChange } from '../provider.js';
-import { outcome } from './outcome.js';
+import { ConvergeError, isConvergeError } from '../../../diagnostics/errors.js';
+import { formatDuration } from '../../../model/duration-text.js';
+import type { ApplyOutcome, PlannedChange } from '../../../providers/provider.js';
+import { outcome } from '../../../providers/tfe/outcome.js';
 import { deletionPolicyOf } from './refine.js';
-import { type FollowResult } from './runs.js';
-import { type Env } from './workspace-env.js';
-import { followPlainRun, runOutcome, resumeRun } from './workspace-follow-run.js';
+import { type FollowResult } from '../../../providers/tfe/runs.js';
+import { type Env } from './env.js';
+import { followPlainRun, runOutcome, resumeRun } from './follow-run.js';
 
 /*
  * A workspace deletion per its policy: orphan, safe-delete, or a destroy run followed by safe-delete.

@@ -1,13 +1,13 @@
-import { ConvergeError } from '../../diagnostics/errors.js';
-import type { InFlightRun } from '../../state/types.js';
-import type { ApplyOutcome, PlannedChange } from '../provider.js';
-import { parseSourceModuleId } from './mapping.js';
-import { outcome } from './outcome.js';
-import type { WorkspaceWire } from './wire.js';
-import { driveUpgrade, sweptPendingRun, type PendingRun } from './upgrade-driver.js';
-import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './workspace-env.js';
-import { sendWorkspaceIntent, workspaceIntentOf, type WorkspaceWritten } from './apply-intent.js';
-import { runOutcome, resumeRun, adoptFirstRun, interruptedOutcome, INTERRUPTED } from './workspace-follow-run.js';
+import { ConvergeError } from '../../../diagnostics/errors.js';
+import type { InFlightRun } from '../../../state/types.js';
+import type { ApplyOutcome, PlannedChange } from '../../../providers/provider.js';
+import { parseSourceModuleId } from '../../../providers/tfe/mapping.js';
+import { outcome } from '../../../providers/tfe/outcome.js';
+import type { WorkspaceWire } from '../../../providers/tfe/wire.js';
+import { driveUpgrade, sweptPendingRun, type PendingRun } from '../../../providers/tfe/upgrade-driver.js';
+import { type Env, type WorkspaceDesired, str, saveRecord, appliedFields, moduleIdFor } from './env.js';
+import { sendWorkspaceIntent, workspaceIntentOf, type WorkspaceWritten } from './send-intent.js';
+import { runOutcome, resumeRun, adoptFirstRun, interruptedOutcome, INTERRUPTED } from './follow-run.js';
 
 /*
  * A workspace upgrade: settings and variables first, a run left in flight next, then the upgrade run.

@@ -1,11 +1,11 @@
-import { isConvergeError } from '../../diagnostics/errors.js';
-import type { Diagnostic } from '../../diagnostics/types.js';
-import type { JsonValue } from '../../model/json.js';
-import type { Change } from '../../plan/types.js';
-import type { StateRecord } from '../../state/types.js';
-import type { Address } from '../../model/kinds.js';
-import type { ApplyContext, ObjectView } from '../provider.js';
-import type { TfeSession } from './session.js';
+import { isConvergeError } from '../../../diagnostics/errors.js';
+import type { Diagnostic } from '../../../diagnostics/types.js';
+import type { JsonValue } from '../../../model/json.js';
+import type { Change } from '../../../plan/types.js';
+import type { StateRecord } from '../../../state/types.js';
+import type { Address } from '../../../model/kinds.js';
+import type { ApplyContext, ObjectView } from '../../../providers/provider.js';
+import type { TfeSession } from '../../../providers/tfe/session.js';
 
 /*
  * The owner tag: a workspace a named state creates (or updates) carries the flat tag
@@ -67,7 +67,7 @@ export function claimChange(view: ObjectView, change: Change, stateName: string 
   if (ownerOfView(view) !== null) return change;
   const tag = ownerTag(stateName);
   if (change.action === 'no-op') return { ...change, action: 'update', reasons: [{ code: 'owner-tag', tag }] };
-  // An update tags it as it goes (apply-workspaces.ts); an upgrade does not, so the plan after it does.
+  // An update tags it as it goes (update.ts); an upgrade does not, so the plan after it does.
   if (change.action === 'update') return { ...change, notes: [...change.notes, { code: 'owner-tag', tag }] };
   return change;
 }

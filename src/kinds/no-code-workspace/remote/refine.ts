@@ -1,13 +1,14 @@
-import { addressKey } from '../../model/kinds.js';
-import type { JsonValue } from '../../model/json.js';
-import { canonicalJson } from '../../plan/canonical.js';
-import { mergeFieldChanges } from '../../plan/diff.js';
-import { SENSITIVE_PLACEHOLDER, type Change } from '../../plan/types.js';
-import type { Note, Reason } from '../../plan/codes.js';
-import { rewriteReasons, updateReasons } from '../../plan/reasons.js';
-import type { ObjectView, RefineContext } from '../provider.js';
-import { compareVersions, isDeletionPolicy, isSecretVariable, varCategory, varId, varValuePath, type DeletionPolicy } from './mapping.js';
-import type { DesiredObject } from '../../model/desired.js';
+import { addressKey } from '../../../model/kinds.js';
+import type { JsonValue } from '../../../model/json.js';
+import { canonicalJson } from '../../../plan/canonical.js';
+import { mergeFieldChanges } from '../../../plan/diff.js';
+import { SENSITIVE_PLACEHOLDER, type Change } from '../../../plan/types.js';
+import type { Note, Reason } from '../../../plan/codes.js';
+import { rewriteReasons, updateReasons } from '../../../plan/reasons.js';
+import type { ObjectView, RefineContext } from '../../../providers/provider.js';
+import { compareVersions } from '../../../providers/tfe/mapping.js';
+import { isDeletionPolicy, isSecretVariable, varCategory, varId, varValuePath, type DeletionPolicy } from './mapping.js';
+import type { DesiredObject } from '../../../model/desired.js';
 
 /*
  * refine(): pure. Turns a workspace's generic change into what HCP Terraform needs:
@@ -55,13 +56,13 @@ function reasonsBesidesVersion(view: ObjectView, change: Change, how: RefineCont
   return how.rewrite ? rewriteReasons(rest) : rest;
 }
 
-export function refineTfe(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext = { rewrite: false }): Change[] {
-  if (view.kind !== 'NoCodeWorkspace') return [change];
+/** A workspace's change as HCP Terraform needs it (above). */
+export function refineWorkspaceChange(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext = { rewrite: false }): Change[] {
   return refineWorkspace(view, change, all, how).map((c) => resendMovedSecrets(view, c));
 }
 
 /**
- * An update records the secret version ids the workspace has afterwards (workspace-variables.ts), so
+ * An update records the secret version ids the workspace has afterwards (variables.ts), so
  * one that left a secret rewritten outside converge alone would record the foreign value as converged
  * and the hidden drift would vanish with the secret still live. The update sends the manifest's value
  * of each moved secret instead: its field is listed (so the intent sends it) and a note says why.

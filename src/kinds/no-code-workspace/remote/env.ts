@@ -1,9 +1,9 @@
-import type { DesiredObject } from '../../model/desired.js';
-import { addressKey } from '../../model/kinds.js';
-import type { JsonValue } from '../../model/json.js';
-import type { StateRecord } from '../../state/types.js';
-import type { ApplyBatch, ApplyContext, PlannedChange } from '../provider.js';
-import type { TfeSession } from './session.js';
+import type { DesiredObject } from '../../../model/desired.js';
+import { addressKey } from '../../../model/kinds.js';
+import type { JsonValue } from '../../../model/json.js';
+import type { StateRecord } from '../../../state/types.js';
+import type { ApplyBatch, ApplyContext, PlannedChange } from '../../../providers/provider.js';
+import type { TfeSession } from '../../../providers/tfe/session.js';
 
 /*
  * What every NoCodeWorkspace apply step shares: the session, the apply context, and the record it saves.

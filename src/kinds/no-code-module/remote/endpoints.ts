@@ -1,9 +1,24 @@
-import type { HttpResponse } from '../../http/types.js';
-import type { JsonValue } from '../../model/json.js';
-import type { CallContext, JsonApiTransport } from './jsonapi-transport.js';
-import { moduleHolds } from './read-back.js';
-import type { RegistryModulesClient } from './registry-modules-client.js';
-import { parseDocument, parseNoCodeModule, parseVariableOption, WireError, type JsonApiResource, type NoCodeModuleWire, type VariableOptionWire } from './wire.js';
+import type { HttpResponse } from '../../../http/types.js';
+import type { JsonValue } from '../../../model/json.js';
+import { canonicalJson } from '../../../plan/canonical.js';
+import type { CallContext, JsonApiTransport } from '../../../providers/tfe/jsonapi-transport.js';
+import { parseDocument, WireError, type JsonApiResource } from '../../../providers/tfe/wire.js';
+import { RegistryModulesClient } from './registry-modules.js';
+import { parseNoCodeModule, parseVariableOption, type NoCodeModuleWire, type VariableOptionWire } from './wire.js';
+
+/*
+ * The no-code module endpoints (docs/reference/hcp-terraform-api.md §1) over the provider's JSON:API transport,
+ * which only a NoCodeModule reads and writes. Request pointers of a 422 map to the manifest through POINTERS.
+ */
+
+/** Request pointers → manifest pointers (the attribute names of the bodies below). */
+export const POINTERS: Record<string, string> = {
+  '/data/attributes/version-pin': '/spec/versionPin',
+  '/data/attributes/enabled': '/spec/enabled',
+  '/data/relationships/registry-module': '/spec/registryModule',
+  '/data/relationships/variable-options/data': '/spec/variableOptions',
+  '/data/relationships/variable-options': '/spec/variableOptions',
+};
 
 export interface NoCodeModuleBody {
   registryModuleId: string;
@@ -57,10 +72,11 @@ const WITH_OPTIONS = { include: 'variable_options' };
 
 /** No-code modules (docs/reference/hcp-terraform-api.md §1): enable, read, update, delete. */
 export class NoCodeModulesClient {
-  constructor(
-    private readonly api: JsonApiTransport,
-    private readonly registry: RegistryModulesClient,
-  ) {}
+  private readonly registry: RegistryModulesClient;
+
+  constructor(private readonly api: JsonApiTransport) {
+    this.registry = new RegistryModulesClient(api);
+  }
 
   async enableNoCodeModule(body: NoCodeModuleBody, ctx: CallContext): Promise<NoCodeModuleRead> {
     const { data, included } = await this.api.one(
@@ -71,7 +87,7 @@ export class NoCodeModulesClient {
         // Not idempotent: after a lost reply, the registry module names the no-code module the attempt made (docs/architecture.md "Rules the code keeps").
         readBack: () => this.readBackNoCodeModule(body.registryModuleId),
       },
-      { ...ctx, refusesOrganizationTokens: true },
+      { ...ctx, pointers: { ...POINTERS, ...ctx.pointers }, refusesOrganizationTokens: true },
     );
     return readNoCodeDoc(data, included, ctx.what);
   }
@@ -93,7 +109,7 @@ export class NoCodeModulesClient {
         // otherwise the PATCH is sent again (it replaces the whole set, so a second one changes nothing more).
         readBack: () => this.readBackModuleUpdate(id, body, ctx.what),
       },
-      { ...ctx, refusesOrganizationTokens: true },
+      { ...ctx, pointers: { ...POINTERS, ...ctx.pointers }, refusesOrganizationTokens: true },
     );
   }
 
@@ -120,4 +136,28 @@ export class NoCodeModulesClient {
     const read = readNoCodeDoc(doc.data, doc.included, what);
     return moduleHolds(read.module, read.options, body) ? res : undefined;
   }
+}
+
+/*
+ * What a read after a lost or failed write must see to count the write as done (docs/architecture.md "Rules the code
+ * keeps": a non-idempotent write is sent again only after a read finds it was not done).
+ */
+
+/** What `PATCH /no-code-modules/:id` sends (NoCodeModuleBody), as far as a read shows it. */
+export interface ModuleWrite {
+  versionPin: string;
+  enabled: boolean;
+  variableOptions: readonly { variableName: string; variableType: string; options: JsonValue[] }[];
+}
+
+/**
+ * The module holds what the PATCH sent: same pin, same `enabled`, and the same set of variable options (the
+ * PATCH replaces the set, docs/reference/hcp-terraform-api.md §1.2; no options and an empty list both mean free text, §1.3).
+ */
+export function moduleHolds(module: NoCodeModuleWire, options: readonly VariableOptionWire[], sent: ModuleWrite): boolean {
+  if (module.versionPin !== sent.versionPin || (module.enabled ?? true) !== sent.enabled) return false;
+  const key = (o: { variableName: string; variableType: string; options: JsonValue[] | null }) => canonicalJson([o.variableName, o.variableType, o.options ?? []]);
+  const have = options.map(key).sort();
+  const want = sent.variableOptions.map(key).sort();
+  return canonicalJson(have) === canonicalJson(want);
 }

@@ -1,13 +1,15 @@
-import { ConvergeError } from '../../diagnostics/errors.js';
-import type { DesiredObject } from '../../model/desired.js';
-import { addressKey } from '../../model/kinds.js';
-import type { JsonValue } from '../../model/json.js';
-import type { OutcomeDetail } from '../../plan/codes.js';
-import type { StateRecord } from '../../state/types.js';
-import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
+import { ConvergeError } from '../../../diagnostics/errors.js';
+import type { DesiredObject } from '../../../model/desired.js';
+import { addressKey } from '../../../model/kinds.js';
+import type { JsonValue } from '../../../model/json.js';
+import type { OutcomeDetail } from '../../../plan/codes.js';
+import type { StateRecord } from '../../../state/types.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, LiveView, ObjectView, PlannedChange } from '../../../providers/provider.js';
+import { importRecordBase } from '../../../providers/tfe/export-record.js';
+import { failed, outcome } from '../../../providers/tfe/outcome.js';
+import type { TfeSession } from '../../../providers/tfe/session.js';
+import { NoCodeModulesClient } from './endpoints.js';
 import { desiredModuleFields } from './mapping.js';
-import { failed, outcome } from './outcome.js';
-import type { TfeSession } from './session.js';
 
 /*
  * NoCodeModule writes and deletes. One no-code module per registry module (docs/reference/hcp-terraform-api.md
@@ -30,7 +32,6 @@ function record(p: PlannedChange, id: string, applied: Record<string, JsonValue>
   };
 }
 
-
 async function writeModule(p: PlannedChange, session: TfeSession, ctx: ApplyContext): Promise<ApplyOutcome> {
   const d = p.view.desired?.object as DesiredObject<'NoCodeModule'> | undefined;
   if (!d) return outcome(p, 'failed', { code: 'internal-no-manifest' });
@@ -47,9 +48,10 @@ async function writeModule(p: PlannedChange, session: TfeSession, ctx: ApplyCont
   }
   const body = intent.body;
   const call = { what: `no-code module of ${d.spec.registryModule}`, desired: d };
+  const noCodeModules = new NoCodeModulesClient(session.client);
   const live = p.view.live;
   if (p.change.action === 'create' && body) {
-    const read = await session.client.noCodeModules.enableNoCodeModule(body, call);
+    const read = await noCodeModules.enableNoCodeModule(body, call);
     // What was applied is the desired fields the service accepted (its write responses do not
     // include the variable options, so they cannot be read back from them).
     await ctx.save(record(p, read.module.id, fields, { registryModuleId: body.registryModuleId, registryModule: d.spec.registryModule }, ctx));
@@ -59,7 +61,7 @@ async function writeModule(p: PlannedChange, session: TfeSession, ctx: ApplyCont
   let message: OutcomeDetail = { code: 'recorded' };
   if (body) {
     // The whole desired set, no ids, registry module always included (docs/reference/hcp-terraform-api.md §1.2).
-    await session.client.noCodeModules.updateNoCodeModule(live.id, body, call);
+    await noCodeModules.updateNoCodeModule(live.id, body, call);
     message = { code: 'done-id', id: live.id, paths: p.change.fields.map((f) => f.path) };
   }
   const registryModuleId = body?.registryModuleId ?? (typeof live.extra.registryModuleId === 'string' ? live.extra.registryModuleId : null);
@@ -93,7 +95,7 @@ async function deleteModule(p: PlannedChange, batch: ApplyBatch, session: TfeSes
     await ctx.forget(p.change);
     return outcome(p, 'succeeded', { code: 'already-gone' });
   }
-  const existed = await session.client.noCodeModules.deleteNoCodeModule(id, { what: `no-code module ${id} (${addressKey(p.change)})` });
+  const existed = await new NoCodeModulesClient(session.client).deleteNoCodeModule(id, { what: `no-code module ${id} (${addressKey(p.change)})` });
   await ctx.forget(p.change);
   return outcome(p, 'succeeded', existed ? { code: 'done-id', id } : { code: 'already-gone', id, notFound: true });
 }
@@ -112,4 +114,18 @@ export async function applyModules(batch: ApplyBatch, session: TfeSession, ctx: 
     out.push(await (ctx.track ? ctx.track(p, run) : run()));
   }
   return out;
+}
+
+/**
+ * The record `converge import` (or an adoption) writes for a module found live: the shape `record` above saves,
+ * with `applied` taken from what the service holds now.
+ */
+export function moduleImportRecord(view: ObjectView & { live: LiveView }, _all: ReadonlyMap<string, ObjectView>, now: Date): StateRecord {
+  const { live } = view;
+  return {
+    ...importRecordBase(view, now),
+    applied: { ...live.fields },
+    secretDigests: {},
+    extra: { registryModuleId: live.extra.registryModuleId ?? null, registryModule: live.extra.registryModule ?? null },
+  };
 }

@@ -1,14 +1,14 @@
-import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../provider.js';
-import { mapLimit } from '../../async/map-limit.js';
-import { failed, outcome } from './outcome.js';
-import type { TfeSession } from './session.js';
-import { addressKey } from '../../model/kinds.js';
-import { rollout } from './rollout.js';
-import { type Env, desiredOf } from './workspace-env.js';
-import { updateWorkspace } from './workspace-update.js';
-import { createWorkspace } from './workspace-create.js';
-import { upgradeWorkspace } from './workspace-upgrade.js';
-import { deleteWorkspace } from './workspace-delete.js';
+import type { ApplyBatch, ApplyContext, ApplyOutcome, PlannedChange } from '../../../providers/provider.js';
+import { mapLimit } from '../../../async/map-limit.js';
+import { failed, outcome } from '../../../providers/tfe/outcome.js';
+import type { TfeSession } from '../../../providers/tfe/session.js';
+import { addressKey } from '../../../model/kinds.js';
+import { rollout } from '../../../providers/tfe/rollout.js';
+import { type Env, desiredOf } from './env.js';
+import { updateWorkspace } from './update.js';
+import { createWorkspace } from './create.js';
+import { upgradeWorkspace } from './upgrade.js';
+import { deleteWorkspace } from './delete.js';
 
 /*
  * NoCodeWorkspace apply: creates (then follows the first run), settings and variable updates,

@@ -1,12 +1,12 @@
-import { addressKey } from '../../model/kinds.js';
-import type { DesiredObject } from '../../model/desired.js';
-import type { JsonValue } from '../../model/json.js';
-import type { WorkspaceVariableSpec } from '../../kinds/no-code-workspace/spec.js';
-import type { ApplyIntent, TfeModuleIntent, TfeVariable, TfeVariableOp, TfeWorkspaceIntent, TfeWorkspaceSettings } from '../../plan/intent.js';
-import { joinPath } from '../../plan/diff.js';
-import type { Change } from '../../plan/types.js';
-import type { ObjectView, RefineContext } from '../provider.js';
-import { isSecretVariable, moduleOptionsBody, varCategory, varId, varText } from './mapping.js';
+import { addressKey } from '../../../model/kinds.js';
+import type { DesiredObject } from '../../../model/desired.js';
+import type { JsonValue } from '../../../model/json.js';
+import type { WorkspaceVariableSpec } from '../spec.js';
+import type { TfeVariable, TfeVariableOp, TfeWorkspaceIntent, TfeWorkspaceSettings } from '../intent.js';
+import { joinPath } from '../../../plan/diff.js';
+import type { Change } from '../../../plan/types.js';
+import type { ObjectView, RefineContext } from '../../../providers/provider.js';
+import { isSecretVariable, varCategory, varId, varText } from './mapping.js';
 
 /*
  * The intent of a NoCodeModule or NoCodeWorkspace change (plan/intent.ts): built at plan time from
@@ -16,14 +16,6 @@ import { isSecretVariable, moduleOptionsBody, varCategory, varId, varText } from
  */
 
 type WorkspaceDesired = DesiredObject<'NoCodeWorkspace'>;
-type ModuleDesired = DesiredObject<'NoCodeModule'>;
-
-/** Fields that live only in converge (state), never sent: a module's name is converge's own (matched live by its registry module). */
-const LOCAL_MODULE_FIELDS = new Set(['protect', 'name']);
-
-function str(v: JsonValue | undefined): string | null {
-  return typeof v === 'string' ? v : null;
-}
 
 /** Live variable ids by `category:key`, as load kept them in the live view. */
 export function liveVarIds(extra: Record<string, JsonValue> | undefined): Record<string, { id: string; sensitive: boolean; versionId: string | null }> {
@@ -49,18 +41,6 @@ function variableOf(v: WorkspaceVariableSpec): TfeVariable {
     // An omitted value is the spec's default, the empty string.
     value: isSecretVariable(v) && v.value !== undefined ? { manifest: true } : { text: v.value === undefined ? '' : varText(v.value) },
   };
-}
-
-function moduleIntent(view: ObjectView, change: Change): TfeModuleIntent | undefined {
-  const d = view.desired?.object as ModuleDesired | undefined;
-  if (!d || (change.action !== 'create' && change.action !== 'update')) return undefined;
-  const registryModuleId = str(view.live?.extra.registryModuleId) ?? view.desired?.ids?.registryModuleId;
-  const versionPin = str(view.desired?.fields.versionPin);
-  // Unresolved: the plan carries an error for it (load.ts), and apply refuses a plan with errors.
-  if (registryModuleId === undefined || versionPin === null) return undefined;
-  const sends = change.action === 'create' || change.fields.some((f) => !LOCAL_MODULE_FIELDS.has(f.path));
-  if (!sends) return { type: 'tfe.no-code-module.v1' };
-  return { type: 'tfe.no-code-module.v1', body: { registryModuleId, versionPin, enabled: d.spec.enabled ?? true, variableOptions: moduleOptionsBody(d.spec) } };
 }
 
 /** The settings of PATCH /workspaces/:id (docs/reference/hcp-terraform-api.md §5) whose field the change lists. */
@@ -124,7 +104,7 @@ function plannedModuleId(all: ReadonlyMap<string, ObjectView>, module: string): 
   return all.get(addressKey({ kind: 'NoCodeModule', name: module }))?.live?.id ?? null;
 }
 
-function workspaceIntent(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext): TfeWorkspaceIntent | undefined {
+export function workspaceIntent(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext): TfeWorkspaceIntent | undefined {
   const d = view.desired?.object as WorkspaceDesired | undefined;
   if (!d) return undefined;
   const projectId = view.desired?.ids?.projectId;
@@ -155,10 +135,4 @@ function workspaceIntent(view: ObjectView, change: Change, all: ReadonlyMap<stri
   const settings = settingsOf(d, (path) => how.rewrite || paths.has(path), projectId);
   const variables = variableOps(view, d, touched);
   return { type: 'tfe.no-code-workspace.v1', ...(settings ? { settings } : {}), ...(variables.length > 0 ? { variables } : {}), moduleId: plannedModuleId(all, d.spec.module) };
-}
-
-/** The change with its intent, when it sends anything. */
-export function withTfeIntent(view: ObjectView, change: Change, all: ReadonlyMap<string, ObjectView>, how: RefineContext): Change {
-  const intent: ApplyIntent | undefined = view.kind === 'NoCodeModule' ? moduleIntent(view, change) : view.kind === 'NoCodeWorkspace' ? workspaceIntent(view, change, all, how) : undefined;
-  return intent ? { ...change, intent } : change;
 }

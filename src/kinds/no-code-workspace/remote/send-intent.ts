@@ -1,12 +1,13 @@
-import { ConvergeError } from '../../diagnostics/errors.js';
-import type { DesiredObject } from '../../model/desired.js';
-import { isSecretRef } from '../../model/secret-ref.js';
-import type { TfeVariable, TfeVariableOp, TfeWorkspaceIntent } from '../../plan/intent.js';
-import type { ApplyContext, PlannedChange } from '../provider.js';
-import type { CallContext, TfeClient, VarBody, WorkspaceCreateBody } from './client.js';
+import { ConvergeError } from '../../../diagnostics/errors.js';
+import type { DesiredObject } from '../../../model/desired.js';
+import { isSecretRef } from '../../../model/secret-ref.js';
+import type { TfeVariable, TfeVariableOp, TfeWorkspaceIntent } from '../intent.js';
+import type { ApplyContext, PlannedChange } from '../../../providers/provider.js';
+import type { CallContext, TfeClient, VarBody } from '../../../providers/tfe/client.js';
+import { POINTERS, type WorkspaceCreateBody } from './endpoints.js';
 import { varCategory, varText } from './mapping.js';
-import { type Env, appliedFields, moduleIdFor, saveRecord, str } from './workspace-env.js';
-import { secretVersions } from './workspace-variables.js';
+import { type Env, appliedFields, moduleIdFor, saveRecord, str } from './env.js';
+import { secretVersions } from './variables.js';
 
 /*
  * Sends a NoCodeWorkspace change's intent (intent.ts) as the plan decided it: the PATCH body, the
@@ -54,7 +55,7 @@ export async function varBody(ctx: ApplyContext, d: WorkspaceDesired, v: TfeVari
 
 function varCall(d: WorkspaceDesired, key: string, category: string): CallContext {
   const index = (d.spec.variables ?? []).findIndex((x) => x.key === key && varCategory(x) === category);
-  return { what: `variable ${key} of workspace ${d.name}`, desired: d, ...(index >= 0 ? { pointers: { '/data': `/spec/variables/${index}` } } : {}) };
+  return { what: `variable ${key} of workspace ${d.name}`, desired: d, pointers: { ...POINTERS, ...(index >= 0 ? { '/data': `/spec/variables/${index}` } : {}) } };
 }
 
 /** The create body with every variable's value; secrets resolved now. */
@@ -68,7 +69,7 @@ export async function createBody(ctx: ApplyContext, d: WorkspaceDesired, intent:
 /** PATCH /workspaces/:id with the planned settings; false when the plan changes none. */
 async function sendSettings(client: TfeClient, d: WorkspaceDesired, intent: TfeWorkspaceIntent, workspaceId: string): Promise<boolean> {
   if (!intent.settings) return false;
-  await client.workspaces.updateWorkspace(workspaceId, intent.settings, { what: `workspace ${d.name}`, desired: d });
+  await client.workspaces.updateWorkspace(workspaceId, intent.settings, { what: `workspace ${d.name}`, desired: d, pointers: POINTERS });
   return true;
 }
 
