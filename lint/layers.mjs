@@ -53,8 +53,6 @@ export const ALLOWED_CROSSINGS = [
   // The provider registry is the one place that lists the provider modules.
   { from: 'src/providers/registry.ts', to: 'src/providers/nomad/module.ts' },
   { from: 'src/providers/registry.ts', to: 'src/providers/tfe/module.ts' },
-  // The HCP Terraform provider's table of kinds is the one place it reaches a kind's remote half (its index.ts).
-  { from: 'src/providers/tfe/remotes.ts', to: /^src\/kinds\/[^/]+\/remote\/index\.ts$/ },
   // The Nomad Variables state backend is a Nomad client: it recognises Nomad as the provider does.
   { from: 'src/state/nomad/', to: 'src/providers/nomad/identity.ts' },
   // The event catalogue types `apply.change.done`'s data with an outcome's coded detail (plan/codes.ts imports nothing).

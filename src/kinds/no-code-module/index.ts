@@ -6,6 +6,7 @@ export type * from './spec.js';
 export const noCodeModule: KindDefinition<'NoCodeModule'> = {
   kind: 'NoCodeModule',
   provider: 'tfe',
+  remote: () => import('./remote/index.js').then((m) => m.remote),
   // Matched live by its registry module (src/providers/tfe/load.ts), not by name: the name is converge's own.
   rename: 'state-only',
   schemaFile: 'no-code-module.json',

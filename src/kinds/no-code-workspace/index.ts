@@ -34,6 +34,7 @@ function checkModuleReference<D extends RuleDoc>(docs: readonly D[], sinkFor: Si
 export const noCodeWorkspace: KindDefinition<'NoCodeWorkspace'> = {
   kind: 'NoCodeWorkspace',
   provider: 'tfe',
+  remote: () => import('./remote/index.js').then((m) => m.remote),
   // PATCH /workspaces/:id with a new name keeps the id, runs and state (docs/reference/hcp-terraform-api.md §5).
   rename: 'in-place',
   schemaFile: 'no-code-workspace.json',

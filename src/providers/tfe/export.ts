@@ -2,7 +2,7 @@ import type { Kind } from '../../model/kinds.js';
 import { emptyResult, type ExportResult } from '../export-types.js';
 import type { TfeClient } from './client.js';
 import { connectTfe, type TfeProviderOptions } from './provider.js';
-import { allRemotes } from './remotes.js';
+import { tfeRemotes } from './kind-remote.js';
 
 /*
  * `converge export` for HCP Terraform: each kind's remote half reads its objects (GETs only) and appends
@@ -34,14 +34,15 @@ export function createTfeExporter(opts: TfeExportOptions): TfeExporter {
  */
 export async function exportTfe(client: TfeClient, kinds: ReadonlySet<Kind>): Promise<ExportResult> {
   const result = emptyResult();
+  const all = [...(await tfeRemotes()).values()];
   const along = new Set<Kind>();
-  for (const remote of allRemotes()) if (kinds.has(remote.kind) && remote.exportsWith && !kinds.has(remote.exportsWith.kind)) along.add(remote.exportsWith.kind);
-  for (const remote of allRemotes()) {
+  for (const remote of all) if (kinds.has(remote.kind) && remote.exportsWith && !kinds.has(remote.exportsWith.kind)) along.add(remote.exportsWith.kind);
+  for (const remote of all) {
     if (!kinds.has(remote.kind) && !along.has(remote.kind)) continue;
     const before = result.documents.length;
     await remote.export(client, result);
     const count = result.documents.length - before;
-    const brought = allRemotes().find((r) => kinds.has(r.kind) && r.exportsWith?.kind === remote.kind);
+    const brought = all.find((r) => kinds.has(r.kind) && r.exportsWith?.kind === remote.kind);
     if (along.has(remote.kind) && brought?.exportsWith && count > 0) result.notes.push(brought.exportsWith.note(count));
   }
   return result;

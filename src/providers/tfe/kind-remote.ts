@@ -5,11 +5,11 @@ import type { StateRecord } from '../../state/types.js';
 import type { ExportResult } from '../export-types.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, LiveView, LoadInput, ObjectView, ProviderContext, RefineContext } from '../provider.js';
 import type { TfeClient } from './client.js';
-import type { TFE_KINDS } from './kinds.js';
 import type { TfeSession } from './session.js';
+import type { KindRemoteBase } from '../../kinds/types.js';
+import type { Kind } from '../../model/kinds.js';
+import { loadKindRemotes } from '../kind-remotes.js';
 
-/** The kinds the HCP Terraform provider serves (kinds.ts). */
-export type TfeKind = (typeof TFE_KINDS.kinds)[number];
 
 /**
  * What one kind's load is handed. The kinds load side by side (a workspace's reads are the long part and do
@@ -21,7 +21,7 @@ export interface TfeLoadScope {
   session: TfeSession;
   input: LoadInput;
   ctx: ProviderContext;
-  peer(kind: TfeKind): Promise<readonly ObjectView[]>;
+  peer(kind: Kind): Promise<readonly ObjectView[]>;
 }
 
 /** What a kind's load gives back: one view per document or record, and its plan-time diagnostics. */
@@ -44,11 +44,11 @@ export interface TfeRefineScope {
  * objects into views, records and documents. It lives in the kind's folder (`src/kinds/<kind>/remote/`) with its
  * wire shapes, endpoint calls and mapping; the provider owns the connection (`TfeClient`: address, token, JSON:API
  * transport, coded errors, pacing), the resource clients both kinds use, the run follower and the canary rollout,
- * and reaches each kind only through the table in remotes.ts. Offline code never imports a remote half
- * (lint/layers.mjs).
+ * and finds each kind's through the kind registry (the definition's lazy `remote`, tfeRemotes below). Offline
+ * code never imports a remote half statically (lint/layers.mjs).
  */
-export interface TfeKindRemote<K extends TfeKind> {
-  readonly kind: K;
+export interface TfeKindRemote<K extends Kind = Kind> extends KindRemoteBase<K> {
+  readonly provider: 'tfe';
   /** Reads the live objects of the batch's documents and records and joins them into views. */
   load(scope: TfeLoadScope): Promise<TfeKindLoad>;
   /** Pure adjustments of the engine's generic change (an upgrade, a deletion policy, a resumed run). */
@@ -65,10 +65,23 @@ export interface TfeKindRemote<K extends TfeKind> {
    */
   export(client: TfeClient, result: ExportResult): Promise<void>;
   /** A kind whose documents this kind's documents name: exported too when only this kind is asked for. */
-  readonly exportsWith?: { kind: TfeKind; note(count: number): string };
+  readonly exportsWith?: { kind: Kind; note(count: number): string };
   /** `converge state rm`: undoes what marks the live object as this state's (Provider.release). */
   release?(session: TfeSession, record: StateRecord): Promise<string | null>;
 }
 
-/** Every HCP Terraform kind's remote half, one entry each: a kind without one does not compile. */
-export type TfeRemoteTable = { readonly [K in TfeKind]: TfeKindRemote<K> };
+/** Whether a remote half the registry loaded implements this provider's interface. */
+export function isTfeRemote(remote: KindRemoteBase): remote is TfeKindRemote {
+  return remote.provider === 'tfe';
+}
+
+let loading: Promise<ReadonlyMap<Kind, TfeKindRemote>> | undefined;
+
+/**
+ * Every HCP Terraform kind's remote half, by kind in the registry's order, loaded through the kind registry
+ * on first use and then kept (an import is loaded once per process anyway).
+ */
+export function tfeRemotes(): Promise<ReadonlyMap<Kind, TfeKindRemote>> {
+  loading ??= loadKindRemotes('tfe', isTfeRemote);
+  return loading;
+}

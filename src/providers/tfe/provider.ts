@@ -1,5 +1,5 @@
 import type { Clock } from '../../async/clock.js';
-import { isConvergeError } from '../../diagnostics/errors.js';
+import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { createHttpClient } from '../../http/client.js';
 import { redactorOf } from '../../secrets/redactor.js';
@@ -11,10 +11,8 @@ import { kindsOfProvider } from '../../kinds/registry.js';
 import type { Kind } from '../../model/kinds.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, ObjectView, Provider, ProviderContext } from '../provider.js';
 import { TfeClient } from './client.js';
-import type { TfeKind, TfeKindLoad, TfeRefineScope } from './kind-remote.js';
-import { allRemotes, remoteOf } from './remotes.js';
+import { tfeRemotes, type TfeKindLoad, type TfeKindRemote, type TfeRefineScope } from './kind-remote.js';
 import type { TfeSession } from './session.js';
-import { TFE_KINDS } from './kinds.js';
 import type { AccountWire } from './wire.js';
 
 export interface TfeProviderOptions {
@@ -66,6 +64,16 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
     ...(opts.stateName !== undefined ? { stateName: opts.stateName } : {}),
   };
 
+  // The kinds' remote halves, loaded through the registry by the first async call (load, apply, release);
+  // refine and adopt are synchronous and only ever see views a load made.
+  let remotes: ReadonlyMap<Kind, TfeKindRemote> | undefined;
+  const loadRemotes = async () => (remotes ??= await tfeRemotes());
+  const remoteOf = (kind: Kind, table = remotes): TfeKindRemote => {
+    const remote = table?.get(kind);
+    if (!remote) throw new ConvergeError('internal.kind-remote', `the tfe provider does not serve ${kind}${table ? '' : ' (its remote halves are not loaded yet)'}`, { source: 'internal' });
+    return remote;
+  };
+
   return {
     id: 'tfe',
     tracksChanges: true,
@@ -75,11 +83,11 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
       return preflightToken(session);
     },
 
-    load: (input: LoadInput, ctx: ProviderContext): Promise<LoadResult> => loadKinds(session, input, ctx),
+    load: async (input: LoadInput, ctx: ProviderContext): Promise<LoadResult> => loadKinds([...(await loadRemotes()).values()], session, input, ctx),
 
     // Each refined change carries what apply will send (the kind's intent).
     refine(view, change, all, how) {
-      const remote = remoteOf(TFE_KINDS.check(view.kind));
+      const remote = remoteOf(view.kind);
       const scope: TfeRefineScope = { all, how, stateName: session.stateName };
       return remote.refine(view, change, scope).map((c) => {
         const intent = remote.intent(view, c, scope);
@@ -87,11 +95,11 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
       });
     },
 
-    apply: (batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> => remoteOf(TFE_KINDS.check(batch.kind)).apply(session, batch, ctx),
+    apply: async (batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> => remoteOf(batch.kind, await loadRemotes()).apply(session, batch, ctx),
 
-    adopt: (view, all, now) => remoteOf(TFE_KINDS.check(view.kind)).adopt(view, all, now),
+    adopt: (view, all, now) => remoteOf(view.kind).adopt(view, all, now),
 
-    release: async (record) => (TFE_KINDS.has(record.kind) ? ((await remoteOf(record.kind).release?.(session, record)) ?? null) : null),
+    release: async (record) => ((await loadRemotes()).get(record.kind)?.release?.(session, record) ?? null),
 
     async close(): Promise<void> {
       if (ownsHttp) await http.close();
@@ -103,9 +111,9 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
  * Every kind's load, side by side, in the registry's order; a kind asks for the views of one loaded before it
  * through `peer` (kind-remote.ts). Views and diagnostics come back in that order.
  */
-async function loadKinds(session: TfeSession, input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
-  const started = new Map<TfeKind, Promise<TfeKindLoad>>();
-  const peer = (kind: TfeKind): Promise<readonly ObjectView[]> => {
+async function loadKinds(remotes: readonly TfeKindRemote[], session: TfeSession, input: LoadInput, ctx: ProviderContext): Promise<LoadResult> {
+  const started = new Map<Kind, Promise<TfeKindLoad>>();
+  const peer = (kind: Kind): Promise<readonly ObjectView[]> => {
     const load = started.get(kind);
     if (load === undefined) throw new Error(`the views of ${kind} are asked for before its load started: list it earlier in the registry`);
     const views = load.then((l) => l.views);
@@ -113,7 +121,7 @@ async function loadKinds(session: TfeSession, input: LoadInput, ctx: ProviderCon
     views.catch(() => undefined);
     return views;
   };
-  for (const remote of allRemotes()) started.set(remote.kind, remote.load({ session, input, ctx, peer }));
+  for (const remote of remotes) started.set(remote.kind, remote.load({ session, input, ctx, peer }));
   const loads = await Promise.all(started.values());
   return { views: loads.flatMap((l) => l.views), diagnostics: loads.flatMap((l) => l.diagnostics) };
 }

@@ -1,56 +1,73 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kindsOfProvider } from '../../../src/kinds/registry.js';
-import type { TfeRemoteTable } from '../../../src/providers/tfe/kind-remote.js';
-import { TFE_REMOTES, allRemotes, remoteOf } from '../../../src/providers/tfe/remotes.js';
+import { KIND_DEFINITIONS, kindDefinition, kindsOfProvider } from '../../../src/kinds/registry.js';
+import type { AnyKindDefinition, KindDefinition } from '../../../src/kinds/types.js';
+import { loadKindRemotes } from '../../../src/providers/kind-remotes.js';
+import { isTfeRemote, tfeRemotes, type TfeKindRemote } from '../../../src/providers/tfe/kind-remote.js';
+import { silentReporter } from '../../../src/model/events.js';
+import { createTfeProvider } from '../../../src/providers/tfe/provider.js';
+import { remote as moduleRemote } from '../../../src/kinds/no-code-module/remote/index.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 
-/** Every file of src/ a module loads, following its relative static and dynamic imports. */
-function importGraph(entry: string): string[] {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) visit(resolve(dirname(file), (m[1] ?? '').replace(/\.js$/, '.ts')));
-  };
-  visit(resolve(root, entry));
-  return [...seen].map((f) => relative(root, f).split('\\').join('/'));
+/** Every .ts file under a folder. */
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? tsFiles(path) : name.endsWith('.ts') ? [path] : [];
+  });
 }
 
-describe('the HCP Terraform provider reaches each kind through one table', () => {
-  it('has an entry for every kind the registry gives tfe, each serving its own kind, in the registry order', () => {
-    expect(Object.keys(TFE_REMOTES).sort()).toEqual([...kindsOfProvider('tfe')].sort());
-    for (const kind of kindsOfProvider('tfe')) expect(remoteOf(kind as keyof TfeRemoteTable).kind).toBe(kind);
-    expect(allRemotes().map((r) => r.kind)).toEqual([...kindsOfProvider('tfe')]);
-  });
-
-  it("does not compile with a kind missing or routed to another kind's remote half", () => {
-    // @ts-expect-error: NoCodeWorkspace has no entry
-    const missing: TfeRemoteTable = { NoCodeModule: TFE_REMOTES.NoCodeModule };
-    const misrouted: TfeRemoteTable = {
-      ...TFE_REMOTES,
-      // @ts-expect-error: a module's remote half cannot serve workspaces
-      NoCodeWorkspace: TFE_REMOTES.NoCodeModule,
-    };
-    expect([missing, misrouted]).toHaveLength(2);
-  });
-
-  it('the manifest loader and the kind registry load no HCP Terraform remote half and no HTTP code', () => {
-    for (const entry of ['src/kinds/registry.ts', 'src/manifest/index.ts']) {
-      const loaded = importGraph(entry);
-      expect(loaded).toContain('src/kinds/no-code-workspace/index.ts');
-      expect(loaded.filter((f) => /^src\/(providers|http)\/|^src\/kinds\/no-code-[^/]+\/remote\//.test(f))).toEqual([]);
+describe("the HCP Terraform provider finds each kind's remote half through the kind registry", () => {
+  it('every HCP Terraform kind in the registry loads an HCP Terraform remote half of its own kind, in registry order', async () => {
+    const remotes = await tfeRemotes();
+    expect([...remotes.keys()]).toEqual(kindsOfProvider('tfe'));
+    for (const [kind, remote] of remotes) {
+      expect(remote.kind).toBe(kind);
+      expect(remote.provider).toBe('tfe');
     }
   });
 
-  it('names its kinds only in kinds.ts and remotes.ts: the rest of the provider is kind-agnostic', () => {
-    const dir = resolve(root, 'src/providers/tfe');
-    const naming = readdirSync(dir)
-      .filter((f) => f.endsWith('.ts') && /NoCodeModule|NoCodeWorkspace/.test(readFileSync(resolve(dir, f), 'utf8')))
-      .sort();
-    expect(naming).toEqual(['kinds.ts', 'remotes.ts']);
+  it("refuses a definition that loads another kind's remote half or a Nomad one", async () => {
+    const workspace = kindDefinition('NoCodeWorkspace');
+    const wired = (d: object) => [d as AnyKindDefinition];
+    await expect(loadKindRemotes('tfe', isTfeRemote, wired({ ...workspace, remote: kindDefinition('NoCodeModule').remote }))).rejects.toThrow(
+      "the remote half NoCodeWorkspace loads is tfe's NoCodeModule, not the tfe provider's NoCodeWorkspace",
+    );
+    await expect(loadKindRemotes('tfe', isTfeRemote, wired({ ...workspace, remote: async () => ({ ...moduleRemote, kind: 'NoCodeWorkspace', provider: 'nomad' }) }))).rejects.toThrow(
+      "is nomad's NoCodeWorkspace",
+    );
+    await expect(loadKindRemotes('tfe', isTfeRemote, KIND_DEFINITIONS)).resolves.toHaveProperty('size', kindsOfProvider('tfe').length);
+  });
+
+  it('a kind routed to the HCP Terraform provider that it does not serve is refused, not handled as another kind', async () => {
+    const provider = createTfeProvider({ address: 'http://127.0.0.1:9', token: 't', organization: 'o', reporter: silentReporter });
+    const batch = { phase: 'write' as const, kind: 'NomadAclRole' as const, changes: [], all: new Map() };
+    await expect(provider.apply(batch, {} as never)).rejects.toThrow('the tfe provider does not serve NomadAclRole');
+    await provider.close();
+  });
+
+  it("does not compile with a remote half of another kind, in its index.ts or in a definition's loader", () => {
+    // @ts-expect-error: a module's remote half cannot serve workspaces
+    const misrouted: TfeKindRemote<'NoCodeWorkspace'> = moduleRemote;
+    const workspace: Pick<KindDefinition<'NoCodeWorkspace'>, 'remote'> = {
+      // @ts-expect-error: a workspace's definition cannot load a module's remote half
+      remote: () => import('../../../src/kinds/no-code-module/remote/index.js').then((m) => m.remote),
+    };
+    expect([misrouted, workspace]).toHaveLength(2);
+  });
+
+  it('no file under src/providers/, src/engine/, src/plan/ or src/operations/ names a kind: adding one touches its folder and the registry', () => {
+    const kinds = KIND_DEFINITIONS.map((d) => d.kind);
+    const naming = ['src/providers', 'src/engine', 'src/plan', 'src/operations']
+      .flatMap((dir) => tsFiles(resolve(root, dir)))
+      .filter((f) => {
+        // Only code counts: a comment may give an example.
+        const code = readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+        return kinds.some((k) => new RegExp(`\\b${k}\\b`).test(code));
+      })
+      .map((f) => relative(root, f).split('\\').join('/'));
+    expect(naming).toEqual([]);
   });
 });

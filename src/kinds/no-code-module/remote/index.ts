@@ -9,7 +9,8 @@ import { loadModuleViews } from './load.js';
  * module (there is no no-code module list), enabled, updated as a whole set and deleted. Its endpoints
  * (endpoints.ts, registry-modules.ts) are its own: no other kind reads these resources.
  */
-export const noCodeModuleRemote: TfeKindRemote<'NoCodeModule'> = {
+export const remote = {
+  provider: 'tfe',
   kind: 'NoCodeModule',
   load: loadModuleViews,
   refine: (_view, change) => [change],
@@ -17,4 +18,4 @@ export const noCodeModuleRemote: TfeKindRemote<'NoCodeModule'> = {
   apply: (session, batch, ctx) => applyModules(batch, session, ctx),
   adopt: moduleImportRecord,
   export: exportModules,
-};
+} satisfies TfeKindRemote<'NoCodeModule'>;

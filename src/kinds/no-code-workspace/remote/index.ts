@@ -12,7 +12,8 @@ import { refineWorkspaceChange } from './refine.js';
  * variables, the runs that create, upgrade and destroy it (followed by the provider's run follower, upgrades
  * rolled out through its canary rollout), and the owner tag of a named state.
  */
-export const noCodeWorkspaceRemote: TfeKindRemote<'NoCodeWorkspace'> = {
+export const remote = {
+  provider: 'tfe',
   kind: 'NoCodeWorkspace',
   load: loadWorkspaceViews,
   // A named state claims the workspaces it owns (owner-tag.ts).
@@ -23,4 +24,4 @@ export const noCodeWorkspaceRemote: TfeKindRemote<'NoCodeWorkspace'> = {
   export: exportWorkspaces,
   exportsWith: { kind: 'NoCodeModule', note: (n) => `also exported ${n} NoCodeModule document(s): exported workspaces name them in spec.module` },
   release: releaseWorkspace,
-};
+} satisfies TfeKindRemote<'NoCodeWorkspace'>;
