@@ -7,7 +7,7 @@ import { SLOW_FILES } from './vitest.slow-files.js';
  * servers they start are closed in the test). Importing converge once per worker instead of once per file saves
  * vitest's transform and import, about 5 s a file. Every other folder keeps a fresh module graph per file.
  */
-const SHARED_MODULES = ['model', 'manifest', 'kinds', 'views', 'diagnostics', 'lint', 'async', 'engine', 'http', 'providers', 'login', 'sandbox'].map((d) => `test/${d}/**/*.test.ts`);
+const SHARED_MODULES = ['model', 'manifest', 'kinds', 'views', 'diagnostics', 'lint', 'async', 'engine', 'http', 'providers', 'login', 'sandbox', 'library', 'state', 'secrets'].map((d) => `test/${d}/**/*.test.ts`);
 const EXCLUDE = ['test/slow/**', ...SLOW_FILES, 'node_modules/**', 'dist/**'];
 
 export default defineConfig({
