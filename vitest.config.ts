@@ -3,7 +3,7 @@ import { SLOW_FILES } from './vitest.slow-files.js';
 
 /**
  * Folders whose tests share one module graph per worker (`isolate: false`): they call converge's code in this
- * process and leave nothing behind (no environment variables, working directory, global dispatcher or mocks;
+ * process (or spawn the CLI) and leave nothing behind (no environment variables, working directory, global dispatcher or mocks;
  * servers they start are closed in the test). Importing converge once per worker instead of once per file saves
  * vitest's transform and import, about 5 s a file. Every other folder keeps a fresh module graph per file.
  */
