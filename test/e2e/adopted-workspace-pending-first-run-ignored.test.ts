@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../src/async/manual-clock.js';
-import { applying, openStory, planning, type Story } from '../library/story.js';
+import { applying, onClock, openStory, planning, type Story } from '../library/story.js';
 import { spawnCli, waitFor } from './harness.js';
 
 /*
@@ -40,6 +40,9 @@ spec:
 
 /** The workspace's module version and its runs' statuses, straight from the simulator. */
 async function live(w: Story): Promise<{ version: string | undefined; runs: string[] }> {
+  // Unpaced reads of the test's own: one second on the story's clock first, past the simulator's per-second rate
+  // window an apply just used (the clock stays still while requests are under way).
+  await onClock(w.clock, w.clock.sleep(1000));
   const { tfe } = w.sandbox;
   const h = { Authorization: `Bearer ${tfe.tokens.user}` };
   const res = await fetch(`${tfe.url}/api/v2/organizations/acme/workspaces/vpc-dev`, { headers: h });

@@ -36,7 +36,9 @@ describe('a manual upgrade confirmed by a person', () => {
     const runId = /\/runs\/(run-[A-Za-z0-9]+)/.exec(stopped.stdout)?.[1] ?? '';
     expect(runId).not.toBe('');
 
-    // The person confirms the run in HCP Terraform, as the message says.
+    // The person confirms the run in HCP Terraform, as the message says: a second later on the story's clock, past
+    // the simulator's per-second rate window that the apply's requests used (the clock stays still while they are under way).
+    await (ws.clock as ManualClock).advance(1000);
     const confirmed = await fetch(`${ws.env.TFE_ADDRESS}/api/v2/runs/${runId}/actions/apply`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${ws.env.TFE_TOKEN}`, 'Content-Type': 'application/vnd.api+json' },

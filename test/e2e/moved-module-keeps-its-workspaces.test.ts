@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applying, listing, planning, storyPerTest } from '../library/story.js';
+import { applying, listing, onClock, planning, storyPerTest } from '../library/story.js';
 import { runCli } from './harness.js';
 
 /*
@@ -31,6 +31,10 @@ describe('a Moved NoCodeModule', () => {
     expect(parsed.changes.filter((c) => c.action !== 'no-op')).toMatchObject([{ kind: 'NoCodeModule', name: 'vpc-network', action: 'update', movedFrom: 'vpc' }]);
 
     ws.sandbox.log.clear();
+    // The fresh process paces its requests from nothing, and nobody moves the simulator's clock while it runs: one
+    // second on that clock first, past the rate window the in-process plan just used (the clock stays still while
+    // requests are under way).
+    await onClock(ws.clock, ws.clock.sleep(1000));
     const apply = await runCli(['apply', '--plan', 'plan.json'], { cwd: ws.dir, env: ws.env });
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(ws.sandbox.log.writes('tfe')).toEqual([]);

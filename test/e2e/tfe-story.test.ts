@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hasChanges } from '../../src/plan/types.js';
 import { renderPlanText } from '../../src/views/plan-text.js';
-import { printedApply as printed, refusal, storyPerTest, type Story } from '../library/story.js';
+import { onClock, printedApply as printed, refusal, storyPerTest, type Story } from '../library/story.js';
 import { givenApplied, openWorkspace, spawnCli, waitFor, type Workspace } from './harness.js';
 
 /*
@@ -63,7 +63,11 @@ spec:
 
 const FAST = ['--poll-interval', '20ms', '--run-timeout', '60s'];
 
-async function workspaceAttrs(sandbox: Story['sandbox'], name: string): Promise<Record<string, unknown>> {
+async function workspaceAttrs(w: { sandbox: Story['sandbox']; clock?: Story['clock'] }, name: string): Promise<Record<string, unknown>> {
+  // The test's own read is not paced like converge's: one second on the story's clock first, so the simulator's
+  // per-second rate window that the apply just used (its clock does not move while requests are under way) is past.
+  if (w.clock) await onClock(w.clock, w.clock.sleep(1000));
+  const { sandbox } = w;
   const r = await fetch(`${sandbox.tfe.url}/api/v2/organizations/acme/workspaces/${name}`, {
     headers: { Authorization: `Bearer ${sandbox.tfe.tokens.user}` },
   });
@@ -106,7 +110,7 @@ describe('HCP Terraform no-code modules and workspaces end to end (library ↔ s
     const a = await s.tryApply();
     expect(printed(a.report) + a.problems).not.toContain(s.env.VPC_DB_PASSWORD);
     expect(a.report.status === 'applied' && a.report.result.counts).toMatchObject({ failed: 0, awaiting: 0 });
-    const attrs = await workspaceAttrs(s.sandbox, 'vpc-dev');
+    const attrs = await workspaceAttrs(s, 'vpc-dev');
     expect(attrs['source-module-id']).toBe('private/acme/vpc/aws/1.4.0');
     const p = (await s.plan())!.run.plan;
     expect(renderPlanText(p, { color: false })).toContain('No changes');
@@ -122,7 +126,7 @@ describe('HCP Terraform no-code modules and workspaces end to end (library ↔ s
     expect(up?.action).toBe('upgrade');
     expect(up?.upgrade).toMatchObject({ from: '1.4.0', to: '1.5.0' });
     expect((await s.apply()).status).toBe('applied');
-    expect((await workspaceAttrs(s.sandbox, 'vpc-dev'))['source-module-id']).toBe('private/acme/vpc/aws/1.5.0');
+    expect((await workspaceAttrs(s, 'vpc-dev'))['source-module-id']).toBe('private/acme/vpc/aws/1.5.0');
     expect(await clean()).toBe(true);
   });
 
@@ -144,11 +148,11 @@ describe('HCP Terraform no-code modules and workspaces end to end (library ↔ s
     expect(a.report.status === 'applied' && a.report.result.counts).toMatchObject({ failed: 0, awaiting: 1 });
     expect(printed(a.report)).toMatch(/awaiting confirmation/i);
     expect(printed(a.report)).toMatch(/\/runs\/run-/);
-    expect((await workspaceAttrs(s.sandbox, 'vpc-dev'))['source-module-id']).toBe('private/acme/vpc/aws/1.5.0');
+    expect((await workspaceAttrs(s, 'vpc-dev'))['source-module-id']).toBe('private/acme/vpc/aws/1.5.0');
     await s.write('vpc.yaml', vpc({ pin: '1.3.0', confirm: 'auto' }));
     const b = await s.apply();
     expect(b.status === 'applied' && b.result.counts).toMatchObject({ failed: 0, awaiting: 0 });
-    expect((await workspaceAttrs(s.sandbox, 'vpc-dev'))['source-module-id']).toBe('private/acme/vpc/aws/1.3.0');
+    expect((await workspaceAttrs(s, 'vpc-dev'))['source-module-id']).toBe('private/acme/vpc/aws/1.3.0');
   });
 
   it('refuses an organization token before any write', async () => {
@@ -233,7 +237,7 @@ describe('HCP Terraform: what only the built CLI process shows', () => {
     expect(b.code).toBe(0);
     expect(b.stderr).toMatch(/took over the local state file .* lock left by .*no longer running/);
     expect(initiates()).toBe(before + 1);
-    expect((await workspaceAttrs(ws.sandbox, 'vpc-dev'))['source-module-id']).toBe('private/acme/vpc/aws/1.5.0');
+    expect((await workspaceAttrs(ws, 'vpc-dev'))['source-module-id']).toBe('private/acme/vpc/aws/1.5.0');
     expect((await ws.cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   });
 });
