@@ -100,16 +100,24 @@ function lockedError(opts: LocalLockOptions, holder: LockInfo | 'unreadable' | u
 }
 
 
-/** Creates the lock file with O_EXCL; false when it exists already. */
+/**
+ * Creates the lock file whole, or not at all; false when it exists already. The JSON is written and synced to
+ * a file only this attempt names, then hard-linked to the lock path: link fails with EEXIST when a lock exists
+ * (one creator wins, as with O_EXCL), and the lock path never names a file without its JSON. Opening the lock
+ * path itself with O_EXCL and then writing left an empty lock file when the process was killed in between,
+ * which no later run could read or take over.
+ */
 async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
+  const draft = `${lockPath}.${process.pid}.${randomUUID()}.new`;
   try {
-    const fh = await open(lockPath, 'wx', 0o600);
+    const fh = await open(draft, 'wx', 0o600);
     try {
       await fh.writeFile(JSON.stringify(info, null, 2) + '\n');
       await fh.sync();
     } finally {
       await fh.close();
     }
+    await link(draft, lockPath);
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -118,6 +126,8 @@ async function tryCreate(lockPath: string, info: LockInfo): Promise<boolean> {
       hint: 'check the state directory exists and is writable',
       cause: e,
     });
+  } finally {
+    await unlink(draft).catch(() => undefined);
   }
 }
 
