@@ -28,6 +28,29 @@ export async function loadKindRemotes<R extends KindRemoteBase>(
   return out;
 }
 
+/**
+ * One provider's remote halves for the process: `all` loads them through the registry on first use and keeps
+ * them (an import is loaded once per process anyway); `of` looks one up synchronously, for refine and adopt,
+ * which only ever see views a load made, so the halves are loaded by then.
+ */
+export interface KindRemotes<R extends KindRemoteBase> {
+  all(): Promise<ReadonlyMap<Kind, R>>;
+  of(kind: Kind): R;
+}
+
+export function kindRemotes<R extends KindRemoteBase>(provider: string, isOwn: (remote: KindRemoteBase) => remote is R): KindRemotes<R> {
+  let loading: Promise<ReadonlyMap<Kind, R>> | undefined;
+  let loaded: ReadonlyMap<Kind, R> | undefined;
+  return {
+    all: () => (loading ??= loadKindRemotes(provider, isOwn).then((m) => (loaded = m))),
+    of(kind) {
+      const remote = loaded?.get(kind);
+      if (!remote) throw new ConvergeError('internal.kind-remote', `the ${provider} provider does not serve ${kind}${loaded ? '' : ' (its remote halves are not loaded yet)'}`, { source: 'internal' });
+      return remote;
+    },
+  };
+}
+
 function wiring(message: string): ConvergeError {
   return new ConvergeError('internal.kind-remote', message, { source: 'internal', hint: 'a kind folder is wired wrongly: see src/kinds/README.md' });
 }

@@ -5,7 +5,7 @@ import type { Change } from '../../plan/types.js';
 import type { StateRecord } from '../../state/types.js';
 import type { ExportResult } from '../export-types.js';
 import type { KindRemoteBase } from '../../kinds/types.js';
-import { loadKindRemotes } from '../kind-remotes.js';
+import { kindRemotes } from '../kind-remotes.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, ObjectView, ProviderContext } from '../provider.js';
 import type { CallOptions, NomadClient } from './client.js';
 import type { Known } from './known-names.js';
@@ -111,13 +111,8 @@ export function isNomadRemote(remote: KindRemoteBase): remote is NomadKindRemote
   return remote.provider === 'nomad';
 }
 
-let loading: Promise<ReadonlyMap<Kind, NomadKindRemote>> | undefined;
+/** Every Nomad kind's remote half, by kind in the registry's order, found through the kind registry. */
+export const NOMAD_REMOTES = kindRemotes('nomad', isNomadRemote);
 
-/**
- * Every Nomad kind's remote half, by kind in the registry's order, loaded through the kind registry on
- * first use and then kept (an import is loaded once per process anyway).
- */
-export function nomadRemotes(): Promise<ReadonlyMap<Kind, NomadKindRemote>> {
-  loading ??= loadKindRemotes('nomad', isNomadRemote);
-  return loading;
-}
+/** Every Nomad kind's remote half, loaded on first use and then kept. */
+export const nomadRemotes = (): Promise<ReadonlyMap<Kind, NomadKindRemote>> => NOMAD_REMOTES.all();

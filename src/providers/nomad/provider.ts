@@ -15,9 +15,8 @@ import { withNomadIntent } from './intent.js';
 import { replicaLag } from './replica-lag.js';
 import { checkRegions } from './regions.js';
 import type { NomadSession } from './session.js';
-import { nomadRemotes, type KindLoad, type NomadKindRemote, type NomadLoadContext, type ReplicaItem } from './kind-remote.js';
+import { NOMAD_REMOTES, nomadRemotes, type KindLoad, type NomadLoadContext, type ReplicaItem } from './kind-remote.js';
 import { nomadImportRecord } from './export-record.js';
-import { ConvergeError } from '../../diagnostics/errors.js';
 
 export interface NomadProviderOptions {
   /** NOMAD_ADDR, e.g. `https://nomad.example.com:4646`. */
@@ -60,15 +59,8 @@ export function connectNomad(opts: NomadProviderOptions): { http: HttpClient; ow
 export function createNomadProvider(opts: NomadProviderOptions): Provider {
   const { http, ownsHttp, client } = connectNomad(opts);
   const session: NomadSession = { client, reporter: opts.reporter };
-  // The kinds' remote halves, loaded by the first call that needs them; refine (synchronous) runs only on
-  // views this provider's load made, so they are there by then.
-  let remotes: ReadonlyMap<Kind, NomadKindRemote> | undefined;
-  const loadRemotes = async () => (remotes ??= await nomadRemotes());
-  const remoteOf = (kind: Kind, table = remotes): NomadKindRemote => {
-    const remote = table?.get(kind);
-    if (!remote) throw new ConvergeError('internal.kind-remote', `the nomad provider does not serve ${kind}${table ? '' : ' (its remote halves are not loaded yet)'}`, { source: 'internal' });
-    return remote;
-  };
+  // Refine looks a kind's remote half up synchronously (NOMAD_REMOTES.of): it only runs on views this provider's
+  // load made, and load, apply and export load the halves first.
 
   return {
     id: 'nomad',
@@ -91,7 +83,7 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
         ...(opts.region !== undefined ? [{ region: opts.region, from: 'Settings nomad.region or NOMAD_REGION' }] : []),
         ...(lagRegion !== undefined ? [{ region: lagRegion, from: '--region' }] : []),
       ]);
-      const all = [...(await loadRemotes()).values()];
+      const all = [...(await nomadRemotes()).values()];
       const run = { desired: input.desired, records: input.records };
       // Each kind is read when the run has a document or a record of it, or a kind's checks want it.
       const wanted = new Set<Kind>();
@@ -119,12 +111,15 @@ export function createNomadProvider(opts: NomadProviderOptions): Provider {
 
     // The kind's own refine, then each refined change carries the request body apply will send (intent.ts).
     refine(view, change) {
-      const remote = remoteOf(view.kind);
+      const remote = NOMAD_REMOTES.of(view.kind);
       return (remote.refine ? remote.refine(view, change) : [change]).map((c) => withNomadIntent(remote, view, c));
     },
 
     // Each kind's batch goes to its own remote half; a kind the provider does not serve is a wiring mistake.
-    apply: async (batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> => remoteOf(batch.kind, await loadRemotes()).apply(session, batch, ctx),
+    async apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
+      await nomadRemotes();
+      return NOMAD_REMOTES.of(batch.kind).apply(session, batch, ctx);
+    },
 
     // The same record for every kind: the live id, fields and Hash (export-record.ts); no request.
     adopt: (view, _all, now) => nomadImportRecord(view, now),

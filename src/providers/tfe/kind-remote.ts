@@ -8,7 +8,7 @@ import type { TfeClient } from './client.js';
 import type { TfeSession } from './session.js';
 import type { KindRemoteBase } from '../../kinds/types.js';
 import type { Kind } from '../../model/kinds.js';
-import { loadKindRemotes } from '../kind-remotes.js';
+import { kindRemotes } from '../kind-remotes.js';
 
 
 /**
@@ -75,13 +75,8 @@ export function isTfeRemote(remote: KindRemoteBase): remote is TfeKindRemote {
   return remote.provider === 'tfe';
 }
 
-let loading: Promise<ReadonlyMap<Kind, TfeKindRemote>> | undefined;
+/** Every HCP Terraform kind's remote half, by kind in the registry's order, found through the kind registry. */
+export const TFE_REMOTES = kindRemotes('tfe', isTfeRemote);
 
-/**
- * Every HCP Terraform kind's remote half, by kind in the registry's order, loaded through the kind registry
- * on first use and then kept (an import is loaded once per process anyway).
- */
-export function tfeRemotes(): Promise<ReadonlyMap<Kind, TfeKindRemote>> {
-  loading ??= loadKindRemotes('tfe', isTfeRemote);
-  return loading;
-}
+/** Every HCP Terraform kind's remote half, loaded on first use and then kept. */
+export const tfeRemotes = (): Promise<ReadonlyMap<Kind, TfeKindRemote>> => TFE_REMOTES.all();

@@ -1,5 +1,5 @@
 import type { Clock } from '../../async/clock.js';
-import { ConvergeError, isConvergeError } from '../../diagnostics/errors.js';
+import { isConvergeError } from '../../diagnostics/errors.js';
 import type { Diagnostic } from '../../diagnostics/types.js';
 import { createHttpClient } from '../../http/client.js';
 import { redactorOf } from '../../secrets/redactor.js';
@@ -11,7 +11,7 @@ import { kindsOfProvider } from '../../kinds/registry.js';
 import type { Kind } from '../../model/kinds.js';
 import type { ApplyBatch, ApplyContext, ApplyOutcome, LoadInput, LoadResult, ObjectView, Provider, ProviderContext } from '../provider.js';
 import { TfeClient } from './client.js';
-import { tfeRemotes, type TfeKindLoad, type TfeKindRemote, type TfeRefineScope } from './kind-remote.js';
+import { TFE_REMOTES, tfeRemotes, type TfeKindLoad, type TfeKindRemote, type TfeRefineScope } from './kind-remote.js';
 import type { TfeSession } from './session.js';
 import type { AccountWire } from './wire.js';
 
@@ -64,16 +64,8 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
     ...(opts.stateName !== undefined ? { stateName: opts.stateName } : {}),
   };
 
-  // The kinds' remote halves, loaded through the registry by the first async call (load, apply, release);
-  // refine and adopt are synchronous and only ever see views a load made.
-  let remotes: ReadonlyMap<Kind, TfeKindRemote> | undefined;
-  const loadRemotes = async () => (remotes ??= await tfeRemotes());
-  const remoteOf = (kind: Kind, table = remotes): TfeKindRemote => {
-    const remote = table?.get(kind);
-    if (!remote) throw new ConvergeError('internal.kind-remote', `the tfe provider does not serve ${kind}${table ? '' : ' (its remote halves are not loaded yet)'}`, { source: 'internal' });
-    return remote;
-  };
-
+  // Refine and adopt look a kind's remote half up synchronously (TFE_REMOTES.of): they only ever see views a
+  // load made, and load, apply and release load the halves first.
   return {
     id: 'tfe',
     tracksChanges: true,
@@ -83,11 +75,11 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
       return preflightToken(session);
     },
 
-    load: async (input: LoadInput, ctx: ProviderContext): Promise<LoadResult> => loadKinds([...(await loadRemotes()).values()], session, input, ctx),
+    load: async (input: LoadInput, ctx: ProviderContext): Promise<LoadResult> => loadKinds([...(await tfeRemotes()).values()], session, input, ctx),
 
     // Each refined change carries what apply will send (the kind's intent).
     refine(view, change, all, how) {
-      const remote = remoteOf(view.kind);
+      const remote = TFE_REMOTES.of(view.kind);
       const scope: TfeRefineScope = { all, how, stateName: session.stateName };
       return remote.refine(view, change, scope).map((c) => {
         const intent = remote.intent(view, c, scope);
@@ -95,11 +87,14 @@ export function createTfeProvider(opts: TfeProviderOptions): Provider {
       });
     },
 
-    apply: async (batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> => remoteOf(batch.kind, await loadRemotes()).apply(session, batch, ctx),
+    async apply(batch: ApplyBatch, ctx: ApplyContext): Promise<ApplyOutcome[]> {
+      await tfeRemotes();
+      return TFE_REMOTES.of(batch.kind).apply(session, batch, ctx);
+    },
 
-    adopt: (view, all, now) => remoteOf(view.kind).adopt(view, all, now),
+    adopt: (view, all, now) => TFE_REMOTES.of(view.kind).adopt(view, all, now),
 
-    release: async (record) => ((await loadRemotes()).get(record.kind)?.release?.(session, record) ?? null),
+    release: async (record) => ((await tfeRemotes()).get(record.kind)?.release?.(session, record) ?? null),
 
     async close(): Promise<void> {
       if (ownsHttp) await http.close();
