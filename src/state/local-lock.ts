@@ -6,8 +6,8 @@ import { ConvergeError } from '../diagnostics/errors.js';
 import type { LockInfo, StateLock } from './types.js';
 
 /*
- * Local state lock: a lock file `<state>.lock` created with O_EXCL (one creator wins, atomically,
- * on local filesystems) holding LockInfo JSON. There is no lease: a holder that dies leaves the file.
+ * Local state lock: a lock file `<state>.lock` holding LockInfo JSON, put in place whole by a hard link that
+ * fails when the file exists (one creator wins, atomically, on local filesystems; tryCreate). There is no lease: a holder that dies leaves the file.
  * A lock taken on this host by a pid that no longer runs is provably dead (the local counterpart of an
  * expired Nomad Variables lease), so it is taken over, and the caller is told whose lock it replaced:
  * a SIGKILLed CI job must not leave a lock that needs a human. A lock from another host (a shared
